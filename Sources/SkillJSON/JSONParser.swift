@@ -1,0 +1,292 @@
+/// A failure to parse JSON text, with the place it happened.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, e.g. "expected ',' or '}' after an object member".
+    public var reason: String
+    /// 1-based line of the fault.
+    public var line: Int
+    /// 1-based column (in bytes) of the fault.
+    public var column: Int
+    /// 0-based byte offset of the fault.
+    public var offset: Int
+
+    public var description: String { "line \(line), column \(column): \(reason)" }
+}
+
+extension JSONValue {
+    /// The deepest nesting of arrays and objects the parser accepts; deeper input is rejected, not recursed.
+    public static let maximumParseDepth = 512
+
+    /// Parses RFC 8259 JSON text (UTF-8). Rejects trailing content, comments, NaN and invalid UTF-8.
+    /// - Throws: ``JSONParseError`` naming line and column.
+    public init<Bytes: Collection>(parsing bytes: Bytes) throws(JSONParseError) where Bytes.Element == UInt8 {
+        let result: Result<JSONValue, JSONParseError> =
+            bytes.withContiguousStorageIfAvailable { buffer in
+                var parser = JSONParser(buffer)
+                return Result { () throws(JSONParseError) in try parser.parseDocument() }
+            } ?? Array(bytes).withUnsafeBufferPointer { buffer in
+                var parser = JSONParser(buffer)
+                return Result { () throws(JSONParseError) in try parser.parseDocument() }
+            }
+        self = try result.get()
+    }
+
+    /// Parses JSON text.
+    /// - Throws: ``JSONParseError`` naming line and column.
+    public init(parsing text: String) throws(JSONParseError) {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            var parser = JSONParser(buffer)
+            return Result { () throws(JSONParseError) in try parser.parseDocument() }
+        }
+        self = try result.get()
+    }
+}
+
+/// A recursive-descent parser over a UTF-8 buffer.
+struct JSONParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private var depth = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count { throw error("unexpected content after the JSON value") }
+        return value
+    }
+
+    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected character \(describe(bytes[index])), expected a value")
+        }
+    }
+
+    private mutating func enter() throws(JSONParseError) {
+        depth += 1
+        if depth > JSONValue.maximumParseDepth {
+            throw error("nesting deeper than \(JSONValue.maximumParseDepth) levels")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        try enter()
+        index += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
+            let key = try parseString()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the member name \"\(key)\"") }
+            index += 1
+            skipWhitespace()
+            object[key] = try parseValue()
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return .object(object)
+            default: throw error("expected ',' or '}' after an object member")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        try enter()
+        index += 1
+        var array: [JSONValue] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(array)
+        }
+        while true {
+            skipWhitespace()
+            array.append(try parseValue())
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return .array(array)
+            default: throw error("expected ',' or ']' after an array element")
+            }
+        }
+    }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        index += 1  // opening quote
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                guard let string = String(validating: slice, as: UTF8.self) else {
+                    index = start
+                    throw error("invalid UTF-8 in a string")
+                }
+                return string
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
+        var scalars: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let string = String(validating: scalars, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string")
+                }
+                return string
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw error("unterminated escape in a string") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): scalars.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): scalars.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try parseHex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw error("a high surrogate \\u escape must be followed by a low surrogate") }
+                        index += 2
+                        let low = try parseHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(code) {
+                        throw error("a lone low surrogate \\u escape")
+                    }
+                    scalars.append(contentsOf: Array(String(Unicode.Scalar(code)!).utf8))
+                default: throw error("invalid escape '\\\(describe(escape))' in a string")
+                }
+            default:
+                if byte < 0x20 { throw error("control character \(describe(byte)) must be escaped in a string") }
+                scalars.append(byte)
+                index += 1
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("expected four hex digits after \\u") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("expected four hex digits after \\u")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), isDigit(first) else { throw error("expected a digit in a number") }
+        if first == UInt8(ascii: "0") {
+            index += 1
+            if let next = peek(), isDigit(next) { throw error("a number must not have leading zeros") }
+        } else {
+            while let byte = peek(), isDigit(byte) { index += 1 }
+        }
+        if peek() == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard let byte = peek(), isDigit(byte) else { throw error("expected a digit after the decimal point") }
+            while let byte = peek(), isDigit(byte) { index += 1 }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard let byte = peek(), isDigit(byte) else { throw error("expected a digit in the exponent") }
+            while let byte = peek(), isDigit(byte) { index += 1 }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if isInteger, let value = Int64(text) { return .int(value) }
+        guard let value = Double(text), value.isFinite else {
+            index = start
+            throw error("number \(text) is out of range")
+        }
+        return .double(value)
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw error("unexpected end of input in '\(literal)'") }
+        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] {
+            throw error("invalid literal, expected '\(literal)'")
+        }
+        index += count
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "0x\(String(byte, radix: 16))"
+    }
+
+    private func error(_ reason: String) -> JSONParseError {
+        var line = 1
+        var lineStart = 0
+        let end = Swift.min(index, bytes.count)
+        for position in 0..<end where bytes[position] == 0x0A {
+            line += 1
+            lineStart = position + 1
+        }
+        return JSONParseError(reason: reason, line: line, column: end - lineStart + 1, offset: end)
+    }
+}

@@ -1,0 +1,11 @@
+/// Every subcommand, in the order `--help` lists them. Add a command by adding one line here.
+enum CommandTable {
+    static let all: [any Command.Type] = [
+        // commands
+    ]
+
+    /// The command named `name`, if there is one.
+    static func command(named name: String) -> (any Command.Type)? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,65 @@
+/// A command line split into flags, options with values and positional arguments.
+///
+/// Each command declares the flags and options it knows; anything else is a usage error. `--name=value` and
+/// `--name value` are both accepted; `--` ends option parsing; `-` is a positional argument (stdin).
+struct ParsedArguments {
+    /// Flags that are present (`--json`).
+    var flags: Set<String> = []
+    /// Option values (`--plugins DIR`); the last one wins.
+    var options: [String: String] = [:]
+    /// Everything else, in order.
+    var positionals: [String] = []
+
+    /// Global options every command accepts.
+    static let globalOptions: Set<String> = ["--plugins", "--registry", "--cache"]
+
+    init(_ arguments: [String], flags knownFlags: Set<String>, options knownOptions: Set<String>) throws(UsageError) {
+        let knownOptions = knownOptions.union(Self.globalOptions)
+        let knownFlags = knownFlags.union(["--help", "-h"])
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if knownFlags.contains(name), inlineValue == nil {
+                flags.insert(name == "-h" ? "--help" : name)
+            } else if knownOptions.contains(name) {
+                if let inlineValue {
+                    options[name] = inlineValue
+                } else if index < arguments.count {
+                    options[name] = arguments[index]
+                    index += 1
+                } else {
+                    throw UsageError("option \(name) needs a value")
+                }
+            } else if argument.count > 1, argument.dropFirst().allSatisfy(\.isNumber) {
+                positionals.append(argument)  // a negative number is a value, not an option
+            } else {
+                throw UsageError("unknown option \(name)")
+            }
+        }
+    }
+
+    /// Whether a flag is present.
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+}
+
+/// Wrong command-line words: printed with the command's usage, exit code 2.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,59 @@
+// skillhost: the command-line front of SkillHost. Parses the first word, hands the rest to a command.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+signal(SIGPIPE, SIG_IGN)
+
+func printTopLevelHelp() {
+    var text = """
+        usage: skillhost <command> [options]
+
+        A plugin host for AI-agent skills: discovers skill plugins (.so), keeps the registry of which are on,
+        calls them, and runs an agent that uses them.
+
+        Commands:
+
+        """
+    for command in CommandTable.all where !command.isHidden {
+        text += "  " + command.name.padding(toLength: 10) + command.summary + "\n"
+    }
+    text += """
+
+        Global options (any command):
+          --plugins DIR     plugins folder (env SKILLHOST_PLUGINS; default ~/.local/share/skillhost/plugins)
+          --registry FILE   registry file (env SKILLHOST_REGISTRY; default ~/.config/skillhost/skill_registry.json)
+          --cache DIR       scan cache folder (env SKILLHOST_CACHE; default ~/.cache/skillhost)
+
+        Run 'skillhost <command> --help' for a command's options. Exit codes: docs/cli.md.
+        """
+    print(text)
+}
+
+extension String {
+    func padding(toLength length: Int) -> String {
+        count >= length ? self + " " : self + String(repeating: " ", count: length - count)
+    }
+}
+
+let status: Int32
+if arguments.isEmpty || arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help" {
+    printTopLevelHelp()
+    status = arguments.isEmpty ? ExitCode.usage : ExitCode.success
+} else if arguments[0] == "--version" {
+    print("skillhost 0.1.0 (plugin ABI 1.0)")
+    status = ExitCode.success
+} else if let command = CommandTable.command(named: arguments[0]) {
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        print(command.help)
+        status = ExitCode.success
+    } else {
+        status = await ErrorReporter.run(command, rest)
+    }
+} else {
+    ErrorReporter.printError("unknown command '\(arguments[0])'; run 'skillhost --help' for the list")
+    status = ExitCode.usage
+}
+exit(status)

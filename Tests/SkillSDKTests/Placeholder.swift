@@ -1,0 +1,1 @@
+// Placeholder so the package resolves; replaced by the target's real sources.
