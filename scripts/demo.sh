@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The main job on the embedded defaults: build the host and the bundled plugins, install them into the
+# plugins folder, and show them working (list, a real call, a one-shot chat with the offline planner).
+#
+# Installs into the default locations (see README.md); set SKILLHOST_PLUGINS / SKILLHOST_REGISTRY /
+# SKILLHOST_CACHE to use other ones, and PREFIX for where the skillhost binary goes (default ~/.local).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+skillhost="${PREFIX:-$HOME/.local}/bin/skillhost"
+
+run() { printf '\n$ %s\n' "skillhost $*"; "$skillhost" "$@"; }
+run list
+run inspect clock.now
+run call clock.now '{"timezone": "Europe/Paris"}'
+run call text.stats '{"text": "SkillHost loads skills. Skills are plugins. The agent calls them."}'
+run call sysinfo.overview '{}'
+run chat "what time is it in Asia/Tokyo, then give me statistics for the text hello world"

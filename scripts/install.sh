@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds skillhost and the bundled plugins in release mode and installs them:
+#   the binary    -> $PREFIX/bin/skillhost            (PREFIX defaults to ~/.local)
+#   the plugins   -> $SKILLHOST_PLUGINS               (default ~/.local/share/skillhost/plugins)
+#   the registry  -> $SKILLHOST_REGISTRY, seeded from skill_registry.json only when it does not exist yet
+#                    (default ~/.config/skillhost/skill_registry.json); an existing registry is never touched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! [ -e /usr/include/openssl/evp.h ]; then
+    echo "==> installing libssl-dev (OpenSSL headers for plugin trust hashes)"
+    if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libssl-dev; else sudo apt-get install -y libssl-dev; fi
+fi
+
+prefix="${PREFIX:-$HOME/.local}"
+plugins="${SKILLHOST_PLUGINS:-${XDG_DATA_HOME:-$HOME/.local/share}/skillhost/plugins}"
+registry="${SKILLHOST_REGISTRY:-${XDG_CONFIG_HOME:-$HOME/.config}/skillhost/skill_registry.json}"
+
+echo "==> building skillhost (release)"
+swift build -c release --product skillhost
+echo "==> building the bundled plugins (release)"
+bash scripts/build-plugins.sh --release .build/plugins-release
+
+install -d -m 755 "$prefix/bin" "$plugins" "$(dirname "$registry")"
+install -m 755 .build/release/skillhost "$prefix/bin/skillhost"
+for plugin in .build/plugins-release/*.so; do
+    install -m 644 "$plugin" "$plugins/$(basename "$plugin")"
+done
+if [ ! -e "$registry" ]; then
+    install -m 644 skill_registry.json "$registry"
+    echo "==> seeded the registry at $registry"
+fi
+echo "==> installed $prefix/bin/skillhost and $(ls "$plugins" | wc -l) plugin file(s) in $plugins"
+"$prefix/bin/skillhost" rescan

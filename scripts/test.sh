@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds the host, the bundled plugins and the test fixtures, then runs every test.
+# This is the test command README.md gives and .ci/run calls.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "==> building skillhost and the Swift plugins (debug)"
+swift build
+echo "==> building the plugin files into .build/plugins/"
+bash scripts/build-plugins.sh .build/plugins
+echo "==> building the third-party plugin fixture (a separate package that uses SkillSDK by path)"
+swift build --package-path Tests/Fixtures/ThirdPartySkill
+echo "==> running the tests"
+swift test "$@"
