@@ -56,7 +56,12 @@ let package = Package(
         // OpenSSL libcrypto (SHA-256 for plugin trust).
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Discovery, scanning, manifest, IDs, registry, dispatch, isolation, trust.
-        .target(name: "SkillHostCore", dependencies: ["CSkillABI", "SkillJSON", "JSONSchema", "COpenSSL"]),
+        .target(
+            name: "SkillHostCore",
+            dependencies: ["CSkillABI", "SkillJSON", "JSONSchema", "COpenSSL"],
+            // The manifest schema ships as a file for readers and is embedded as a string (ManifestSchema.swift).
+            exclude: ["Resources/manifest.schema.json"]
+        ),
         // Agent loop and model providers.
         .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema"]),
         // The thin CLI.
