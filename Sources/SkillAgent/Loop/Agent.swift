@@ -1,0 +1,175 @@
+import SkillHostCore
+import SkillJSON
+
+/// The agent: runs turns that take one user sentence, let the model call skills, feed the results back and
+/// end with the model's answer. Each turn is an async stream of ``AgentEvent`` values; the CLI and tests
+/// consume the same stream.
+///
+/// Thread-safety: `Agent` is `Sendable`, but turns of one agent share its history, so run one turn at a
+/// time (consume a turn's stream to its end before sending the next sentence).
+public final class Agent: Sendable {
+    /// The model.
+    public let provider: any ModelProvider
+    /// The skills.
+    public let backend: any SkillBackend
+    /// The conversation so far.
+    public let history: any ConversationHistory
+    /// Limits, prompts and approval.
+    public let configuration: AgentConfiguration
+
+    /// An agent over a model and skills.
+    public init(
+        provider: any ModelProvider, backend: any SkillBackend, history: any ConversationHistory = InMemoryHistory(),
+        configuration: AgentConfiguration = AgentConfiguration()
+    ) {
+        self.provider = provider
+        self.backend = backend
+        self.history = history
+        self.configuration = configuration
+    }
+
+    /// Starts a turn for `text` and returns its events. Ending the iteration early (or cancelling the
+    /// consuming task) cancels the turn, including running skills.
+    public func send(_ text: String) -> AsyncStream<AgentEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AgentEvent.self, bufferingPolicy: .unbounded)
+        let task = Task {
+            await self.runTurn(text) { continuation.yield($0) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Runs a turn for `text`, reporting every event to `emit` (from several tasks: `emit` must be
+    /// thread-safe). Returns when the turn is finished or failed.
+    public func runTurn(_ text: String, emit: @escaping @Sendable (AgentEvent) -> Void) async {
+        var turn = TurnDriver(agent: self, emit: emit)
+        await turn.run(text)
+    }
+}
+
+/// The state of one running turn.
+private struct TurnDriver {
+    let agent: Agent
+    let emit: @Sendable (AgentEvent) -> Void
+    var machine = AgentStateMachine()
+
+    init(agent: Agent, emit: @escaping @Sendable (AgentEvent) -> Void) {
+        self.agent = agent
+        self.emit = emit
+    }
+
+    mutating func move(_ state: AgentState) {
+        if machine.move(to: state) { emit(.stateChanged(state)) }
+    }
+
+    mutating func fail(_ error: AgentError) {
+        emit(.turnFailed(error))
+        move(.failed)
+    }
+
+    mutating func run(_ text: String) async {
+        let configuration = agent.configuration
+        await agent.history.append([.user(text)])
+        let tools: [AgentTool]
+        do {
+            tools = try await agent.backend.tools()
+        } catch {
+            move(.thinking)
+            return fail(AgentError(.skills, "could not list the enabled skills: \(error)"))
+        }
+        let names = ToolNameMap(skillIDs: tools.map(\.skillID))
+        let specs = tools.compactMap { tool in names.toolName(for: tool.skillID).map { ToolSpec(name: $0, tool: tool) } }
+        let runner = ToolCallRunner(backend: agent.backend, tools: tools, names: names, configuration: configuration)
+        var step = 0
+        var usedIDs = Set<String>()
+        while true {
+            let atCap = step >= configuration.maxSteps
+            var conversation = [ChatMessage.system(configuration.systemPrompt)] + (await agent.history.messages())
+            conversation = HistoryTrimmer(budget: configuration.historyTokenBudget).trim(conversation)
+            // A user-role note rather than a late system message: some local chat templates reject those.
+            if atCap { conversation.append(.user(AgentConfiguration.stepCapPrompt)) }
+            let request = ModelRequest(
+                messages: conversation, tools: atCap || specs.isEmpty ? [] : specs,
+                toolChoice: atCap || specs.isEmpty ? .none : .auto)
+            move(.thinking)
+            let reply: ModelReply
+            do {
+                reply = try await ask(request)
+            } catch let error as ModelProviderError {
+                if error.kind == .cancelled || Task.isCancelled {
+                    return fail(AgentError(.cancelled, "the turn was cancelled"))
+                }
+                return fail(AgentError(.model, "\(agent.provider.name): \(error.message)", providerError: error))
+            } catch {
+                if Task.isCancelled { return fail(AgentError(.cancelled, "the turn was cancelled")) }
+                return fail(AgentError(.model, "\(agent.provider.name): \(error)"))
+            }
+            var calls = reply.toolCalls
+            for index in calls.indices {
+                // Some local servers send no ids or repeat them; every call needs a unique one.
+                if calls[index].id.isEmpty || usedIDs.contains(calls[index].id) {
+                    calls[index].id = "call_\(step)_\(index)"
+                }
+                usedIDs.insert(calls[index].id)
+            }
+            if calls.isEmpty {
+                let answer = ChatMessage.assistant(reply.content)
+                await agent.history.append([answer])
+                move(.generating)
+                emit(.messageCompleted(answer))
+                move(.finished)
+                return
+            }
+            let message = ChatMessage.assistant(reply.content, toolCalls: calls)
+            await agent.history.append([message])
+            emit(.messageCompleted(message))
+            move(.needSkill)
+            move(.executingSkill)
+            if atCap {
+                // The model called tools although they were off: answer every call, then stop.
+                let refusals = calls.map { call in
+                    ChatMessage.tool(
+                        callID: call.id,
+                        content: runner.formatter.text(
+                            for: HostError(.denied, "not run: the limit of \(configuration.maxSteps) tool steps per request is reached")))
+                }
+                await agent.history.append(refusals)
+                move(.thinking)
+                let answer = ChatMessage.assistant(
+                    reply.content.isEmpty
+                        ? "I stopped after \(configuration.maxSteps) tool steps without a final answer; ask again with a smaller request."
+                        : reply.content)
+                await agent.history.append([answer])
+                move(.generating)
+                emit(.messageCompleted(answer))
+                move(.finished)
+                return
+            }
+            let results = await runner.runAll(calls, emit: emit)
+            await agent.history.append(results)
+            if Task.isCancelled { return fail(AgentError(.cancelled, "the turn was cancelled")) }
+            step += 1
+        }
+    }
+
+    /// Streams one model reply, forwarding its tokens.
+    mutating func ask(_ request: ModelRequest) async throws -> ModelReply {
+        var reply: ModelReply?
+        for try await event in agent.provider.respond(to: request) {
+            switch event {
+            case .token(let text):
+                guard !text.isEmpty else { continue }
+                move(.generating)
+                emit(.token(text))
+            case .reply(let complete):
+                reply = complete
+            }
+        }
+        try Task.checkCancellation()
+        guard let reply else {
+            throw ModelProviderError(.invalidResponse, "the model's answer ended before it was complete; try again")
+        }
+        return reply
+    }
+}

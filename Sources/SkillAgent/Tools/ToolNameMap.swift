@@ -1,0 +1,100 @@
+/// A two-way map between skill ids and tool names that fit both OpenAI (`[A-Za-z0-9_-]{1,64}`) and MCP.
+///
+/// A skill id's dots become underscores (`clock.now` → `clock_now`). Ids whose plain names would
+/// collide (`a.b_c` and `a_b.c` both give `a_b_c`) all get a suffix `-` + 8 hex digits of a stable hash of
+/// the id, so no name depends on which other skills happen to be enabled first. Names longer than 64
+/// characters are cut and get the same suffix. The result is the same for the same set of ids on every run.
+public struct ToolNameMap: Sendable, Equatable {
+    /// The longest tool name OpenAI accepts.
+    public static let maximumLength = 64
+
+    private var namesByID: [String: String] = [:]
+    private var idsByName: [String: String] = [:]
+
+    /// Builds the map for these skill ids (duplicates are ignored).
+    public init<S: Sequence>(skillIDs: S) where S.Element == String {
+        let ids = Array(Set(skillIDs)).sorted()
+        var plainCounts: [String: Int] = [:]
+        for id in ids { plainCounts[Self.plainName(for: id), default: 0] += 1 }
+        var taken = Set<String>()
+        // Plain names first, so a hashed name can never steal a plain one.
+        var needsSuffix: [String] = []
+        for id in ids {
+            let plain = Self.plainName(for: id)
+            if plainCounts[plain] == 1, plain.count <= Self.maximumLength {
+                namesByID[id] = plain
+                taken.insert(plain)
+            } else {
+                needsSuffix.append(id)
+            }
+        }
+        for id in needsSuffix {
+            var salt = 0
+            var name = Self.suffixedName(for: id, salt: salt)
+            while taken.contains(name) {
+                salt += 1
+                name = Self.suffixedName(for: id, salt: salt)
+            }
+            namesByID[id] = name
+            taken.insert(name)
+        }
+        for (id, name) in namesByID { idsByName[name] = id }
+    }
+
+    /// Every skill id in the map, sorted.
+    public var skillIDs: [String] { namesByID.keys.sorted() }
+
+    /// The tool name for a skill id, or nil when the id is not in the map.
+    public func toolName(for skillID: String) -> String? { namesByID[skillID] }
+
+    /// The skill id a tool name stands for. Also accepts the skill id itself (models sometimes echo the
+    /// dotted id they read in a description), and ignores case when that is unambiguous.
+    public func skillID(for toolName: String) -> String? {
+        if let id = idsByName[toolName] { return id }
+        if namesByID[toolName] != nil { return toolName }
+        let lowered = toolName.lowercased()
+        let matches = idsByName.filter { $0.key.lowercased() == lowered }
+        return matches.count == 1 ? matches.first?.value : nil
+    }
+
+    /// Whether a string is a valid OpenAI tool name.
+    public static func isValidToolName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maximumLength
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            }
+    }
+
+    /// `clock.now` → `clock_now`; any character outside `[A-Za-z0-9_-]` becomes `_`.
+    static func plainName(for id: String) -> String {
+        let scalars = id.unicodeScalars.map { scalar -> Character in
+            let value = scalar.value
+            let allowed =
+                (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A)
+                || scalar == "_" || scalar == "-"
+            return allowed ? Character(scalar) : "_"
+        }
+        let name = String(scalars)
+        return name.isEmpty ? "_" : name
+    }
+
+    /// The plain name cut to fit, then `-` and 8 hex digits of the id's hash (salted on a clash).
+    static func suffixedName(for id: String, salt: Int) -> String {
+        let hash = stableHash(salt == 0 ? id : "\(id)#\(salt)")
+        let hex = String(hash, radix: 16)
+        let suffix = "-" + String(repeating: "0", count: 8 - hex.count) + hex
+        let plain = plainName(for: id)
+        return String(plain.prefix(maximumLength - suffix.count)) + suffix
+    }
+
+    /// 32-bit FNV-1a: stable across runs and platforms, unlike `Hasher`.
+    static func stableHash(_ text: String) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        return hash
+    }
+}
