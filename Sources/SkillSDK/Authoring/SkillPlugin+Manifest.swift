@@ -1,0 +1,37 @@
+import CSkillABI
+import SkillJSON
+
+extension SkillPlugin {
+    /// The manifest the host reads (see docs/architecture.md, "Manifest"): plugin fields, `abi_version`,
+    /// `thread_safe: true`, and one entry per skill with its id, schema, permission, timeout and examples.
+    public var manifest: JSONValue {
+        let skillEntries: [JSONValue] = skills.map { skill in
+            var entry: JSONObject = [
+                "id": .string(skillID(of: skill)),
+                "title": .string(skill.title),
+                "description": .string(skill.description),
+                "parameters": skill.parameters,
+                "permission": .string(skill.permission.rawValue),
+                "timeout": SkillPlugin.number(skill.timeout),
+                "idempotent": .bool(skill.isIdempotent),
+            ]
+            if !skill.examples.isEmpty { entry["examples"] = .array(skill.examples.map(JSONValue.string)) }
+            return .object(entry)
+        }
+        return [
+            "id": .string(id),
+            "name": .string(name),
+            "version": .string(version),
+            "abi_version": .string("\(SKILL_ABI_VERSION_MAJOR).\(SKILL_ABI_VERSION_MINOR)"),
+            "description": .string(description),
+            "thread_safe": true,
+            "skills": .array(skillEntries),
+        ]
+    }
+
+    /// Whole numbers as JSON integers (`30`, not `30.0`).
+    private static func number(_ value: Double) -> JSONValue {
+        if value.rounded() == value, let whole = Int64(exactly: value) { return .int(whole) }
+        return .double(value)
+    }
+}

@@ -1,0 +1,79 @@
+import CSkillABI
+import SkillJSON
+
+/// How one call ended, before it is written into the C `skill_result`.
+enum CallOutcome: Sendable {
+    /// The skill's output as JSON text.
+    case success(String)
+    /// A failure the skill (or the SDK on its behalf) reports.
+    case failure(SkillError)
+    /// A bug in the plugin, e.g. an output that cannot be encoded.
+    case internalError(String)
+    /// No skill with the requested id.
+    case notFound(String)
+
+    /// The outcome of running `skill` on the arguments object `json`: decode, execute, encode.
+    static func run<S: Skill>(_ skill: S, arguments json: JSONValue, context: SkillContext) async -> CallOutcome {
+        let arguments: S.Arguments
+        do {
+            arguments = try S.decodeArguments(json)
+        } catch {
+            return .failure(error)
+        }
+        let output: S.Output
+        do {
+            output = try await skill.execute(arguments, context: context)
+        } catch let error as SkillError {
+            return .failure(error)
+        } catch is CancellationError {
+            return .failure(.cancelled)
+        } catch {
+            return .failure(.failed(message: "\(error)"))
+        }
+        do {
+            return .success(try S.encodeOutput(output).serialized())
+        } catch {
+            return .internalError("skill \"\(skill.name)\" returned an output that cannot be encoded as JSON: \(error)")
+        }
+    }
+
+    /// The outcome as the host should see it when the call was stopped for `reason`: a cancellation the
+    /// skill reports becomes `reason` (so a deadline reads as a timeout); a finished result stays.
+    func stopped(by reason: SkillError?) -> CallOutcome {
+        guard let reason, case .failure(let error) = self,
+            error.kind == .cancelled || error.kind == .timedOut
+        else { return self }
+        return .failure(reason)
+    }
+
+    /// The ABI status code.
+    var status: skill_status {
+        switch self {
+        case .success: return SKILL_STATUS_OK
+        case .internalError: return SKILL_STATUS_INTERNAL
+        case .notFound: return SKILL_STATUS_NOT_FOUND
+        case .failure(let error):
+            switch error.kind {
+            case .invalidArguments: return SKILL_STATUS_INVALID_ARGUMENTS
+            case .failed: return SKILL_STATUS_FAILED
+            case .permissionDenied: return SKILL_STATUS_PERMISSION_DENIED
+            case .cancelled: return SKILL_STATUS_CANCELLED
+            case .timedOut: return SKILL_STATUS_TIMEOUT
+            }
+        }
+    }
+
+    /// The result JSON: the output, or the error object `{"message", "field"?, "remedy"?}`.
+    var json: String {
+        switch self {
+        case .success(let text): return text
+        case .internalError(let message), .notFound(let message):
+            return JSONValue.object(["message": .string(message)]).serialized()
+        case .failure(let error):
+            var object: JSONObject = ["message": .string(error.message)]
+            if let field = error.field { object["field"] = .string(field) }
+            if let remedy = error.remedy { object["remedy"] = .string(remedy) }
+            return JSONValue.object(object).serialized()
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import CSkillABI
+import Dispatch
+import SkillJSON
+import Synchronization
+
+/// Where one blocking `invoke` meets the `async` skill it runs.
+///
+/// The host calls `invoke` on a thread it owns and waits there (``wait(for:deadline:)``); the skill runs in
+/// a `Task` on the concurrency pool. The ABI's context callbacks are `[call-thread]`, so the skill's
+/// requests (`log`, `context_get`, `context_set`) are queued here and run by the waiting thread. The
+/// waiting thread also polls the host's cancellation flag and the deadline, and cancels the task.
+final class CallRendezvous: ContextChannel {
+    /// A request that needs the call thread. Runs with the C context, or with nil once the call has ended.
+    typealias Request = @Sendable (UnsafePointer<skill_call_context>?) -> Void
+
+    /// Unchecked: the C context pointer is only dereferenced under the lock or on the call thread, while
+    /// the host keeps it valid (until `wait` returns and sets it to nil).
+    private struct State: @unchecked Sendable {
+        var context: UnsafePointer<skill_call_context>?
+        var requests: [Request] = []
+        var outcome: CallOutcome?
+    }
+
+    /// How often the waiting thread polls `is_cancelled` when nothing else wakes it.
+    static let pollInterval: DispatchTimeInterval = .milliseconds(5)
+    /// How long a cancelled task gets to finish before the call returns without it.
+    static let cancellationGrace: DispatchTimeInterval = .milliseconds(250)
+
+    private let state: Mutex<State>
+    private let wakeUp = DispatchSemaphore(value: 0)
+    /// Whether the C context has the 1.0 callbacks (its struct_size covers them).
+    private let hasCallbacks: Bool
+
+    init(context: UnsafePointer<skill_call_context>) {
+        hasCallbacks = Int(context.pointee.struct_size) >= MemoryLayout<skill_call_context>.size
+        state = Mutex(State(context: context))
+    }
+
+    // MARK: - Skill side (any thread)
+
+    /// Reports the task's outcome and wakes the call thread.
+    func finish(_ outcome: CallOutcome) {
+        state.withLock { $0.outcome = outcome }
+        wakeUp.signal()
+    }
+
+    var isCancelled: Bool {
+        guard hasCallbacks else { return false }
+        return state.withLock { state in
+            guard let context = state.context else { return true }
+            return context.pointee.is_cancelled.map { $0(context) != 0 } ?? false
+        }
+    }
+
+    func log(_ message: String, level: SkillContext.LogLevel) {
+        guard hasCallbacks else { return }
+        post { context in
+            guard let context, let log = context.pointee.log else { return }
+            var message = message
+            message.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { log(context, level.rawValue, $0.baseAddress, $0.count) }
+            }
+        }
+    }
+
+    func value(forKey key: String) async -> JSONValue? {
+        guard hasCallbacks else { return nil }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<JSONValue?, Never>) in
+            post { context in
+                guard let context, let get = context.pointee.context_get else { return continuation.resume(returning: nil) }
+                var bytes: UnsafePointer<CChar>?
+                var length = 0
+                guard get(context, key, &bytes, &length) != 0, let bytes else { return continuation.resume(returning: nil) }
+                let value = try? JSONValue(parsing: UnsafeRawBufferPointer(start: bytes, count: length))
+                continuation.resume(returning: value)
+            }
+        }
+    }
+
+    func set(_ value: JSONValue, forKey key: String) async throws(SkillError) {
+        let text = value.serialized()
+        let status: skill_status? = await withCheckedContinuation { continuation in
+            guard hasCallbacks else { return continuation.resume(returning: nil) }
+            post { context in
+                guard let context, let set = context.pointee.context_set else { return continuation.resume(returning: nil) }
+                var text = text
+                let status = text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { set(context, key, $0.baseAddress, $0.count) }
+                }
+                continuation.resume(returning: status)
+            }
+        }
+        guard let status else {
+            throw SkillError.failed(message: "cannot store \"\(key)\": the call has ended or the host has no session store")
+        }
+        guard status == SKILL_STATUS_OK else {
+            throw SkillError.failed(message: "the host refused to store \"\(key)\" (status \(status))")
+        }
+    }
+
+    private func post(_ request: @escaping Request) {
+        let accepted = state.withLock { state in
+            guard state.context != nil else { return false }
+            state.requests.append(request)
+            return true
+        }
+        if accepted { wakeUp.signal() } else { request(nil) }
+    }
+
+    // MARK: - Call thread
+
+    /// Serves the task's requests until it finishes, or until the host cancels or the deadline passes and
+    /// the task has had ``cancellationGrace`` to stop. Then closes the channel.
+    /// - Parameters:
+    ///   - task: the task running the skill; cancelled when the call must stop.
+    ///   - deadline: milliseconds since the Unix epoch, or nil.
+    func wait(for task: Task<Void, Never>, deadline: Int64?) -> CallOutcome {
+        var stopReason: SkillError?
+        var graceEnd = DispatchTime.distantFuture
+        while true {
+            let (requests, outcome) = state.withLock { state in
+                defer { state.requests.removeAll() }
+                return (state.requests, state.outcome)
+            }
+            let context = state.withLock { $0.context }
+            for request in requests { request(context) }
+            if let outcome { return close(with: outcome.stopped(by: stopReason)) }
+            if !requests.isEmpty { continue }
+
+            if stopReason == nil {
+                if isCancelled {
+                    stopReason = .cancelled
+                } else if let deadline, SkillContext.nowUnixMilliseconds() >= deadline {
+                    stopReason = .timedOut
+                }
+                if stopReason != nil {
+                    task.cancel()
+                    graceEnd = .now() + CallRendezvous.cancellationGrace
+                }
+            } else if DispatchTime.now() >= graceEnd, let stopReason {
+                return close(with: .failure(stopReason))
+            }
+            _ = wakeUp.wait(timeout: .now() + CallRendezvous.pollInterval)
+        }
+    }
+
+    /// Ends the call: later requests run with a nil context, queued ones are answered with nil.
+    private func close(with outcome: CallOutcome) -> CallOutcome {
+        let pending = state.withLock { state in
+            state.context = nil
+            defer { state.requests.removeAll() }
+            return state.requests
+        }
+        for request in pending { request(nil) }
+        return outcome
+    }
+}

@@ -1,0 +1,96 @@
+import CSkillABI
+import SkillJSON
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One exported plugin: its C descriptor and the skills behind it. Created once per plugin id and never
+/// freed (the host never unloads a plugin, so the descriptor has static lifetime).
+///
+/// The descriptor is allocated with room for a pointer to this object right after it, so the C `invoke`
+/// (which cannot capture anything) finds its plugin from the descriptor pointer the host passes back.
+final class PluginRuntime: Sendable {
+    let skills: [String: any Skill]
+    let skillIDs: [String]
+    nonisolated(unsafe) let descriptor: UnsafePointer<skill_plugin_descriptor>
+
+    private static let runtimeOffset =
+        (MemoryLayout<skill_plugin_descriptor>.size + MemoryLayout<UnsafeRawPointer>.alignment - 1)
+        / MemoryLayout<UnsafeRawPointer>.alignment * MemoryLayout<UnsafeRawPointer>.alignment
+
+    init(plugin: SkillPlugin) {
+        var skills: [String: any Skill] = [:]
+        for skill in plugin.skills { skills[plugin.skillID(of: skill)] = skill }
+        self.skills = skills
+        skillIDs = plugin.skills.map(plugin.skillID(of:))
+
+        let manifest = PluginRuntime.copyToCString(plugin.manifest.serialized())
+        let memory = UnsafeMutableRawPointer.allocate(
+            byteCount: PluginRuntime.runtimeOffset + MemoryLayout<UnsafeRawPointer>.size,
+            alignment: MemoryLayout<skill_plugin_descriptor>.alignment)
+        let descriptor = memory.initializeMemory(
+            as: skill_plugin_descriptor.self,
+            repeating: skill_plugin_descriptor(
+                magic: SKILL_ABI_MAGIC,
+                abi_major: UInt16(SKILL_ABI_VERSION_MAJOR),
+                abi_minor: UInt16(SKILL_ABI_VERSION_MINOR),
+                struct_size: UInt32(MemoryLayout<skill_plugin_descriptor>.size),
+                reserved0: 0,
+                manifest_json: UnsafePointer(manifest.pointer),
+                manifest_json_length: manifest.length,
+                invoke: pluginInvoke,
+                free_result: pluginFreeResult),
+            count: 1)
+        self.descriptor = UnsafePointer(descriptor)
+        memory.storeBytes(
+            of: Unmanaged.passRetained(self).toOpaque(), toByteOffset: PluginRuntime.runtimeOffset,
+            as: UnsafeMutableRawPointer.self)
+    }
+
+    /// The runtime behind a descriptor this SDK made.
+    static func from(_ descriptor: UnsafePointer<skill_plugin_descriptor>) -> PluginRuntime {
+        let opaque = UnsafeRawPointer(descriptor).load(fromByteOffset: runtimeOffset, as: UnsafeMutableRawPointer.self)
+        return Unmanaged<PluginRuntime>.fromOpaque(opaque).takeUnretainedValue()
+    }
+
+    /// Runs one call on the calling thread, blocking until the skill finishes or is stopped.
+    func invoke(skillID: String, arguments: UnsafeRawBufferPointer, context: UnsafePointer<skill_call_context>?)
+        -> CallOutcome
+    {
+        guard let skill = skills[skillID] else {
+            let known = skillIDs.joined(separator: ", ")
+            return .notFound("no skill \"\(skillID)\" in this plugin; it has: \(known)")
+        }
+        let json: JSONValue
+        do {
+            json = arguments.isEmpty ? .object([:]) : try JSONValue(parsing: arguments)
+        } catch {
+            return .failure(.invalidArguments(field: "", message: "the arguments are not JSON: \(error)"))
+        }
+        guard let context else {
+            return .failure(.failed(message: "invoke was called without a call context; the host must pass one"))
+        }
+        let rendezvous = CallRendezvous(context: context)
+        let skillContext = SkillContext(cContext: context, channel: rendezvous)
+        let task = Task {
+            rendezvous.finish(await CallOutcome.run(skill, arguments: json, context: skillContext))
+        }
+        return rendezvous.wait(for: task, deadline: skillContext.deadlineUnixMilliseconds)
+    }
+
+    /// A malloc'd, NUL-terminated copy of `text`, which the caller owns.
+    static func copyToCString(_ text: String) -> (pointer: UnsafeMutablePointer<CChar>, length: Int) {
+        var text = text
+        return text.withUTF8 { bytes in
+            let pointer = malloc(bytes.count + 1)!.bindMemory(to: CChar.self, capacity: bytes.count + 1)
+            bytes.withMemoryRebound(to: CChar.self) { source in
+                if let base = source.baseAddress { pointer.update(from: base, count: bytes.count) }
+            }
+            pointer[bytes.count] = 0
+            return (pointer, bytes.count)
+        }
+    }
+}

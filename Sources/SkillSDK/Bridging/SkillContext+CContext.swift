@@ -1,0 +1,20 @@
+import CSkillABI
+import SkillJSON
+
+extension SkillContext {
+    /// A context for a host call: strings copied out of the C context, callbacks through `channel`.
+    convenience init(cContext context: UnsafePointer<skill_call_context>, channel: CallRendezvous) {
+        let c = context.pointee
+        func string(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+        var configuration: JSONValue = [:]
+        if let bytes = c.config_json, c.config_json_length > 0,
+            let parsed = try? JSONValue(parsing: UnsafeRawBufferPointer(start: bytes, count: c.config_json_length))
+        {
+            configuration = parsed
+        }
+        self.init(
+            callID: string(c.call_id), sessionID: string(c.session_id), idempotencyKey: string(c.idempotency_key),
+            deadlineUnixMilliseconds: c.deadline_unix_ms > 0 ? c.deadline_unix_ms : nil,
+            configuration: configuration, dataDirectory: string(c.data_dir), channel: channel)
+    }
+}
