@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a helper process to completion with a time limit, collecting its stdout and the tail of its stderr.
+struct ChildProcess {
+    /// How it went.
+    struct Outcome {
+        /// How it ended; nil when it was killed for passing the time limit.
+        var termination: Posix.Termination?
+        /// Everything it wrote to stdout (up to ``maximumOutput``).
+        var output: [UInt8]
+        /// The last bytes it wrote to stderr.
+        var errorTail: [UInt8]
+        /// Whether it was killed for passing the time limit.
+        var timedOut: Bool { termination == nil }
+    }
+
+    /// The most stdout kept; the child is killed when it writes more.
+    static let maximumOutput = 16 << 20
+    /// How much of stderr is kept (the end).
+    static let errorTailBytes = 4096
+
+    var executable: String
+    var arguments: [String]
+    var timeout: Double
+
+    /// Starts the process and waits for it, killing it (SIGKILL) once `timeout` seconds pass.
+    /// - Throws: ``HostError`` of kind `io` when it cannot be started.
+    func run() throws(HostError) -> Outcome {
+        let output = try Posix.makePipe()
+        let errors: (read: Int32, write: Int32)
+        do { errors = try Posix.makePipe() } catch {
+            close(output.read); close(output.write)
+            throw error
+        }
+        let pid: pid_t
+        do {
+            pid = try Posix.spawn(executable, arguments: arguments, stdout: output.write, stderr: errors.write)
+        } catch {
+            for fd in [output.read, output.write, errors.read, errors.write] { close(fd) }
+            throw error
+        }
+        close(output.write)
+        close(errors.write)
+        defer {
+            close(output.read)
+            close(errors.read)
+        }
+        var collected: [UInt8] = []
+        var errorTail: [UInt8] = []
+        var open: Set<Int32> = [output.read, errors.read]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Monotonic.now() + timeout
+        var killed = false
+        while !open.isEmpty {
+            let remaining = deadline - Monotonic.now()
+            if remaining <= 0 {
+                Posix.sendSignal(SIGKILL, to: pid)
+                killed = true
+                break
+            }
+            for fd in Posix.waitReadable(Array(open), milliseconds: Int32(min(remaining, 1) * 1000) + 1) {
+                let count = Posix.readSome(fd, into: &buffer)
+                if count <= 0 {
+                    open.remove(fd)
+                } else if fd == output.read {
+                    collected.append(contentsOf: buffer[0..<count])
+                    if collected.count > Self.maximumOutput {
+                        Posix.sendSignal(SIGKILL, to: pid)
+                        open.remove(fd)
+                    }
+                } else {
+                    errorTail.append(contentsOf: buffer[0..<count])
+                    if errorTail.count > Self.errorTailBytes { errorTail.removeFirst(errorTail.count - Self.errorTailBytes) }
+                }
+            }
+        }
+        // Both pipes are closed (or we killed it): the process has exited or is about to.
+        var termination: Posix.Termination?
+        while true {
+            if let ended = Posix.reap(pid, blocking: killed) {
+                termination = ended
+                break
+            }
+            if Monotonic.now() > deadline {
+                Posix.sendSignal(SIGKILL, to: pid)
+                killed = true
+                continue
+            }
+            usleep(1000)
+        }
+        return Outcome(termination: killed ? nil : termination, output: collected, errorTail: errorTail)
+    }
+}
+
+/// Monotonic seconds, for deadlines.
+enum Monotonic {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

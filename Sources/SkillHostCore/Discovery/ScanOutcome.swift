@@ -1,0 +1,44 @@
+import SkillJSON
+
+/// What scanning one plugin file found: its manifest, or why it cannot be used.
+public struct ScanOutcome: Sendable, Equatable {
+    /// The file's state after a scan.
+    public enum Status: String, Sendable {
+        /// The library loaded and its descriptor and manifest passed every check.
+        case ok
+        /// The file or its manifest is wrong (ELF, ABI, manifest problems): fix the plugin.
+        case invalid
+        /// The scanner crashed or hung on the file (or a worker marked it broken).
+        case broken
+    }
+
+    /// The state.
+    public var status: Status
+    /// Why the file is invalid or broken; nil when ok.
+    public var error: String?
+    /// The manifest document when ok.
+    public var manifest: JSONValue?
+
+    public init(status: Status, error: String? = nil, manifest: JSONValue? = nil) {
+        self.status = status
+        self.error = error
+        self.manifest = manifest
+    }
+
+    /// The outcome as the scanner child prints it (one JSON object).
+    public var json: JSONValue {
+        var object: JSONObject = ["status": .string(status.rawValue)]
+        object["error"] = error.map(JSONValue.string) ?? .null
+        if let manifest { object["manifest"] = manifest }
+        return .object(object)
+    }
+
+    /// Reads what ``json`` wrote; nil when the object is not a scan outcome.
+    public init?(json: JSONValue) {
+        guard let raw = json["status"]?.stringValue, let status = Status(rawValue: raw) else { return nil }
+        self.status = status
+        self.error = json["error"]?.stringValue
+        self.manifest = json["manifest"]
+        if status == .ok && manifest == nil { return nil }
+    }
+}

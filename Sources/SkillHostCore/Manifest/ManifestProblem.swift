@@ -1,0 +1,48 @@
+import SkillJSON
+
+/// One thing wrong with a manifest: where (JSON pointer, skill id) and what, with the fix.
+public struct ManifestProblem: Sendable, Equatable, CustomStringConvertible {
+    /// RFC 6901 pointer into the manifest ("" for the whole document).
+    public var pointer: String
+    /// The skill concerned, when the problem is inside one.
+    public var skillID: String?
+    /// What is wrong and how to fix it.
+    public var message: String
+
+    public init(pointer: String, skillID: String? = nil, message: String) {
+        self.pointer = pointer
+        self.skillID = skillID
+        self.message = message
+    }
+
+    /// "manifest /skills/0/permission (skill clock.now): must be one of …".
+    public var description: String {
+        let place = pointer.isEmpty ? "manifest" : "manifest \(pointer)"
+        let skill = skillID.map { " (skill \($0))" } ?? ""
+        return "\(place)\(skill): \(message)"
+    }
+}
+
+/// A manifest that failed its checks: the file and every problem found.
+public struct ManifestError: Error, Sendable, CustomStringConvertible {
+    /// The plugin file the manifest came from.
+    public var file: String
+    /// Every problem, in document order.
+    public var problems: [ManifestProblem]
+
+    public init(file: String, problems: [ManifestProblem]) {
+        self.file = file
+        self.problems = problems
+    }
+
+    /// All problems on one line: "FILE: manifest /x: …; manifest /y: …".
+    public var description: String {
+        "\(file): " + problems.map(\.description).joined(separator: "; ")
+    }
+
+    /// The same as a ``HostError`` of kind `invalidPlugin`, with the problems as details.
+    public var hostError: HostError {
+        HostError(.invalidPlugin, description,
+                  details: .array(problems.map { ["pointer": .string($0.pointer), "message": .string($0.message)] }))
+    }
+}

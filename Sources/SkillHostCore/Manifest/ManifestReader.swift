@@ -1,0 +1,185 @@
+import SkillJSON
+
+/// Reads a manifest document member by member, collecting a ``ManifestProblem`` for everything wrong
+/// instead of stopping at the first. Used by ``ManifestValidator``.
+struct ManifestReader {
+    let document: JSONValue
+    var problems: [ManifestProblem] = []
+
+    init(document: JSONValue) { self.document = document }
+
+    /// The manifest, or nil when a problem makes it unusable (see ``problems``).
+    mutating func read() -> PluginManifest? {
+        guard case .object(let root) = document else {
+            problem("", "must be a JSON object, got \(document.typeName)")
+            return nil
+        }
+        let rawID = string(root, "id", "")
+        let id = rawID.map(Identifier.normalize) ?? ""
+        if rawID != nil { checkGrammar(id, "/id", nil) }
+        let name = string(root, "name", "")
+        let version = string(root, "version", "")
+        if let version, !ManifestValidator.isSemanticVersion(version) {
+            problem("/version", "\"\(version)\" is not a semantic version; write MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")
+        }
+        let abiVersion = string(root, "abi_version", "")
+        if let abiVersion { checkABIVersion(abiVersion) }
+        let description = string(root, "description", "")
+        let threadSafe = bool(root, "thread_safe", "", default: false)
+        var skills: [SkillManifest] = []
+        if let list = root["skills"] {
+            if case .array(let elements) = list {
+                if elements.isEmpty { problem("/skills", "must list at least one skill") }
+                for (index, element) in elements.enumerated() {
+                    if let skill = readSkill(element, at: "/skills/\(index)", pluginID: id) { skills.append(skill) }
+                }
+            } else {
+                problem("/skills", "must be an array of skill objects, got \(list.typeName)")
+            }
+        } else {
+            problem("", "is missing the required member \"skills\"")
+        }
+        checkDuplicates(skills, in: root)
+        guard problems.isEmpty, let name, let version, let abiVersion, let description else { return nil }
+        return PluginManifest(
+            id: id, name: name, version: version, abiVersion: abiVersion, description: description,
+            threadSafe: threadSafe, skills: skills, document: document)
+    }
+
+    private mutating func readSkill(_ value: JSONValue, at pointer: String, pluginID: String) -> SkillManifest? {
+        guard case .object(let object) = value else {
+            problem(pointer, "must be a skill object, got \(value.typeName)")
+            return nil
+        }
+        let rawID = string(object, "id", pointer)
+        let id = rawID.map(Identifier.normalize)
+        if let id {
+            checkGrammar(id, pointer + "/id", id)
+            if !pluginID.isEmpty, Identifier.problem(with: id).isEmpty {
+                if let name = Identifier.skillName(id, inPlugin: pluginID) {
+                    if name.contains(".") {
+                        problem(pointer + "/id", skill: id,
+                                "the name after \"\(pluginID).\" must be one segment without dots, e.g. \"\(pluginID).\(name.replacing(".", with: "_"))\"")
+                    }
+                } else {
+                    problem(pointer + "/id", skill: id, "must start with the plugin id: \"\(pluginID).<name>\"")
+                }
+            }
+        }
+        let title = string(object, "title", pointer, skill: id)
+        let description = string(object, "description", pointer, skill: id)
+        var permission: Permission?
+        if let raw = string(object, "permission", pointer, skill: id) {
+            permission = Permission(rawValue: raw)
+            if permission == nil {
+                problem(pointer + "/permission", skill: id,
+                        "\"\(raw)\" is not a permission; use one of read, write, dangerous")
+            }
+        }
+        var timeout = PluginManifest.defaultTimeout
+        if let value = object["timeout"] {
+            if let seconds = value.doubleValue, seconds > 0, seconds <= 86_400 {
+                timeout = seconds
+            } else {
+                problem(pointer + "/timeout", skill: id,
+                        "must be a number of seconds > 0 and ≤ 86400, got \(value.serialized())")
+            }
+        }
+        let idempotent = bool(object, "idempotent", pointer, skill: id, default: nil)
+        var examples: [String] = []
+        if let value = object["examples"] {
+            if case .array(let items) = value, items.allSatisfy({ $0.stringValue != nil }) {
+                examples = items.compactMap(\.stringValue)
+            } else {
+                problem(pointer + "/examples", skill: id, "must be an array of strings (example utterances)")
+            }
+        }
+        let parameters = object["parameters"]
+        if let parameters {
+            for message in ManifestSchema.parameterProblems(parameters) {
+                problem(pointer + "/parameters" + message.pointer, skill: id, message.message)
+            }
+        } else {
+            problem(pointer, skill: id, "is missing the required member \"parameters\" (a JSON Schema object)")
+        }
+        guard let id, let title, let description, let permission, let parameters else { return nil }
+        return SkillManifest(
+            id: id, title: title, description: description, parameters: parameters, permission: permission,
+            timeout: timeout, idempotent: idempotent, examples: examples)
+    }
+
+    private mutating func checkGrammar(_ id: String, _ pointer: String, _ skill: String?) {
+        let issue = Identifier.problem(with: id)
+        if !issue.isEmpty {
+            problem(pointer, skill: skill, "id \"\(id)\" (after normalization) \(issue)")
+        }
+    }
+
+    private mutating func checkABIVersion(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let major = Int(parts[0]), Int(parts[1]) != nil,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
+        else {
+            problem("/abi_version", "\"\(text)\" is not MAJOR.MINOR; write e.g. \"1.0\"")
+            return
+        }
+        if major != ManifestValidator.supportedABIMajor {
+            problem("/abi_version", "ABI \(text) is not supported; this host implements ABI \(ManifestValidator.supportedABIMajor).x, rebuild the plugin against it")
+        }
+    }
+
+    private mutating func checkDuplicates(_ skills: [SkillManifest], in root: JSONObject) {
+        var firstIndex: [String: Int] = [:]
+        guard case .array(let elements)? = root["skills"] else { return }
+        for (index, element) in elements.enumerated() {
+            guard let raw = element["id"]?.stringValue else { continue }
+            let id = Identifier.normalize(raw)
+            if let first = firstIndex[id] {
+                problem("/skills/\(index)/id", skill: id,
+                        "duplicate skill id: \"\(raw)\" normalizes to the same id as /skills/\(first)/id; give each skill its own id")
+            } else {
+                firstIndex[id] = index
+            }
+        }
+    }
+
+    // MARK: - Typed members
+
+    private mutating func string(
+        _ object: JSONObject, _ key: String, _ pointer: String, skill: String? = nil
+    ) -> String? {
+        guard let value = object[key] else {
+            problem(pointer, skill: skill, "is missing the required member \"\(key)\"")
+            return nil
+        }
+        guard case .string(let text) = value else {
+            problem(pointer + "/" + key, skill: skill, "must be a string, got \(value.typeName)")
+            return nil
+        }
+        if text.allSatisfy(\.isWhitespace) {
+            problem(pointer + "/" + key, skill: skill, "must not be empty")
+            return nil
+        }
+        return text
+    }
+
+    /// A boolean member; a nil `fallback` makes it required. Returns false after recording a problem.
+    private mutating func bool(
+        _ object: JSONObject, _ key: String, _ pointer: String, skill: String? = nil, default fallback: Bool?
+    ) -> Bool {
+        guard let value = object[key] else {
+            if let fallback { return fallback }
+            problem(pointer, skill: skill, "is missing the required member \"\(key)\" (true or false)")
+            return false
+        }
+        guard case .bool(let flag) = value else {
+            problem(pointer + "/" + key, skill: skill, "must be true or false, got \(value.serialized())")
+            return false
+        }
+        return flag
+    }
+
+    private mutating func problem(_ pointer: String, skill: String? = nil, _ message: String) {
+        problems.append(ManifestProblem(pointer: pointer, skillID: skill, message: message))
+    }
+}

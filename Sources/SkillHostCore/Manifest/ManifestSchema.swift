@@ -1,0 +1,52 @@
+import SkillJSON
+
+/// The manifest schema (`Sources/SkillHostCore/Resources/manifest.schema.json`), embedded so the library
+/// needs no resource bundle. A test checks that this text and the file are identical: edit both together.
+public enum ManifestSchema {
+    /// The schema's JSON text, byte for byte the shipped file.
+    public static let text: String = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://skillhost.dev/schemas/manifest/1.json",
+  "title": "SkillHost plugin manifest (ABI 1)",
+  "description": "The JSON a plugin returns through skill_plugin_descriptor.manifest_json. See docs/manifest.md.",
+  "type": "object",
+  "required": ["id", "name", "version", "abi_version", "description", "skills"],
+  "properties": {
+    "id": {"type": "string", "minLength": 1, "description": "Plugin id; normalized (docs/ids.md), then [a-z0-9_-] segments joined by dots."},
+    "name": {"type": "string", "minLength": 1},
+    "version": {
+      "type": "string",
+      "description": "Semantic version 2.0.0.",
+      "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-((0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?(\\+([0-9a-zA-Z-]+(\\.[0-9a-zA-Z-]+)*))?$"
+    },
+    "abi_version": {"type": "string", "pattern": "^[0-9]+\\.[0-9]+$"},
+    "description": {"type": "string", "minLength": 1},
+    "thread_safe": {"type": "boolean", "default": false},
+    "skills": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/skill"}}
+  },
+  "$defs": {
+    "skill": {
+      "type": "object",
+      "required": ["id", "title", "description", "parameters", "permission", "idempotent"],
+      "properties": {
+        "id": {"type": "string", "minLength": 1, "description": "<plugin id>.<name>"},
+        "title": {"type": "string", "minLength": 1},
+        "description": {"type": "string", "minLength": 1},
+        "parameters": {
+          "type": "object",
+          "description": "A draft 2020-12 JSON Schema whose root is an object schema.",
+          "required": ["type"],
+          "properties": {"type": {"const": "object"}}
+        },
+        "permission": {"enum": ["read", "write", "dangerous"]},
+        "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 86400, "default": 30},
+        "idempotent": {"type": "boolean"},
+        "examples": {"type": "array", "items": {"type": "string"}}
+      }
+    }
+  }
+}
+
+"""#
+}

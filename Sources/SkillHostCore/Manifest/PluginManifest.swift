@@ -1,0 +1,53 @@
+import SkillJSON
+
+/// What a skill may do, from the manifest: `read` runs without asking; `write` and `dangerous` need the
+/// user's approval unless the registry says `allow`.
+public enum Permission: String, Sendable, CaseIterable, Codable {
+    case read, write, dangerous
+
+    /// Whether calls need approval by default.
+    public var needsApproval: Bool { self != .read }
+}
+
+/// One skill as its plugin's manifest declares it, ids normalized.
+public struct SkillManifest: Sendable, Equatable {
+    /// `<plugin id>.<name>`, normalized.
+    public var id: String
+    /// Short human title.
+    public var title: String
+    /// What the model reads: what the skill is for and what it is not for.
+    public var description: String
+    /// The JSON Schema (draft 2020-12, root an object schema) of the arguments.
+    public var parameters: JSONValue
+    /// What the skill may do.
+    public var permission: Permission
+    /// Time limit in seconds (default 30).
+    public var timeout: Double
+    /// Whether repeating a call has no further effect.
+    public var idempotent: Bool
+    /// Example utterances, templates with `{parameter}` slots.
+    public var examples: [String]
+}
+
+/// A plugin's manifest (docs/manifest.md), checked and with ids normalized.
+public struct PluginManifest: Sendable, Equatable {
+    /// Normalized plugin id.
+    public var id: String
+    /// Human name.
+    public var name: String
+    /// Semantic version of the plugin.
+    public var version: String
+    /// "MAJOR.MINOR" of the ABI the plugin was built against.
+    public var abiVersion: String
+    /// What the plugin offers.
+    public var description: String
+    /// Whether several invokes may run at once.
+    public var threadSafe: Bool
+    /// The skills, in manifest order.
+    public var skills: [SkillManifest]
+    /// The manifest document exactly as the plugin returned it.
+    public var document: JSONValue
+
+    /// The default skill timeout in seconds when a manifest gives none.
+    public static let defaultTimeout: Double = 30
+}

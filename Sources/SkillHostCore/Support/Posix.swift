@@ -1,0 +1,321 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every system call the host library makes about libraries, processes, locks and durable writes, in one
+/// place (the shape of NIOPosix's `System.swift`): each goes through ``retrying(_:path:_:)``, which retries
+/// on `EINTR` and turns `errno` into a ``HostError`` that names the call and the file.
+enum Posix {
+    // MARK: - errno
+
+    /// The text of an `errno` value, e.g. "No such file or directory".
+    static func describe(errno code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+
+    /// Runs `body` until it does not fail with `EINTR`; a result of -1 becomes a ``HostError`` of kind `kind`
+    /// that says which call failed on which file and why.
+    @discardableResult
+    static func retrying<Result: BinaryInteger>(
+        _ call: String, path: String, kind: HostError.Kind = .io, _ body: () -> Result
+    ) throws(HostError) -> Result {
+        while true {
+            let result = body()
+            if result != -1 { return result }
+            let code = errno
+            if code == EINTR { continue }
+            throw HostError(kind, "\(call) \(path): \(describe(errno: code))")
+        }
+    }
+
+    // MARK: - Dynamic libraries
+
+    /// `dlopen(absolutePath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)`. The host never calls `dlclose`: a Swift
+    /// image that is unloaded leaves the runtime's caches pointing into freed memory.
+    static func openLibrary(atPath path: String) throws(HostError) -> UnsafeMutableRawPointer {
+        guard path.hasPrefix("/") else {
+            throw HostError(.invalidPlugin, "\(path): plugin paths must be absolute before dlopen")
+        }
+        _ = dlerror()
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+            throw HostError(.invalidPlugin, "\(path): cannot load the library: \(reason)")
+        }
+        return handle
+    }
+
+    /// The address of an exported symbol, or nil when the library does not export it.
+    static func symbol(_ name: String, in handle: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        _ = dlerror()
+        return dlsym(handle, name)
+    }
+
+    // MARK: - Files
+
+    /// What the host needs to know about a file: the scan cache key and the permission bits.
+    struct FileStatus: Equatable, Sendable {
+        var size: Int64
+        var modificationNanoseconds: Int64
+        var inode: UInt64
+        var mode: UInt32
+        var ownerID: UInt32
+        var isRegularFile: Bool { mode & S_IFMT == S_IFREG }
+        var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+    }
+
+    /// `stat(2)` (follows symbolic links).
+    static func status(ofPath path: String) throws(HostError) -> FileStatus {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            throw HostError(code == ENOENT ? .notFound : .io, "stat \(path): \(describe(errno: code))")
+        }
+        return FileStatus(
+            size: Int64(info.st_size),
+            modificationNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            inode: UInt64(info.st_ino), mode: UInt32(info.st_mode), ownerID: UInt32(info.st_uid))
+    }
+
+    /// Whether something exists at `path`.
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Reads a whole file, refusing one larger than `limit` bytes.
+    static func readFile(atPath path: String, limit: Int = 64 << 20) throws(HostError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw HostError(code == ENOENT ? .notFound : .io, "open \(path): \(describe(errno: code))")
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = readSome(descriptor, into: &chunk)
+            if count < 0 { throw HostError(.io, "read \(path): \(describe(errno: errno))") }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { throw HostError(.io, "\(path): file is larger than \(limit) bytes") }
+        }
+    }
+
+    /// Reads up to `count` bytes from the start of a file (fewer when the file is shorter).
+    static func readPrefix(ofFile path: String, count: Int) throws(HostError) -> [UInt8] {
+        let descriptor = try retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(filled))
+            }
+            if got == -1 && errno == EINTR { continue }
+            if got < 0 { throw HostError(.io, "read \(path): \(describe(errno: errno))") }
+            if got == 0 { break }
+            filled += got
+        }
+        return Array(bytes[0..<filled])
+    }
+
+    /// Creates a folder and its parents (mode 0700 for new ones), like `mkdir -p`.
+    static func makeDirectories(_ path: String) throws(HostError) {
+        if path.isEmpty || exists(path) { return }
+        let parent = directoryName(of: path)
+        if parent != path { try makeDirectories(parent) }
+        if mkdir(path, 0o700) == -1 && errno != EEXIST {
+            throw HostError(.io, "mkdir \(path): \(describe(errno: errno))")
+        }
+    }
+
+    /// Replaces a file durably: writes `<path>.tmp.<pid>`, fsyncs it, renames it over `path`, fsyncs the
+    /// folder. A reader sees the old bytes or the new ones, never a mix; a crash leaves the old file.
+    static func writeFileAtomically(_ path: String, bytes: [UInt8], mode: mode_t = 0o644) throws(HostError) {
+        let folder = directoryName(of: path)
+        try makeDirectories(folder)
+        let temporary = "\(path).tmp.\(getpid())"
+        let descriptor = try retrying("open", path: temporary) {
+            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        }
+        let written = writeAll(descriptor, bytes)
+        let writeError = errno
+        let synced = written && fsync(descriptor) == 0
+        let syncError = errno
+        close(descriptor)
+        guard written, synced else {
+            unlink(temporary)
+            let what = written ? "fsync" : "write"
+            throw HostError(.io, "\(what) \(temporary): \(describe(errno: written ? syncError : writeError))")
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw HostError(.io, "rename \(temporary) to \(path): \(describe(errno: code))")
+        }
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            _ = fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+
+    /// Takes an exclusive `flock` on `path` (created if needed), waiting for other processes. Returns the
+    /// descriptor to pass to ``unlock(_:)``.
+    static func lockExclusively(_ path: String) throws(HostError) -> Int32 {
+        try makeDirectories(directoryName(of: path))
+        let descriptor = try retrying("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        do {
+            try retrying("flock", path: path) { flock(descriptor, LOCK_EX) }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        return descriptor
+    }
+
+    /// Releases a lock taken with ``lockExclusively(_:)``.
+    static func unlock(_ descriptor: Int32) {
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// The folder part of a path ("/a/b" → "/a", "b" → ".").
+    static func directoryName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// The names in a folder (without "." and ".."), or nil when it cannot be read.
+    static func directoryEntries(_ path: String) -> [String]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The absolute form of `path` (relative to the working directory), without resolving links.
+    static func absolutePath(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+        return cwd == "/" ? "/" + relative : cwd + "/" + relative
+    }
+
+    // MARK: - Processes
+
+    /// A pipe whose ends are closed on exec.
+    static func makePipe() throws(HostError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        try retrying("pipe", path: "(pipe)") { pipe(&ends) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Starts `executable` with `arguments` (argv[1...]) through `posix_spawn`, with the given descriptors as
+    /// its stdin, stdout and stderr (-1 = /dev/null), and the current environment.
+    static func spawn(
+        _ executable: String, arguments: [String], stdin: Int32 = -1, stdout: Int32, stderr: Int32
+    ) throws(HostError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (source, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
+            if source >= 0 {
+                posix_spawn_file_actions_adddup2(&actions, source, target)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard result == 0 else {
+            throw HostError(.io, "posix_spawn \(executable): \(describe(errno: result))")
+        }
+        return pid
+    }
+
+    /// How a child process ended.
+    enum Termination: Equatable, Sendable {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    /// Reaps `pid` without blocking; nil while it still runs.
+    static func reap(_ pid: pid_t, blocking: Bool) -> Termination? {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            if result == -1 && errno == EINTR { continue }
+            if result <= 0 { return result == 0 ? nil : .exited(-1) }
+            break
+        }
+        let signal = status & 0x7f
+        if signal == 0 { return .exited((status >> 8) & 0xff) }
+        return .signaled(signal)
+    }
+
+    /// Sends a signal; a process that is already gone is fine.
+    static func sendSignal(_ signal: Int32, to pid: pid_t) { _ = kill(pid, signal) }
+
+    /// Waits until one of `descriptors` is readable or `milliseconds` pass. Returns the readable ones.
+    static func waitReadable(_ descriptors: [Int32], milliseconds: Int32) -> [Int32] {
+        var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let result = poll(&fds, nfds_t(fds.count), milliseconds)
+        guard result > 0 else { return [] }
+        return fds.filter { $0.revents != 0 }.map(\.fd)
+    }
+
+    /// One `read(2)` into `buffer`; 0 at end of file, -1 on error (other than EINTR).
+    static func readSome(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == -1 && errno == EINTR { continue }
+            return count
+        }
+    }
+
+    /// Writes all of `bytes` to a descriptor (stdout, stderr, a pipe); false when the reader is gone.
+    @discardableResult
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count == -1 && errno == EINTR { continue }
+            if count <= 0 { return false }
+            written += count
+        }
+        return true
+    }
+
+    /// "SIGSEGV (Segmentation fault)" for 11.
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+            SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ",
+            SIGSYS: "SIGSYS",
+        ]
+        let text = strsignal(signal).map { String(cString: $0) } ?? "unknown signal"
+        return "\(names[signal] ?? "signal") \(signal) (\(text))"
+    }
+}
+
+extension Posix {
+    /// Points fd 1 at stderr and returns a new descriptor for the original stdout, so that code loaded
+    /// afterwards (plugins) cannot write into the protocol stream.
+    static func redirectStandardOutputToStandardError() -> Int32 {
+        let saved = fcntl(1, F_DUPFD_CLOEXEC, 3)
+        _ = dup2(2, 1)
+        return saved >= 0 ? saved : 1
+    }
+}
