@@ -90,8 +90,7 @@ private struct TurnDriver {
             // A user-role note rather than a late system message: some local chat templates reject those.
             if atCap { conversation.append(.user(AgentConfiguration.stepCapPrompt)) }
             let request = ModelRequest(
-                messages: conversation, tools: atCap || specs.isEmpty ? [] : specs,
-                toolChoice: atCap || specs.isEmpty ? .none : .auto)
+                messages: conversation, tools: specs, toolChoice: atCap || specs.isEmpty ? .none : .auto)
             move(.thinking)
             let reply: ModelReply
             do {

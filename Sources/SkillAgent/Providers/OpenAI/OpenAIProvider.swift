@@ -1,0 +1,175 @@
+import SkillJSON
+
+/// A ``ModelProvider`` for OpenAI-compatible Chat Completions servers (OpenAI, Ollama's and llama.cpp's
+/// `/v1`): tools and `tool_choice`, SSE streaming with a whole-answer fallback, bounded retries for 429 (honouring
+/// `retry-after`) and 5xx, and one-line errors for 401 and 404.
+public struct OpenAIProvider: ModelProvider {
+    /// Where and how to connect.
+    public let configuration: OpenAIConfiguration
+    private let transport: any HTTPTransport
+    private let sleeper: @Sendable (Double) async throws -> Void
+
+    /// A provider for `configuration` over `transport` (URLSession by default).
+    public init(
+        configuration: OpenAIConfiguration, transport: any HTTPTransport = URLSessionTransport(),
+        sleeper: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .milliseconds(Int64($0 * 1000))) }
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.sleeper = sleeper
+    }
+
+    public var name: String { "openai:\(configuration.model)" }
+
+    public func respond(to request: ModelRequest) -> AsyncThrowingStream<ModelStreamEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ModelStreamEvent.self, throwing: (any Error).self)
+        let task = Task {
+            do throws(ModelProviderError) {
+                try await perform(request) { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Sends the request, retrying what may be retried, and reports the reply through `yield`.
+    func perform(_ request: ModelRequest, yield: (ModelStreamEvent) -> Void) async throws(ModelProviderError) {
+        let encoder = OpenAIRequestEncoder(model: configuration.model)
+        var stream = configuration.stream
+        var attempt = 0
+        while true {
+            let body = encoder.body(for: request, stream: stream).serializedBytes()
+            var headers = ["Content-Type": "application/json", "Accept": stream ? "text/event-stream" : "application/json"]
+            if let key = configuration.apiKey, !key.isEmpty { headers["Authorization"] = "Bearer " + key }
+            let httpRequest = HTTPRequest(
+                url: configuration.chatCompletionsURL, headers: headers, body: body, idleTimeout: configuration.idleTimeout)
+            let (head, bytes) = try await transport.send(httpRequest)
+            if head.status == 200 {
+                try await readReply(head: head, bytes: bytes, yield: yield)
+                return
+            }
+            let errorBody = try await Self.collect(bytes, limit: 64 * 1024)
+            let detail = OpenAIResponseDecoder.errorSummary(from: errorBody)
+            let failure = error(for: head, detail: detail)
+            if head.status == 400, stream, detail.lowercased().contains("stream") {
+                stream = false  // a server that cannot stream (with tools) still answers whole
+                continue
+            }
+            guard let delay = retryDelay(for: head, attempt: attempt) else { throw failure }
+            attempt += 1
+            do {
+                try await sleeper(delay)
+            } catch {
+                throw ModelProviderError(.cancelled, "the request was cancelled while waiting to retry")
+            }
+        }
+    }
+
+    private func readReply(
+        head: HTTPResponseHead, bytes: AsyncThrowingStream<[UInt8], any Error>, yield: (ModelStreamEvent) -> Void
+    ) async throws(ModelProviderError) {
+        let contentType = head.headers["content-type"]?.lowercased() ?? ""
+        if !contentType.contains("text/event-stream") {
+            let body = try await Self.collect(bytes, limit: 16 * 1024 * 1024)
+            let reply = try OpenAIResponseDecoder.reply(from: body)
+            if !reply.content.isEmpty { yield(.token(reply.content)) }
+            yield(.reply(reply))
+            return
+        }
+        var decoder = ServerSentEventDecoder()
+        var accumulator = StreamedReplyAccumulator()
+        var done = false
+        func handle(_ payload: String) throws(ModelProviderError) {
+            if payload.trimmingWhitespace() == "[DONE]" {
+                done = true
+                return
+            }
+            let token = try accumulator.add(payload)
+            if !token.isEmpty { yield(.token(token)) }
+        }
+        do {
+            for try await chunk in bytes {
+                for payload in decoder.feed(chunk) where !done { try handle(payload) }
+                if done { break }
+            }
+        } catch let error as ModelProviderError {
+            throw error
+        } catch {
+            throw Task.isCancelled
+                ? ModelProviderError(.cancelled, "the request was cancelled")
+                : ModelProviderError(.transport, "the stream from \(host) broke off: \(error)")
+        }
+        if !done, let payload = decoder.finish() { try handle(payload) }
+        if Task.isCancelled { throw ModelProviderError(.cancelled, "the request was cancelled") }
+        yield(.reply(accumulator.reply))
+    }
+
+    private var host: String { configuration.baseURL }
+
+    /// The error for a failed status, in one line with the server's own message.
+    func error(for head: HTTPResponseHead, detail: String) -> ModelProviderError {
+        let said = detail.isEmpty ? "" : " (server said: \(detail))"
+        let status = head.status
+        switch status {
+        case 401, 403:
+            return ModelProviderError(
+                .unauthorized,
+                "\(host) refused the API key (HTTP \(status))\(said); set OPENAI_API_KEY to a valid key for this server",
+                status: status)
+        case 404:
+            return ModelProviderError(
+                .notFound,
+                "model '\(configuration.model)' or endpoint not found at \(host) (HTTP 404)\(said); check --model/SKILLHOST_MODEL and that --base-url ends in /v1",
+                status: status)
+        case 429:
+            let wait = head.headers["retry-after"].map { " after \($0) s" } ?? " later"
+            return ModelProviderError(
+                .rateLimited,
+                "\(host) is rate-limiting requests (HTTP 429)\(said); try again\(wait) or lower the request rate",
+                status: status)
+        case 500...599:
+            return ModelProviderError(
+                .server,
+                "\(host) failed with HTTP \(status) after \(configuration.maxRetries + 1) attempts\(said); try again later or check the server's log",
+                status: status)
+        default:
+            return ModelProviderError(
+                .badRequest, "\(host) rejected the request with HTTP \(status)\(said); check the model supports tool calls",
+                status: status)
+        }
+    }
+
+    /// Seconds to wait before retrying, or nil when this failure is final.
+    func retryDelay(for head: HTTPResponseHead, attempt: Int) -> Double? {
+        guard attempt < configuration.maxRetries else { return nil }
+        switch head.status {
+        case 429:
+            let advised = head.headers["retry-after"].flatMap { Double($0.trimmingWhitespace()) }
+            let delay = advised ?? configuration.initialRetryDelay * Double(1 << attempt)
+            return delay <= configuration.maxRetryDelay ? max(0, delay) : nil
+        case 500...599:
+            return min(configuration.initialRetryDelay * Double(1 << attempt), configuration.maxRetryDelay)
+        default:
+            return nil
+        }
+    }
+
+    /// The whole body, up to `limit` bytes.
+    static func collect(_ bytes: AsyncThrowingStream<[UInt8], any Error>, limit: Int) async throws(ModelProviderError) -> [UInt8] {
+        var body: [UInt8] = []
+        do {
+            for try await chunk in bytes {
+                body.append(contentsOf: chunk.prefix(limit - body.count))
+                if body.count >= limit { break }
+            }
+        } catch let error as ModelProviderError {
+            throw error
+        } catch {
+            throw ModelProviderError(.transport, "reading the answer failed: \(error)")
+        }
+        return body
+    }
+}
