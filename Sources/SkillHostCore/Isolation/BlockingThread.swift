@@ -1,0 +1,76 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A thread the host owns, for work that blocks: waiting on a worker's pipe, or running the worker's serve
+/// loop. Blocking calls never run on the Swift concurrency pool, which has one thread per core and would
+/// deadlock on a 2-core machine.
+///
+/// Jobs run one after another in submission order. Thread-safe.
+final class BlockingThread: @unchecked Sendable {
+    private let jobs = Mutex<(queue: [@Sendable () -> Void], finished: Bool)>(([], false))
+    private let wakeup: UnsafeMutablePointer<sem_t>
+
+    /// Starts the thread.
+    init() {
+        wakeup = .allocate(capacity: 1)
+        sem_init(wakeup, 0, 0)
+        let box = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { raw in
+            let owner = Unmanaged<BlockingThread>.fromOpaque(raw!).takeRetainedValue()
+            owner.loop()
+            return nil
+        }, box)
+        precondition(created == 0, "pthread_create failed: \(created)")
+        pthread_detach(thread)
+    }
+
+    deinit {
+        sem_destroy(wakeup)
+        wakeup.deallocate()
+    }
+
+    /// Queues `job`; it runs on this thread after the jobs queued before it.
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.queue.append(job) }
+        sem_post(wakeup)
+    }
+
+    /// Lets the thread end once its queued jobs have run.
+    func finish() {
+        jobs.withLock { $0.finished = true }
+        sem_post(wakeup)
+    }
+
+    /// Runs `body` on this thread and suspends the calling task until it returns.
+    func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withUnsafeContinuation { continuation in
+            submit { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Runs `body` on a new thread of its own (ended afterwards) and suspends the calling task until it
+    /// returns.
+    static func runDetached<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        let thread = BlockingThread()
+        defer { thread.finish() }
+        return await thread.run(body)
+    }
+
+    private func loop() {
+        while true {
+            while sem_wait(wakeup) != 0 && errno == EINTR {}
+            let next: (@Sendable () -> Void)?? = jobs.withLock { state in
+                if !state.queue.isEmpty { return state.queue.removeFirst() }
+                return state.finished ? .some(nil) : .none
+            }
+            switch next {
+            case .some(.some(let job)): job()
+            case .some(.none): return
+            case .none: continue
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One running `skillhost __worker FILE` process, seen from the host: its pid, the pipes frames travel on,
+/// and how to stop it.
+///
+/// ``perform(_:deadline:)`` blocks and must run on a thread the host owns (never the Swift concurrency
+/// pool); one call at a time. ``kill(_:)`` may be called from any thread, e.g. to cancel the call in flight.
+final class WorkerProcess: @unchecked Sendable {
+    /// Why a worker could not start or could not finish a call.
+    enum Failure: Error, Equatable {
+        /// The process ended (crash, `exit`, killed by a resource limit).
+        case died(WorkerExit)
+        /// The deadline passed; the caller stops the process.
+        case timedOut
+        /// The worker reported that the plugin could not be loaded (the message says why).
+        case loadFailed(String)
+        /// The worker broke the framing; the caller stops the process.
+        case protocolViolation(String)
+        /// Starting the process or talking to it failed.
+        case system(String)
+    }
+
+    /// The process id.
+    let pid: pid_t
+    private let channel: FrameChannel
+    private var sendBuffer: [UInt8] = []
+    /// Set once the process has been reaped, so its pid is never signalled after reuse.
+    private let exit = Mutex<WorkerExit?>(nil)
+
+    private init(pid: pid_t, channel: FrameChannel) {
+        self.pid = pid
+        self.channel = channel
+    }
+
+    deinit {
+        close(channel.input)
+        close(channel.output)
+    }
+
+    /// Starts a worker for `pluginPath` and waits until it has loaded the plugin.
+    /// - Parameters:
+    ///   - executable: the `skillhost` binary.
+    ///   - pluginPath: absolute path of the plugin file.
+    ///   - limits: resource limits the worker applies before loading the plugin.
+    ///   - startupTimeout: seconds to wait for the plugin to load.
+    static func launch(
+        executable: String, pluginPath: String, limits: ResourceLimits, startupTimeout: Double
+    ) throws(Failure) -> WorkerProcess {
+        let toWorker: (read: Int32, write: Int32)
+        let fromWorker: (read: Int32, write: Int32)
+        do {
+            toWorker = try Posix.makePipe()
+        } catch {
+            throw .system("cannot create the worker's pipes: \(error.message)")
+        }
+        do {
+            fromWorker = try Posix.makePipe()
+        } catch {
+            close(toWorker.read)
+            close(toWorker.write)
+            throw .system("cannot create the worker's pipes: \(error.message)")
+        }
+        let pid: pid_t
+        do {
+            pid = try Posix.spawn(
+                executable, arguments: ["__worker", pluginPath] + limits.workerArguments, stdin: toWorker.read,
+                stdout: fromWorker.write, stderr: 2)
+        } catch {
+            for descriptor in [toWorker.read, toWorker.write, fromWorker.read, fromWorker.write] { close(descriptor) }
+            throw .system("cannot start the worker \(executable): \(error.message)")
+        }
+        close(toWorker.read)
+        close(fromWorker.write)
+        let worker = WorkerProcess(pid: pid, channel: FrameChannel(input: fromWorker.read, output: toWorker.write))
+        let deadline = FrameChannel.monotonicNanoseconds() + UInt64(startupTimeout * 1e9)
+        let first: (kind: WorkerFrame.Kind, message: String)
+        do {
+            first = try worker.channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
+                var decoder = FrameDecoder(payload)
+                return (kind, kind == .loadFailed ? try decoder.string() : "")
+            }
+        } catch {
+            throw worker.settle(error, loading: true)
+        }
+        switch first.kind {
+        case .ready:
+            return worker
+        case .loadFailed:
+            if worker.waitForExit(milliseconds: 2000) == nil { worker.stop() }
+            throw .loadFailed(first.message)
+        default:
+            worker.stop()
+            throw .protocolViolation("the worker sent a \(first.kind) frame before it was ready")
+        }
+    }
+
+    /// Sends one call and waits for its reply.
+    /// - Parameter deadline: CLOCK_MONOTONIC nanoseconds; past it the call fails with ``Failure/timedOut`` and
+    ///   the caller must ``stop()`` the worker.
+    func perform(_ request: WorkerCallRequest, deadline: UInt64) -> Result<WorkerCallReply, Failure> {
+        sendBuffer = request.encodedFrame(reusing: sendBuffer)
+        do {
+            try channel.send(sendBuffer)
+            let reply = try channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
+                guard kind == .reply else { throw FrameError("the worker sent a \(kind) frame instead of a reply") }
+                return try WorkerCallReply(payload: payload)
+            }
+            return .success(reply)
+        } catch {
+            return .failure(settle(error, loading: false))
+        }
+    }
+
+    /// Sends `signal` to the process unless it was already reaped. Any thread.
+    func kill(_ signal: Int32) {
+        exit.withLock { state in
+            if state == nil { _ = Glibc.kill(pid, signal) }
+        }
+    }
+
+    /// Stops the process: closes its input (a healthy worker exits on end of input), then SIGTERM after
+    /// 100 ms and SIGKILL after another 400 ms; reaps it. Blocks up to about half a second.
+    func stop() {
+        kill(SIGTERM)
+        if waitForExit(milliseconds: 100) != nil { return }
+        kill(SIGKILL)
+        _ = waitForExit(milliseconds: nil)
+    }
+
+    /// Reaps the process, waiting up to `milliseconds` (nil = forever). Returns how it ended, or nil if it
+    /// still runs.
+    @discardableResult
+    func waitForExit(milliseconds: Int?) -> WorkerExit? {
+        if let known = exit.withLock({ $0 }) { return known }
+        let deadline = milliseconds.map { FrameChannel.monotonicNanoseconds() + UInt64($0) * 1_000_000 }
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
+            if result == pid {
+                let ended = WorkerExit(waitStatus: status)
+                exit.withLock { $0 = ended }
+                return ended
+            }
+            if result == -1 && errno != EINTR {
+                // Someone else reaped it; all we know is that it is gone.
+                let ended = WorkerExit.exited(-1)
+                exit.withLock { $0 = ended }
+                return ended
+            }
+            if let deadline {
+                if FrameChannel.monotonicNanoseconds() >= deadline { return nil }
+                usleep(1000)
+            }
+        }
+    }
+
+    /// Turns a channel failure into the reason the caller reports; reaps a worker that died.
+    private func settle(_ failure: FrameChannel.Failure, loading: Bool) -> Failure {
+        switch failure {
+        case .timedOut:
+            return .timedOut
+        case .closed:
+            // The pipe closed: the process is exiting. Give it a moment, then make sure.
+            if let ended = waitForExit(milliseconds: 2000) { return .died(ended) }
+            kill(SIGKILL)
+            return .died(waitForExit(milliseconds: nil) ?? .signaled(SIGKILL))
+        case .corrupt(let error):
+            stop()
+            return .protocolViolation(error.description)
+        case .system(let call, let code):
+            stop()
+            return .system("\(call) on the worker's pipe failed: \(String(cString: strerror(code)))")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import SkillJSON
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The worker process's side of isolation: `skillhost __worker FILE [--as-mb N] [--cpu-s N] [--nofile N]`.
+///
+/// Startup order matters and is part of the contract (docs/isolation.md):
+/// 1. keep the real stdout for frames (a private descriptor), then point descriptor 1 at stderr, so anything
+///    the plugin prints lands on stderr and can never corrupt a frame;
+/// 2. apply the resource limits with `setrlimit`;
+/// 3. load the plugin (``PluginLibrary``; its constructors run here, not in the host);
+/// 4. send `ready` (or `loadFailed` with the reason, and exit 3);
+/// 5. serve calls one at a time until the host closes the pipe (exit 0).
+public enum WorkerServer {
+    /// Exit status when the plugin could not be loaded.
+    public static let loadFailureStatus: Int32 = 3
+    /// Exit status when the host sent something that is not a frame.
+    public static let protocolFailureStatus: Int32 = 4
+
+    /// Runs the worker; returns its exit status. Never returns while the host keeps sending calls.
+    /// - Parameter arguments: the words after `__worker`: the plugin file, then the limit options.
+    public static func run(arguments: [String]) -> Int32 {
+        let (limits, rest) = ResourceLimits.parse(workerArguments: arguments)
+        // 1. Frames go to a private copy of stdout; descriptor 1 becomes stderr.
+        let frameOutput = fcntl(1, F_DUPFD_CLOEXEC, 3)
+        guard frameOutput >= 0, dup2(2, 1) == 1 else {
+            PluginLog.write(label: "worker", level: 3, text: "cannot set up the frame pipe: \(Posix.describe(errno: errno))")
+            return protocolFailureStatus
+        }
+        let channel = FrameChannel(input: 0, output: frameOutput)
+        guard rest.count == 1, let path = rest.first else {
+            return fail(channel, "usage: skillhost __worker FILE [--as-mb N] [--cpu-s N] [--nofile N]")
+        }
+        // 2. Limits before any plugin code runs.
+        do {
+            try limits.apply()
+        } catch {
+            return fail(channel, error.message)
+        }
+        // 3. Load.
+        let library: PluginLibrary
+        do {
+            library = try PluginLibrary.load(path: path)
+        } catch {
+            return fail(channel, error.message)
+        }
+        // 4. Ready.
+        var encoder = FrameEncoder(.ready)
+        guard (try? channel.send(encoder.finish())) != nil else { return 0 }
+        // 5. Serve.
+        var budget = CPUBudget(secondsPerCall: limits.cpuSeconds)
+        var replyBuffer: [UInt8] = []
+        while true {
+            let request: WorkerCallRequest
+            do {
+                request = try channel.receive(deadline: nil) { kind, payload throws(FrameError) in
+                    guard kind == .call else { throw FrameError("the host sent a \(kind) frame; only calls are served") }
+                    return try WorkerCallRequest(payload: payload)
+                }
+            } catch .closed {
+                return 0
+            } catch {
+                PluginLog.write(label: "worker", level: 3, text: "stopping: \(error)")
+                return protocolFailureStatus
+            }
+            budget.topUp()
+            let reply = serve(request, with: library)
+            replyBuffer = reply.encodedFrame(reusing: replyBuffer)
+            guard (try? channel.send(replyBuffer)) != nil else { return 0 }
+        }
+    }
+
+    /// Runs one call against the plugin and packs its outcome.
+    static func serve(_ request: WorkerCallRequest, with library: PluginLibrary) -> WorkerCallReply {
+        var snapshot: [String: JSONValue] = [:]
+        for (key, bytes) in request.context {
+            if let value = try? JSONValue(parsing: bytes) { snapshot[key] = value }
+        }
+        let session = SessionContext(snapshot)
+        let configuration = (try? JSONValue(parsing: request.configurationJSON)) ?? [:]
+        let label = library.label
+        let context = PluginCallContext(
+            callID: request.callID, sessionID: request.sessionID, idempotencyKey: request.idempotencyKey,
+            deadlineUnixMilliseconds: request.deadlineUnixMilliseconds, configuration: configuration,
+            dataDirectory: request.dataDirectory, sessionContext: session,
+            log: { level, text in PluginLog.write(label: label, level: level, text: text) })
+        let result = library.invoke(skillID: request.skillID, arguments: request.argumentsJSON, context: context)
+        guard result.bytes.count <= WorkerCallReply.maximumResultBytes else {
+            return WorkerCallReply(status: WorkerCallReply.resultTooLarge, json: Array(String(result.bytes.count).utf8))
+        }
+        var changes: [(key: String, json: [UInt8])] = []
+        for (key, value) in session.snapshot where snapshot[key] != value {
+            changes.append((key, value.serializedBytes()))
+        }
+        return WorkerCallReply(status: result.status, json: result.bytes, contextChanges: changes)
+    }
+
+    /// Reports a load failure to the host and returns the exit status.
+    private static func fail(_ channel: FrameChannel, _ message: String) -> Int32 {
+        var encoder = FrameEncoder(.loadFailed)
+        encoder.append(message)
+        try? channel.send(encoder.finish())
+        return loadFailureStatus
+    }
+}
+
+/// Keeps RLIMIT_CPU a per-call budget in a long-lived worker: before each call, when less than half of the
+/// budget is left, the soft limit is moved to "CPU used so far + budget". A call that spins past it gets
+/// SIGXCPU and the host reports the crash.
+struct CPUBudget {
+    private let seconds: Int?
+    private var softLimit: Double = 0
+
+    init(secondsPerCall seconds: Int?) {
+        self.seconds = seconds
+        if let seconds { softLimit = Double(seconds) }
+    }
+
+    mutating func topUp() {
+        guard let seconds else { return }
+        var used = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used)
+        let usedSeconds = Double(used.tv_sec) + Double(used.tv_nsec) / 1e9
+        guard softLimit - usedSeconds < Double(seconds) / 2 else { return }
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_CPU.rawValue), &limit)
+        let wanted = rlim_t(usedSeconds) + rlim_t(seconds)
+        limit.rlim_cur = limit.rlim_max == rlim_t.max ? wanted : min(wanted, limit.rlim_max)
+        if setrlimit(Int32(RLIMIT_CPU.rawValue), &limit) == 0 { softLimit = Double(limit.rlim_cur) }
+    }
+}
