@@ -1,0 +1,47 @@
+import Foundation
+import SkillSDK
+
+/// `clock.convert`: a time in one zone, shown in another.
+struct ConvertTime: Skill {
+    struct Arguments: Decodable {
+        var time: String
+        var fromTimeZone: String?
+        var toTimeZone: String
+
+        enum CodingKeys: String, CodingKey {
+            case time
+            case fromTimeZone = "from_timezone"
+            case toTimeZone = "to_timezone"
+        }
+    }
+
+    let name = "convert"
+    let title = "Convert between time zones"
+    let description = """
+        Shows a given date and time in another time zone, e.g. "9:30 in Tokyo is what in Paris". Times \
+        without an offset are read in from_timezone (UTC if absent). Not for the current time (use clock.now).
+        """
+    let parameters = ParameterSchema.object(
+        [
+            "time": ClockSchema.dateTime("The time to convert, e.g. 2026-03-01T09:30 or 2026-03-01T09:30:00+09:00"),
+            "from_timezone": ClockSchema.timeZone("IANA time zone the time is written in; UTC if absent"),
+            "to_timezone": ClockSchema.timeZone("IANA time zone to show the time in"),
+        ], required: ["time", "to_timezone"])
+    let timeout = 5.0
+    let examples = [
+        "what is {time} in {to_timezone}", "convert {time} from {from_timezone} to {to_timezone}",
+        "{time} {from_timezone} in {to_timezone} time", "when is {time} in {to_timezone}",
+    ]
+
+    struct Output: Encodable {
+        var from: ClockReading
+        var to: ClockReading
+    }
+
+    func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
+        let source = try ClockTime(zoneNamed: arguments.fromTimeZone, field: "/from_timezone")
+        let target = try ClockTime(zoneNamed: arguments.toTimeZone, field: "/to_timezone")
+        let date = try source.date(from: arguments.time, field: "/time")
+        return Output(from: source.describe(date), to: target.describe(date))
+    }
+}
