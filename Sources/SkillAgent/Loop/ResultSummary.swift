@@ -1,0 +1,45 @@
+import SkillJSON
+
+/// A skill result in plain words on one line, for the offline planner's answers and the CLI's call
+/// cards: a `summary`/`message`/`text` field when the skill gives one, else the first few scalar fields.
+public enum ResultSummary {
+    /// One line of at most `limit` characters.
+    public static func line(for result: JSONValue, limit: Int = 120) -> String {
+        let text: String
+        switch result {
+        case .object(let object):
+            if let preferred = ["summary", "message", "text", "result", "answer"].lazy.compactMap({ object[$0]?.stringValue }).first {
+                text = preferred
+            } else {
+                let parts = object.members.filter { !$0.key.hasPrefix("_") }.prefix(4).map { key, value in
+                    "\(key.replacingUnderscores()): \(scalar(value))"
+                }
+                text = parts.isEmpty ? "done" : parts.joined(separator: ", ")
+            }
+        case .array(let elements):
+            text = elements.isEmpty ? "no items" : "\(elements.count) item\(elements.count == 1 ? "" : "s"): " + elements.prefix(3).map(scalar).joined(separator: ", ")
+        default:
+            text = scalar(result)
+        }
+        let single = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return single.count > limit ? String(single.prefix(limit - 1)) + "…" : single
+    }
+
+    private static func scalar(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .null: return "none"
+        case .bool(let flag): return flag ? "yes" : "no"
+        case .int, .double: return value.serialized()
+        case .array(let elements): return "\(elements.count) item\(elements.count == 1 ? "" : "s")"
+        case .object(let object):
+            if let text = ["summary", "name", "title", "id"].lazy.compactMap({ object[$0]?.stringValue }).first { return text }
+            return "\(object.count) fields"
+        }
+    }
+}
+
+extension String {
+    /// `time_zone` → `time zone`.
+    func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import SkillJSON
+
+/// The embedded model used when no server is configured, so `skillhost chat` works on a fresh machine.
+///
+/// A deterministic planner, not a language model: it splits the last user request into clauses ("…, then
+/// …"), matches each against the tools' example utterances, and asks for one skill call per step through
+/// the normal loop. When every planned call has its result (or tools are switched off), it phrases the
+/// answer from the tool results, and says plainly which parts of the request it could not map.
+public struct OfflineProvider: ModelProvider {
+    private let now: @Sendable () -> Date
+    private let timeZone: TimeZone
+
+    /// A planner; `now` and `timeZone` fill relative dates ("tomorrow at 10am").
+    public init(now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current) {
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    public var name: String { "offline" }
+
+    public func respond(to request: ModelRequest) -> AsyncThrowingStream<ModelStreamEvent, any Error> {
+        let reply = self.reply(to: request)
+        return AsyncThrowingStream { continuation in
+            // Stream the text in word-sized tokens, as a server would.
+            var pending = Substring(reply.content)
+            while !pending.isEmpty {
+                let end = pending.dropFirst().firstIndex(of: " ") ?? pending.endIndex
+                continuation.yield(.token(String(pending[..<end])))
+                pending = pending[end...]
+            }
+            continuation.yield(.reply(reply))
+            continuation.finish()
+        }
+    }
+
+    /// The whole reply to `request`.
+    func reply(to request: ModelRequest) -> ModelReply {
+        let messages = request.messages
+        guard
+            let userIndex = messages.lastIndex(where: { $0.role == .user && $0.content != AgentConfiguration.stepCapPrompt })
+        else {
+            return ModelReply(content: "Tell me what to do, for example: \(Self.examples(request.tools)).", finishReason: "stop")
+        }
+        let planner = OfflinePlanner(filler: SlotFiller(now: now(), timeZone: timeZone))
+        let plan = planner.plan(messages[userIndex].content, tools: request.tools)
+        let later = messages[(userIndex + 1)...]
+        let done = later.filter { $0.role == .assistant && !$0.toolCalls.isEmpty }.count
+        if request.toolChoice == .auto, done < plan.steps.count {
+            let step = plan.steps[done]
+            let call = ToolCall(id: "offline_\(done + 1)", name: step.toolName, arguments: step.arguments)
+            return ModelReply(content: "", toolCalls: [call], finishReason: "tool_calls")
+        }
+        return ModelReply(content: answer(plan: plan, after: Array(later), tools: request.tools), finishReason: "stop")
+    }
+
+    /// The final answer: one line per call with its outcome, then what could not be mapped.
+    func answer(plan: OfflinePlan, after messages: [ChatMessage], tools: [ToolSpec]) -> String {
+        let specs = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let calls = messages.flatMap(\.toolCalls)
+        var lines: [String] = []
+        for call in calls {
+            guard let result = messages.first(where: { $0.role == .tool && $0.toolCallID == call.id }) else { continue }
+            let title = specs[call.name].map { $0.tool.title.isEmpty ? $0.tool.skillID : $0.tool.title } ?? call.name
+            let value = try? JSONValue(parsing: result.content)
+            if let error = value?["error"], let message = error["message"]?.stringValue {
+                lines.append("\(title) failed: \(message)")
+            } else if let value {
+                lines.append("\(title): \(ResultSummary.line(for: value, limit: 200))")
+            } else {
+                lines.append("\(title): \(result.content)")
+            }
+        }
+        if calls.count < plan.steps.count {
+            lines.append("I stopped before \(plan.steps[calls.count...].map { "\"\($0.clause)\"" }.joined(separator: ", ")) (step limit reached).")
+        }
+        for clause in plan.unmapped {
+            lines.append("I could not map \"\(clause)\" to any enabled skill. Try phrasing it like: \(Self.examples(tools)).")
+        }
+        if lines.isEmpty {
+            return "I could not map that request to any enabled skill. Try phrasing it like: \(Self.examples(tools))."
+        }
+        return lines.count == 1 ? lines[0] : lines.map { "- " + $0 }.joined(separator: "\n")
+    }
+
+    /// A few example utterances of the enabled tools, quoted.
+    static func examples(_ tools: [ToolSpec]) -> String {
+        let examples = tools.sorted { $0.name < $1.name }.compactMap { $0.tool.examples.first }.prefix(4)
+        return examples.isEmpty ? "(no enabled skill has examples; enable a skill with 'skillhost enable')" : examples.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,95 @@
+/// Splits a multi-step request into clauses and strips polite filler, for the offline planner:
+/// "what time is it in Tokyo, then count the words in hello world" → two clauses.
+enum RequestSplitter {
+    /// Phrases that separate steps, longest first.
+    static let separators = [
+        ", and then ", " and then ", ", then ", "; then ", " then ", ", after that ", " after that ", "; ", ". ",
+    ]
+
+    /// Words dropped from the start of a clause.
+    static let leadingFiller = [
+        "please", "can you", "could you", "would you", "will you", "i want you to", "i'd like you to", "hey", "ok",
+        "okay", "also", "and", "then", "first", "finally", "next",
+    ]
+
+    /// Words dropped from the end of a clause.
+    static let trailingFiller = ["please", "for me", "thanks", "thank you"]
+
+    /// The clauses of `text`, in order, without filler; empty clauses are left out.
+    static func clauses(of text: String) -> [String] {
+        var pieces = [text.replacingNewlines()]
+        for separator in separators {
+            pieces = pieces.flatMap { piece in piece.splitCaseInsensitive(by: separator) }
+        }
+        return pieces.map(stripFiller).filter { !$0.isEmpty }
+    }
+
+    /// Splits a clause on " and " as a second try when the whole clause matches no template.
+    static func andParts(of clause: String) -> [String] {
+        clause.splitCaseInsensitive(by: " and ").map(stripFiller).filter { !$0.isEmpty }
+    }
+
+    /// The clause without filler words at either end and without trailing punctuation.
+    static func stripFiller(_ clause: String) -> String {
+        var text = clause.trimmingWhitespace()
+        var changed = true
+        while changed {
+            changed = false
+            while let last = text.last, ".!?,;".contains(last) {
+                text.removeLast()
+                changed = true
+            }
+            text = text.trimmingWhitespace()
+            let lowered = text.lowercased()
+            for filler in leadingFiller where lowered.hasPrefix(filler + " ") || lowered.hasPrefix(filler + ",") {
+                text = String(text.dropFirst(filler.count + 1)).trimmingWhitespace()
+                changed = true
+                break
+            }
+            let loweredAgain = text.lowercased()
+            for filler in trailingFiller where loweredAgain.hasSuffix(" " + filler) || loweredAgain.hasSuffix(", " + filler) {
+                text = String(text.dropLast(filler.count + 1)).trimmingWhitespace()
+                changed = true
+                break
+            }
+        }
+        return text
+    }
+}
+
+extension String {
+    /// The string split at each case-insensitive occurrence of `separator` (ASCII separators only).
+    func splitCaseInsensitive(by separator: String) -> [String] {
+        let lowered = Array(lowercased().utf8)
+        let original = Array(utf8)
+        let needle = Array(separator.lowercased().utf8)
+        // Lowercasing ASCII keeps byte offsets; for other text, fall back to an exact split.
+        guard lowered.count == original.count, !needle.isEmpty else {
+            return components(separatedBy: separator)
+        }
+        var parts: [String] = []
+        var start = 0
+        var index = 0
+        while index + needle.count <= lowered.count {
+            if Array(lowered[index..<(index + needle.count)]) == needle {
+                parts.append(String(decoding: original[start..<index], as: UTF8.self))
+                index += needle.count
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        parts.append(String(decoding: original[start...], as: UTF8.self))
+        return parts
+    }
+
+    /// Exact split on a separator string.
+    func components(separatedBy separator: String) -> [String] {
+        split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Newlines as spaces.
+    func replacingNewlines() -> String {
+        String(map { $0.isNewline ? " " : $0 })
+    }
+}

@@ -1,0 +1,79 @@
+/// An example utterance from a manifest, such as `remind me to {title} at {time}`: literal words and
+/// `{parameter}` slots. Matching is word by word, ignoring case and punctuation around words; a slot takes
+/// one or more words, and the slot's parameter schema decides which words it accepts (see ``SlotFiller``).
+struct UtteranceTemplate: Sendable, Equatable {
+    /// One part of a template.
+    enum Piece: Sendable, Equatable {
+        /// A word that must appear (lowercased, punctuation stripped).
+        case word(String)
+        /// A parameter that takes one or more words.
+        case slot(String)
+    }
+
+    /// The parts, in order.
+    let pieces: [Piece]
+    /// The text it came from.
+    let text: String
+
+    /// Parses `text`; nil when it has no words at all or a slot is not closed.
+    init?(_ text: String) {
+        var pieces: [Piece] = []
+        for raw in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+            if raw.hasPrefix("{") {
+                guard raw.hasSuffix("}"), raw.count > 2 else { return nil }
+                pieces.append(.slot(String(raw.dropFirst().dropLast())))
+            } else if raw.contains("{") || raw.contains("}") {
+                return nil  // a slot glued to a word ("at{time}") is not supported
+            } else {
+                let word = Self.normalize(raw)
+                if !word.isEmpty { pieces.append(.word(word)) }
+            }
+        }
+        guard !pieces.isEmpty else { return nil }
+        self.pieces = pieces
+        self.text = text
+    }
+
+    /// The number of literal words: more literal words make a more specific (better) match.
+    var literalCount: Int { pieces.filter { if case .word = $0 { return true } else { return false } }.count }
+
+    /// All the ways `words` fit this template: slot name → the words it took (original spelling).
+    /// `accepts` says whether a slot may take a given run of words.
+    func matches(_ words: [String], accepts: (String, [String]) -> Bool) -> [[String: [String]]] {
+        let normalized = words.map(Self.normalize)
+        var results: [[String: [String]]] = []
+        var captured: [String: [String]] = [:]
+        func walk(_ piece: Int, _ position: Int) {
+            if results.count >= 8 { return }
+            if piece == pieces.count {
+                if position == words.count { results.append(captured) }
+                return
+            }
+            switch pieces[piece] {
+            case .word(let word):
+                if position < words.count, normalized[position] == word { walk(piece + 1, position + 1) }
+            case .slot(let name):
+                guard position < words.count else { return }
+                for end in (position + 1)...words.count {
+                    let run = Array(words[position..<end])
+                    guard accepts(name, run) else { continue }
+                    let previous = captured[name]
+                    captured[name] = run
+                    walk(piece + 1, end)
+                    captured[name] = previous
+                }
+            }
+        }
+        walk(0, 0)
+        return results
+    }
+
+    /// Lowercases a word and strips punctuation at its ends (keeps inner marks: "10:00", "don't").
+    static func normalize<S: StringProtocol>(_ word: S) -> String {
+        let punctuation: Set<Character> = [",", ".", "!", "?", ";", ":", "\"", "'", "(", ")", "“", "”", "‘", "’"]
+        var text = Substring(word.lowercased())
+        while let first = text.first, punctuation.contains(first) { text = text.dropFirst() }
+        while let last = text.last, punctuation.contains(last) { text = text.dropLast() }
+        return String(text)
+    }
+}
