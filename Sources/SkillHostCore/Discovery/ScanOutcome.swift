@@ -18,11 +18,14 @@ public struct ScanOutcome: Sendable, Equatable {
     public var error: String?
     /// The manifest document when ok.
     public var manifest: JSONValue?
+    /// Each manifest problem on its own line, when the manifest was the reason it is invalid.
+    public var problems: [String]
 
-    public init(status: Status, error: String? = nil, manifest: JSONValue? = nil) {
+    public init(status: Status, error: String? = nil, manifest: JSONValue? = nil, problems: [String] = []) {
         self.status = status
         self.error = error
         self.manifest = manifest
+        self.problems = problems
     }
 
     /// The outcome as the scanner child prints it (one JSON object).
@@ -30,6 +33,7 @@ public struct ScanOutcome: Sendable, Equatable {
         var object: JSONObject = ["status": .string(status.rawValue)]
         object["error"] = error.map(JSONValue.string) ?? .null
         if let manifest { object["manifest"] = manifest }
+        if !problems.isEmpty { object["problems"] = .array(problems.map(JSONValue.string)) }
         return .object(object)
     }
 
@@ -39,6 +43,7 @@ public struct ScanOutcome: Sendable, Equatable {
         self.status = status
         self.error = json["error"]?.stringValue
         self.manifest = json["manifest"]
+        self.problems = json["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
         if status == .ok && manifest == nil { return nil }
     }
 }

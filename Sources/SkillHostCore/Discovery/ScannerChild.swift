@@ -13,7 +13,8 @@ public enum ScannerChild {
         } catch let error as HostError {
             return ScanOutcome(status: .invalid, error: error.message)
         } catch let error as ManifestError {
-            return ScanOutcome(status: .invalid, error: error.description)
+            return ScanOutcome(
+                status: .invalid, error: error.description, problems: error.problems.map { "\(error.file): \($0)" })
         } catch {
             return ScanOutcome(status: .invalid, error: "\(path): \(error)")
         }

@@ -1,0 +1,31 @@
+import SkillJSON
+
+/// Every plugin file in the plugins folder with its status and skills (`skillhost list`). An invalid or
+/// broken file is listed with its reason and never hides the others.
+public struct Catalog: Sendable, Equatable {
+    /// One record per `.so` file, sorted by path.
+    public var plugins: [PluginRecord]
+
+    public init(plugins: [PluginRecord]) { self.plugins = plugins }
+
+    /// The plugin with this id (normalized first): the first by path that has a manifest, else the first
+    /// file named after the id.
+    public func plugin(_ id: String) -> PluginRecord? {
+        let id = Identifier.normalize(id)
+        return plugins.first { $0.id == id && $0.manifest != nil } ?? plugins.first { $0.id == id }
+    }
+
+    /// The skill with this id (normalized first), with its plugin.
+    public func skill(_ id: String) -> (skill: SkillDescription, plugin: PluginRecord)? {
+        let id = Identifier.normalize(id)
+        for plugin in plugins {
+            if let skill = plugin.skills.first(where: { $0.id == id }) { return (skill, plugin) }
+        }
+        return nil
+    }
+
+    /// Skills that may be offered to a model and called, in catalog order.
+    public var enabledSkills: [SkillDescription] {
+        plugins.filter(\.isUsable).flatMap { $0.skills.filter(\.enabled) }
+    }
+}

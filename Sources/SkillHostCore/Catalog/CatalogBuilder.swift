@@ -1,0 +1,127 @@
+import SkillJSON
+
+/// Builds the ``Catalog``: lists `*.so` files, takes unchanged files' outcomes from the scan cache, scans
+/// the rest through the scanner child, applies the registry, and marks duplicates.
+struct CatalogBuilder {
+    var paths: HostPaths
+    var scanner: PluginScanner
+    var cache: ScanCache
+    var registry: Registry
+
+    /// - Parameter forceRescan: ignore the cache and scan every file.
+    func build(forceRescan: Bool) throws(HostError) -> Catalog {
+        let files = pluginFiles()
+        let cached = forceRescan ? [:] : cache.load()
+        var outcomes: [String: ScanOutcome] = [:]
+        var keys: [String: ScanCache.FileKey] = [:]
+        var toScan: [String] = []
+        for file in files {
+            guard let key = try? ScanCache.FileKey(path: file) else { continue }
+            keys[file] = key
+            if let entry = cached[file], entry.key == key {
+                outcomes[file] = entry.outcome
+            } else {
+                toScan.append(file)
+            }
+        }
+        if !toScan.isEmpty || forceRescan {
+            let scanned = try scanner.scan(paths: toScan)
+            var updates: [String: ScanCache.Entry] = [:]
+            for (file, outcome) in scanned {
+                outcomes[file] = outcome
+                // A file that changed while it was scanned is scanned again next time.
+                if let key = keys[file], (try? ScanCache.FileKey(path: file)) == key {
+                    updates[file] = ScanCache.Entry(key: key, outcome: outcome)
+                }
+            }
+            if forceRescan { try cache.clear() }
+            try cache.store(updates)
+        }
+        var records = files.compactMap { file in outcomes[file].map { record(for: file, outcome: $0) } }
+        markDuplicates(&records)
+        return Catalog(plugins: records)
+    }
+
+    /// Absolute paths of the `*.so` regular files in the plugins folder, sorted.
+    func pluginFiles() -> [String] {
+        guard let names = Posix.directoryEntries(paths.plugins) else { return [] }
+        return names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }.sorted()
+            .map { paths.plugins + "/" + $0 }
+            .filter { (try? Posix.status(ofPath: $0))?.isRegularFile == true }
+    }
+
+    /// The record of one file from its outcome and the registry.
+    func record(for file: String, outcome: ScanOutcome) -> PluginRecord {
+        let fallbackID = Self.fallbackID(for: file)
+        guard outcome.status == .ok, let document = outcome.manifest else {
+            let id = outcome.manifest.flatMap { $0["id"]?.stringValue }.map(Identifier.normalize) ?? fallbackID
+            return PluginRecord(
+                id: id, path: file, status: outcome.status == .broken ? .broken : .invalid,
+                enabled: registry.pluginEnabled(id), error: outcome.error ?? "\(file): unusable",
+                settings: registry.pluginSettings(id))
+        }
+        let manifest: PluginManifest
+        do {
+            manifest = try ManifestValidator.validate(document, file: file)
+        } catch {
+            return PluginRecord(id: fallbackID, path: file, status: .invalid, enabled: registry.pluginEnabled(fallbackID),
+                                error: error.description, settings: registry.pluginSettings(fallbackID))
+        }
+        let settings = registry.pluginSettings(manifest.id)
+        let enabled = registry.pluginEnabled(manifest.id)
+        let skills = manifest.skills.map { skill in
+            let overrides = registry.skillSettings(skill.id, plugin: manifest.id)
+            return SkillDescription(
+                id: skill.id, title: skill.title, description: skill.description, parameters: skill.parameters,
+                permission: skill.permission, timeout: overrides.timeout ?? skill.timeout,
+                idempotent: skill.idempotent, examples: skill.examples, pluginID: manifest.id, pluginPath: file,
+                enabled: enabled && (overrides.enabled ?? true),
+                approval: overrides.approval ?? (skill.permission.needsApproval ? .ask : .allow),
+                rateLimitPerMinute: overrides.rateLimitPerMinute)
+        }
+        return PluginRecord(
+            id: manifest.id, path: file, status: enabled ? .ok : .disabled, enabled: enabled, manifest: manifest,
+            skills: skills, settings: settings)
+    }
+
+    /// Marks every plugin whose id (or one of whose skill ids) another file also uses as invalid, naming
+    /// the other file: neither silently wins.
+    func markDuplicates(_ records: inout [PluginRecord]) {
+        var owners: [String: [Int]] = [:]
+        for (index, record) in records.enumerated() where record.manifest != nil {
+            owners[record.id, default: []].append(index)
+        }
+        var skillOwners: [String: [Int]] = [:]
+        for (index, record) in records.enumerated() {
+            for skill in record.skills { skillOwners[skill.id, default: []].append(index) }
+        }
+        var reasons: [Int: [String]] = [:]
+        for (id, indices) in owners where indices.count > 1 {
+            for index in indices {
+                let others = indices.filter { $0 != index }.map { records[$0].path }.joined(separator: ", ")
+                reasons[index, default: []].append(
+                    "duplicate plugin id \"\(id)\": \(records[index].path) and \(others) both use it (ids compare after normalization); remove or rename one")
+            }
+        }
+        for (id, indices) in skillOwners where Set(indices).count > 1 && owners[records[indices[0]].id]?.count ?? 0 < 2 {
+            for index in Set(indices) {
+                let others = Set(indices).subtracting([index]).map { records[$0].path }.sorted().joined(separator: ", ")
+                reasons[index, default: []].append(
+                    "duplicate skill id \"\(id)\": \(records[index].path) and \(others) both declare it; remove or rename one")
+            }
+        }
+        for (index, messages) in reasons {
+            records[index].status = .invalid
+            records[index].error = messages.joined(separator: "; ")
+            for skill in records[index].skills.indices { records[index].skills[skill].enabled = false }
+        }
+    }
+
+    /// The id shown for a file without a usable manifest: its name without `.so`, normalized.
+    static func fallbackID(for file: String) -> String {
+        var name = String(file.split(separator: "/").last ?? "")
+        if name.hasSuffix(".so") { name.removeLast(3) }
+        if name.hasPrefix("lib") && name.count > 3 { name.removeFirst(3) }
+        return Identifier.normalize(name)
+    }
+}

@@ -1,0 +1,44 @@
+/// Where the host keeps things (docs/architecture.md, "Paths").
+public struct HostPaths: Sendable, Equatable {
+    /// The plugins folder, scanned for `*.so`.
+    public var plugins: String
+    /// The registry file.
+    public var registry: String
+    /// The scan cache folder.
+    public var cache: String
+    /// The folder holding one data folder per plugin.
+    public var data: String
+
+    public init(plugins: String, registry: String, cache: String, data: String) {
+        self.plugins = Posix.absolutePath(plugins)
+        self.registry = Posix.absolutePath(registry)
+        self.cache = Posix.absolutePath(cache)
+        self.data = Posix.absolutePath(data)
+    }
+
+    /// Paths from flags, then `SKILLHOST_PLUGINS` / `SKILLHOST_REGISTRY` / `SKILLHOST_CACHE`, then the XDG
+    /// defaults (`$XDG_DATA_HOME/skillhost/plugins`, `$XDG_CONFIG_HOME/skillhost/skill_registry.json`,
+    /// `$XDG_CACHE_HOME/skillhost`; data in `$XDG_DATA_HOME/skillhost/data`).
+    public static func resolve(
+        plugins: String? = nil, registry: String? = nil, cache: String? = nil, environment: [String: String]
+    ) -> HostPaths {
+        func nonEmpty(_ key: String) -> String? {
+            guard let value = environment[key], !value.isEmpty else { return nil }
+            return value
+        }
+        let home = nonEmpty("HOME") ?? "/tmp"
+        let dataHome = nonEmpty("XDG_DATA_HOME") ?? home + "/.local/share"
+        let configHome = nonEmpty("XDG_CONFIG_HOME") ?? home + "/.config"
+        let cacheHome = nonEmpty("XDG_CACHE_HOME") ?? home + "/.cache"
+        return HostPaths(
+            plugins: plugins ?? nonEmpty("SKILLHOST_PLUGINS") ?? dataHome + "/skillhost/plugins",
+            registry: registry ?? nonEmpty("SKILLHOST_REGISTRY") ?? configHome + "/skillhost/skill_registry.json",
+            cache: cache ?? nonEmpty("SKILLHOST_CACHE") ?? cacheHome + "/skillhost",
+            data: dataHome + "/skillhost/data")
+    }
+
+    /// The data folder of one plugin.
+    public func dataDirectory(forPlugin pluginID: String) -> String {
+        data + "/" + Identifier.normalize(pluginID)
+    }
+}

@@ -1,0 +1,42 @@
+/// Chooses and makes the ``PluginExecutor`` for a plugin from its registry `isolation` mode.
+///
+/// `inprocess` uses ``InProcessExecutor``; `process` uses the worker-pool maker when one is registered,
+/// otherwise it falls back to in-process execution.
+public struct ExecutorFactory: Sendable {
+    /// What a maker gets: the plugin (with manifest and registry settings) and the host's paths.
+    public struct Request: Sendable {
+        public var plugin: PluginRecord
+        public var paths: HostPaths
+        /// The `skillhost` executable to start as a worker.
+        public var helperExecutable: String
+    }
+
+    /// Makes an executor for one plugin.
+    public typealias Maker = @Sendable (Request) throws(HostError) -> any PluginExecutor
+
+    /// Makes in-process executors.
+    public var inProcess: Maker
+    /// Makes worker-process executors; nil = fall back to ``inProcess``.
+    public var process: Maker?
+
+    public init(inProcess: @escaping Maker = ExecutorFactory.makeInProcess, process: Maker? = nil) {
+        self.inProcess = inProcess
+        self.process = process
+    }
+
+    /// The maker for `mode`.
+    public func maker(for mode: IsolationMode) -> Maker {
+        switch mode {
+        case .inprocess: return inProcess
+        case .process: return process ?? inProcess
+        }
+    }
+
+    /// Makes an ``InProcessExecutor``.
+    public static let makeInProcess: Maker = { request throws(HostError) in
+        guard let manifest = request.plugin.manifest else {
+            throw HostError(.invalidPlugin, "\(request.plugin.path): has no usable manifest", pluginID: request.plugin.id)
+        }
+        return InProcessExecutor(path: request.plugin.path, expectedManifest: manifest.document, threadSafe: manifest.threadSafe)
+    }
+}

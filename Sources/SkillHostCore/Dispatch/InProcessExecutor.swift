@@ -1,0 +1,109 @@
+import Dispatch
+import Foundation
+import SkillJSON
+import Synchronization
+
+/// Runs a plugin's skills inside the host process (registry `isolation: "inprocess"`).
+///
+/// Each call runs on a thread of its own (never on the Swift cooperative pool: a plugin's invoke may block,
+/// and a blocked pool thread on a 2-core machine deadlocks the host). Calls into a plugin that is not
+/// `thread_safe` are serialized. The timeout is cooperative: when it passes, the call's `is_cancelled` flag
+/// is set and `timeout` is reported at once; the plugin's thread is left to finish on its own. Cancelling
+/// the awaiting task works the same way and reports `cancelled`. The library is loaded on first use, and its
+/// manifest must equal the one the scanner saw.
+public final class InProcessExecutor: PluginExecutor {
+    /// The plugin file.
+    public let path: String
+    private let expectedManifest: JSONValue
+    private let threadSafe: Bool
+    private let library = Mutex<PluginLibrary?>(nil)
+    private let serial = DispatchSemaphore(value: 1)
+    private let isShutDown = Atomic<Bool>(false)
+
+    /// - Parameters:
+    ///   - expectedManifest: the manifest the scan recorded; a library whose manifest differs is refused.
+    ///   - threadSafe: the manifest's `thread_safe`; false serializes calls.
+    public init(path: String, expectedManifest: JSONValue, threadSafe: Bool) {
+        self.path = path
+        self.expectedManifest = expectedManifest
+        self.threadSafe = threadSafe
+    }
+
+    public func execute(_ call: SkillCall) async throws(HostError) -> JSONValue {
+        guard !isShutDown.load(ordering: .relaxed) else {
+            throw HostError(.cancelled, "the executor for \(path) is shut down", skillID: call.skillID, pluginID: call.pluginID)
+        }
+        let flag = CancelFlag()
+        let completion = CallCompletion<JSONValue>()
+        let timeout = HostError(.timeout,
+            "skill \(call.skillID) did not finish within its timeout of \(PluginScanner.format(call.timeout)) s (in-process: the plugin was asked to stop)",
+            skillID: call.skillID, pluginID: call.pluginID)
+        let thread = Thread { [self] in
+            completion.finish(Result { () throws(HostError) in try run(call, flag: flag) })
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        DispatchQueue.global().asyncAfter(deadline: .now() + call.timeout) {
+            flag.set()
+            completion.finish(.failure(timeout))
+        }
+        let result = await withTaskCancellationHandler {
+            await completion.wait()
+        } onCancel: {
+            flag.set()
+            completion.finish(.failure(HostError(.cancelled, "skill \(call.skillID) was cancelled", skillID: call.skillID, pluginID: call.pluginID)))
+        }
+        return try result.get()
+    }
+
+    public func shutdown() async {
+        isShutDown.store(true, ordering: .relaxed)
+    }
+
+    /// Runs on the call's own thread.
+    private func run(_ call: SkillCall, flag: CancelFlag) throws(HostError) -> JSONValue {
+        if !threadSafe { serial.wait() }
+        defer { if !threadSafe { serial.signal() } }
+        guard !flag.isSet else {
+            throw HostError(.cancelled, "skill \(call.skillID) was cancelled before it started", skillID: call.skillID, pluginID: call.pluginID)
+        }
+        let library = try loadedLibrary(pluginID: call.pluginID)
+        let label = call.pluginID
+        let context = PluginCallContext(
+            callID: call.callID, sessionID: call.sessionID, idempotencyKey: call.idempotencyKey,
+            deadlineUnixMilliseconds: WallClock.milliseconds() + Int64(call.timeout * 1000),
+            configuration: call.configuration, dataDirectory: call.dataDirectory, isCancelled: { flag.isSet },
+            sessionContext: call.sessionContext,
+            log: { level, text in PluginLog.write(label: label, level: level, text: text) })
+        let result = library.invoke(skillID: call.skillID, arguments: call.arguments.serializedBytes(), context: context)
+        return try result.value(skillID: call.skillID, pluginID: call.pluginID)
+    }
+
+    private func loadedLibrary(pluginID: String) throws(HostError) -> PluginLibrary {
+        if let loaded = library.withLock({ $0 }) { return loaded }
+        let loaded = try PluginLibrary.load(path: path)
+        guard (try? JSONValue(parsing: loaded.manifestBytes)) == expectedManifest else {
+            throw HostError(.invalidPlugin,
+                "\(path): plugin \(pluginID) changed since scan; run 'skillhost rescan'", pluginID: pluginID)
+        }
+        library.withLock { $0 = loaded }
+        return loaded
+    }
+}
+
+/// A flag set once (cancellation or timeout), read by the plugin's `is_cancelled` from any thread.
+final class CancelFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
+}
+
+/// Wall-clock time for ABI deadlines.
+enum WallClock {
+    /// Milliseconds since the Unix epoch.
+    static func milliseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+}

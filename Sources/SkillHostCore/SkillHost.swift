@@ -1,0 +1,222 @@
+import Foundation
+import SkillJSON
+import Synchronization
+
+/// The host library's facade for the CLI and the agent: the catalog of plugins, the registry's decisions,
+/// and calling skills (docs/architecture.md, "Calling a skill"). Thread-safe.
+public final class SkillHost: Sendable {
+    /// Where plugins, registry, cache and data live.
+    public let paths: HostPaths
+    /// The `skillhost` executable started as the scanner child and worker.
+    public let helperExecutable: String
+    /// The registry file.
+    public let registryStore: RegistryStore
+    /// The scan cache.
+    public let scanCache: ScanCache
+    /// Scans changed files through the child.
+    public let scanner: PluginScanner
+    /// Makes executors by isolation mode.
+    public let executorFactory: ExecutorFactory
+    /// Pre-call checks (trust, file permissions, rate limits), in order.
+    public let gates: [any CallGate]
+
+    private let executors = Mutex<[String: any PluginExecutor]>([:])
+    private let validator = ArgumentValidator()
+
+    /// - Parameters:
+    ///   - helperExecutable: the `skillhost` binary (tests pass `.build/debug/skillhost`).
+    ///   - executorFactory: chooses executors by the registry's `isolation`.
+    ///   - gates: checks run before each call.
+    ///   - scanTimeout: seconds a scanner child may take per file.
+    public init(
+        paths: HostPaths, helperExecutable: String, executorFactory: ExecutorFactory = ExecutorFactory(),
+        gates: [any CallGate] = [], scanTimeout: Double = 10
+    ) {
+        self.paths = paths
+        self.helperExecutable = helperExecutable
+        self.registryStore = RegistryStore(path: paths.registry)
+        self.scanCache = ScanCache(directory: paths.cache)
+        self.scanner = PluginScanner(helperExecutable: helperExecutable, timeout: scanTimeout)
+        self.executorFactory = executorFactory
+        self.gates = gates
+    }
+
+    // MARK: - Catalog
+
+    /// Every plugin file with status and skills: unchanged files from the cache (no plugin code runs),
+    /// changed ones rescanned through the scanner child.
+    /// - Throws: ``HostError`` for a malformed registry or when the scanner cannot be started.
+    public func catalog() throws(HostError) -> Catalog {
+        try builder().build(forceRescan: false)
+    }
+
+    /// Scans every file again, ignoring the cache (`skillhost rescan`).
+    @discardableResult
+    public func rescan() throws(HostError) -> Catalog {
+        try builder().build(forceRescan: true)
+    }
+
+    /// The skills that may be offered to a model and called.
+    public func enabledSkills() throws(HostError) -> [SkillDescription] {
+        try catalog().enabledSkills
+    }
+
+    private func builder() throws(HostError) -> CatalogBuilder {
+        CatalogBuilder(paths: paths, scanner: scanner, cache: scanCache, registry: try registryStore.read())
+    }
+
+    // MARK: - Enable / disable
+
+    /// What ``setEnabled(_:_:)`` changed.
+    public struct Change: Sendable, Equatable {
+        /// "plugin" or "skill".
+        public var kind: String
+        /// The normalized id.
+        public var id: String
+        /// A caveat, e.g. the skill's plugin is disabled.
+        public var note: String?
+    }
+
+    /// Enables or disables plugins and skills by id (normalized), in one locked registry update.
+    /// - Throws: ``HostError`` `notFound` for an id that is neither (nothing is written then).
+    @discardableResult
+    public func setEnabled(_ ids: [String], _ enabled: Bool) throws(HostError) -> [Change] {
+        let catalog = try catalog()
+        var changes: [Change] = []
+        for raw in ids {
+            let id = Identifier.normalize(raw)
+            if let plugin = catalog.plugin(id) {
+                changes.append(Change(kind: "plugin", id: plugin.id))
+            } else if let (skill, plugin) = catalog.skill(id) {
+                let note = enabled && !plugin.enabled
+                    ? "its plugin \(plugin.id) is disabled; run 'skillhost enable \(plugin.id)' too" : nil
+                changes.append(Change(kind: "skill", id: skill.id, note: note))
+            } else {
+                throw HostError(.notFound, "no plugin or skill \"\(id)\"; run 'skillhost list' to see the ids")
+            }
+        }
+        try registryStore.update { registry in
+            for change in changes {
+                if change.kind == "plugin" {
+                    registry.setPluginEnabled(change.id, enabled)
+                } else if let (_, plugin) = catalog.skill(change.id) {
+                    registry.setSkillEnabled(change.id, plugin: plugin.id, enabled)
+                }
+            }
+        }
+        return changes
+    }
+
+    // MARK: - Validate a file
+
+    /// Checks one plugin file without installing it: ELF structure here, then the scanner child (load,
+    /// descriptor, manifest, parameter schemas).
+    public func validate(path: String) throws(HostError) -> ValidationReport {
+        let path = Posix.absolutePath(path)
+        _ = try Posix.status(ofPath: path)
+        let outcome = try scanner.scan(path: path)
+        guard outcome.status == .ok, let document = outcome.manifest else {
+            let problems = outcome.problems.isEmpty ? [outcome.error ?? "\(path): unusable"] : outcome.problems
+            return ValidationReport(path: path, manifest: nil, problems: problems, isBroken: outcome.status == .broken)
+        }
+        do {
+            let manifest = try ManifestValidator.validate(document, file: path)
+            return ValidationReport(path: path, manifest: manifest, problems: [], isBroken: false)
+        } catch {
+            return ValidationReport(path: path, manifest: nil, problems: error.problems.map { "\(path): \($0)" }, isBroken: false)
+        }
+    }
+
+    // MARK: - Calling
+
+    /// Calls a skill: normalize the id → find it (`notFound`) → plugin usable (`invalidPlugin`,
+    /// `pluginCrashed`) → enabled (`disabled`) → gates (`denied`, `rateLimited`) → validate the arguments
+    /// (`invalidArguments`, every error with its JSON pointer) → approval for skills that need it
+    /// (`denied`) → run through the plugin's executor with the timeout.
+    /// - Returns: the skill's result JSON.
+    public func invoke(skillID: String, arguments: JSONValue, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
+        let id = Identifier.normalize(skillID)
+        let catalog = try catalog()
+        guard let (skill, plugin) = catalog.skill(id) else {
+            if let plugin = catalog.plugin(id) {
+                let names = plugin.skills.map(\.id).joined(separator: ", ")
+                throw HostError(.notFound, "\"\(id)\" is a plugin, not a skill; call one of its skills: \(names)", pluginID: plugin.id)
+            }
+            throw HostError(.notFound, "no skill \"\(id)\"; run 'skillhost list' to see the skills", skillID: id)
+        }
+        try checkUsable(skill, plugin)
+        for gate in gates { try gate.check(skill, plugin: plugin) }
+        try validator.validate(arguments, for: skill)
+        try await approve(skill, arguments, options)
+        let dataDirectory = paths.dataDirectory(forPlugin: plugin.id)
+        try Posix.makeDirectories(dataDirectory)
+        let callID = options.callID ?? UUID().uuidString.lowercased()
+        let call = SkillCall(
+            pluginID: plugin.id, pluginPath: plugin.path, skillID: skill.id, arguments: arguments, callID: callID,
+            sessionID: options.sessionID, idempotencyKey: options.idempotencyKey ?? callID, timeout: skill.timeout,
+            configuration: plugin.settings.configuration, dataDirectory: dataDirectory,
+            sessionContext: options.sessionContext)
+        return try await executor(for: plugin).execute(call)
+    }
+
+    private func checkUsable(_ skill: SkillDescription, _ plugin: PluginRecord) throws(HostError) {
+        switch plugin.status {
+        case .invalid:
+            throw HostError(.invalidPlugin, "plugin \(plugin.id) is invalid: \(plugin.error ?? "see 'skillhost list'")",
+                            skillID: skill.id, pluginID: plugin.id)
+        case .broken:
+            throw HostError(.pluginCrashed, "plugin \(plugin.id) is broken: \(plugin.error ?? "see 'skillhost list'")",
+                            skillID: skill.id, pluginID: plugin.id)
+        case .disabled:
+            throw HostError(.disabled, "skill \(skill.id) is disabled because plugin \(plugin.id) is; run 'skillhost enable \(plugin.id)'",
+                            skillID: skill.id, pluginID: plugin.id)
+        case .ok:
+            guard skill.enabled else {
+                throw HostError(.disabled, "skill \(skill.id) is disabled; run 'skillhost enable \(skill.id)'",
+                                skillID: skill.id, pluginID: plugin.id)
+            }
+        }
+    }
+
+    private func approve(_ skill: SkillDescription, _ arguments: JSONValue, _ options: InvocationOptions) async throws(HostError) {
+        let setting = "plugins.\(skill.pluginID).skills.\(skill.id).approval in \(paths.registry)"
+        switch skill.approval {
+        case .allow:
+            return
+        case .deny:
+            throw HostError(.denied, "skill \(skill.id) is denied by the registry (\(setting) is \"deny\")",
+                            skillID: skill.id, pluginID: skill.pluginID)
+        case .ask:
+            guard let approval = options.approval else {
+                throw HostError(.denied,
+                    "skill \(skill.id) (\(skill.permission.rawValue)) needs approval and no one was asked; pass --yes, answer y at the prompt, or set \(setting) to \"allow\"",
+                    skillID: skill.id, pluginID: skill.pluginID)
+            }
+            guard await approval(skill, arguments) else {
+                throw HostError(.denied, "skill \(skill.id) was not approved; nothing was run", skillID: skill.id, pluginID: skill.pluginID)
+            }
+        }
+    }
+
+    private func executor(for plugin: PluginRecord) throws(HostError) -> any PluginExecutor {
+        let mode = plugin.settings.isolation
+        let key = "\(mode.rawValue):\(plugin.path)"
+        if let existing = executors.withLock({ $0[key] }) { return existing }
+        let request = ExecutorFactory.Request(plugin: plugin, paths: paths, helperExecutable: helperExecutable)
+        let made = try executorFactory.maker(for: mode)(request)
+        return executors.withLock { executors in
+            if let existing = executors[key] { return existing }
+            executors[key] = made
+            return made
+        }
+    }
+
+    /// Stops every executor (workers exit).
+    public func shutdown() async {
+        let all = executors.withLock { executors in
+            defer { executors = [:] }
+            return Array(executors.values)
+        }
+        for executor in all { await executor.shutdown() }
+    }
+}
