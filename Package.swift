@@ -50,7 +50,7 @@ let package = Package(
         // JSON value type shared by the SDK, the validator and the host.
         .target(name: "SkillJSON", linkerSettings: [.linkedLibrary("m")]),
         // JSON Schema draft 2020-12 validator.
-        .target(name: "JSONSchema", dependencies: ["SkillJSON"]),
+        .target(name: "JSONSchema", dependencies: ["SkillJSON"], exclude: ["MetaSchemas/COPYING"]),
         // What third-party skill authors import.
         .target(name: "SkillSDK", dependencies: ["CSkillABI", "SkillJSON"]),
         // OpenSSL libcrypto (SHA-256 for plugin trust).
@@ -75,6 +75,10 @@ let package = Package(
         ),
         .testTarget(name: "SkillSDKTests", dependencies: ["SkillSDK", "CSkillABI"]),
         .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore", "CSkillABI"]),
-        .testTarget(name: "SkillAgentTests", dependencies: ["SkillAgent", "SkillHostCore"]),
+        .testTarget(
+            name: "SkillAgentTests",
+            dependencies: ["SkillAgent", "SkillHostCore", "JSONSchema", "SkillJSON"],
+            resources: [.copy("Fixtures")]
+        ),
     ] + plugins.map(\.1)
 )
