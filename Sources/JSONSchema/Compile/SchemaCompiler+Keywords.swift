@@ -1,0 +1,147 @@
+/// Compiling one object schema's keywords into checks.
+extension SchemaCompiler {
+    mutating func compileKeywords(_ schema: JSONObject, into compiled: SchemaNode, at location: Location) throws(SchemaError) {
+        let vocabularies = vocabularies(of: location.document)
+        var checks: [Check] = []
+        var last: [Check] = []
+        func child(_ keyword: String, _ rest: String...) -> Location {
+            var pointer = location.pointer + "/" + JSONPointer.escape(keyword)
+            for token in rest { pointer += "/" + JSONPointer.escape(token) }
+            return Location(document: location.document, pointer: pointer)
+        }
+        func fault(_ keyword: String, _ message: String) -> SchemaError {
+            SchemaError(pointer: location.pointer + "/" + JSONPointer.escape(keyword), message: message)
+        }
+        if case .string(let anchor)? = schema["$dynamicAnchor"] { compiled.dynamicAnchor = anchor }
+
+        // Core: references.
+        if let value = schema["$ref"] {
+            guard case .string(let text) = value else { throw fault("$ref", "$ref must be a URI-reference string") }
+            checks.append(.ref(try reference(text, from: location, keyword: "$ref", dynamic: false).link))
+        }
+        if let value = schema["$dynamicRef"] {
+            guard case .string(let text) = value else {
+                throw fault("$dynamicRef", "$dynamicRef must be a URI-reference string")
+            }
+            let (link, target) = try reference(text, from: location, keyword: "$dynamicRef", dynamic: true)
+            let fragment = URIReference(text).fragment ?? ""
+            var anchor: String?
+            if case .string(let declared)? = registry.value(at: target)?["$dynamicAnchor"], declared == fragment {
+                anchor = fragment
+            }
+            checks.append(.dynamicRef(link, anchor: anchor))
+        }
+
+        if vocabularies.validation {
+            checks += try validationChecks(schema, fault: fault)
+        }
+        if options.assertFormats || vocabularies.formatAssertion, case .string(let name)? = schema["format"],
+            let checker = FormatChecker(name: name)
+        {
+            checks.append(.format(checker))
+        }
+
+        if vocabularies.applicator {
+            // Objects.
+            var known: Set<String> = []
+            var patterns: [ECMARegex] = []
+            if case .object(let members)? = schema["properties"] {
+                var compiled: [(String, SchemaNode)] = []
+                for (name, _) in members {
+                    compiled.append((name, try node(at: child("properties", name))))
+                    known.insert(name)
+                }
+                checks.append(.properties(compiled))
+            }
+            if case .object(let members)? = schema["patternProperties"] {
+                var compiled: [(ECMARegex, SchemaNode)] = []
+                for (source, _) in members {
+                    let regex = try compileRegex(source, at: child("patternProperties", source).pointer)
+                    patterns.append(regex)
+                    compiled.append((regex, try node(at: child("patternProperties", source))))
+                }
+                checks.append(.patternProperties(compiled))
+            }
+            if schema["additionalProperties"] != nil {
+                let compiled = try node(at: child("additionalProperties"))
+                checks.append(.additionalProperties(compiled, known: known, patterns: patterns))
+            }
+            if schema["propertyNames"] != nil {
+                checks.append(.propertyNames(try node(at: child("propertyNames"))))
+            }
+            if case .object(let members)? = schema["dependentSchemas"] {
+                var compiled: [(String, SchemaNode)] = []
+                for (name, _) in members { compiled.append((name, try node(at: child("dependentSchemas", name)))) }
+                checks.append(.dependentSchemas(compiled))
+            }
+            // Arrays.
+            var prefixCount = 0
+            if case .array(let elements)? = schema["prefixItems"] {
+                var compiled: [SchemaNode] = []
+                for position in elements.indices { compiled.append(try node(at: child("prefixItems", String(position)))) }
+                prefixCount = compiled.count
+                checks.append(.prefixItems(compiled))
+            }
+            if schema["items"] != nil {
+                checks.append(.items(try node(at: child("items")), start: prefixCount))
+            }
+            if schema["contains"] != nil {
+                var minimum = 1
+                var maximum: Int?
+                if vocabularies.validation {
+                    if let value = schema["minContains"] { minimum = try count(value, fault("minContains", "minContains must be a non-negative integer")) }
+                    if let value = schema["maxContains"] { maximum = try count(value, fault("maxContains", "maxContains must be a non-negative integer")) }
+                }
+                checks.append(.contains(try node(at: child("contains")), min: minimum, max: maximum))
+            }
+            // Combinators.
+            for keyword in ["allOf", "anyOf", "oneOf"] {
+                guard let value = schema[keyword] else { continue }
+                guard case .array(let elements) = value, !elements.isEmpty else {
+                    throw fault(keyword, "\(keyword) must be a non-empty array of schemas")
+                }
+                var compiled: [SchemaNode] = []
+                for position in elements.indices { compiled.append(try node(at: child(keyword, String(position)))) }
+                switch keyword {
+                case "allOf": checks.append(.allOf(compiled))
+                case "anyOf": checks.append(.anyOf(compiled))
+                default: checks.append(.oneOf(compiled))
+                }
+            }
+            if schema["not"] != nil { checks.append(.not(try node(at: child("not")))) }
+            if schema["if"] != nil {
+                let condition = try node(at: child("if"))
+                let then = schema["then"] == nil ? nil : try node(at: child("then"))
+                let otherwise = schema["else"] == nil ? nil : try node(at: child("else"))
+                if then != nil || otherwise != nil {
+                    checks.append(.conditional(if: condition, then: then, else: otherwise))
+                }
+            }
+        }
+        if vocabularies.unevaluated {
+            if schema["unevaluatedItems"] != nil {
+                last.append(.unevaluatedItems(try node(at: child("unevaluatedItems"))))
+            }
+            if schema["unevaluatedProperties"] != nil {
+                last.append(.unevaluatedProperties(try node(at: child("unevaluatedProperties"))))
+            }
+            compiled.collectsAnnotations = !last.isEmpty
+        }
+        compiled.checks = checks + last
+    }
+
+    /// A compiled regex, or an error at `pointer` naming what is wrong with it.
+    func compileRegex(_ source: String, at pointer: String) throws(SchemaError) -> ECMARegex {
+        do {
+            return try ECMARegex(source)
+        } catch {
+            throw SchemaError(pointer: pointer, message: "invalid regular expression /\(source)/: \(error.reason)")
+        }
+    }
+
+    /// A non-negative integer keyword value (`1.0` counts as 1).
+    func count(_ value: JSONValue, _ fault: SchemaError) throws(SchemaError) -> Int {
+        guard let number = value.intValue, number >= 0 else { throw fault }
+        return number > Int64(Int.max) ? Int.max : Int(number)
+    }
+}

@@ -1,0 +1,93 @@
+/// Compiling the validation vocabulary's keywords.
+extension SchemaCompiler {
+    func validationChecks(
+        _ schema: JSONObject, fault: (String, String) -> SchemaError
+    ) throws(SchemaError) -> [Check] {
+        var checks: [Check] = []
+        if let value = schema["type"] {
+            var types: JSONTypes = []
+            let names: [JSONValue]
+            switch value {
+            case .string: names = [value]
+            case .array(let elements): names = elements
+            default: throw fault("type", "type must be a type name or an array of type names")
+            }
+            for name in names {
+                guard case .string(let text) = name, let type = JSONTypes(name: text) else {
+                    throw fault(
+                        "type",
+                        "unknown type \(ValueText.describe(name)); use null, boolean, integer, number, string, array or object")
+                }
+                types.insert(type)
+            }
+            checks.append(.type(types))
+        }
+        if let value = schema["const"] { checks.append(.constant(value)) }
+        if let value = schema["enum"] {
+            guard case .array(let elements) = value else { throw fault("enum", "enum must be an array of values") }
+            checks.append(.enumeration(elements))
+        }
+        for keyword in ["multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"] {
+            guard let value = schema[keyword] else { continue }
+            guard let number = value.doubleValue else { throw fault(keyword, "\(keyword) must be a number") }
+            switch keyword {
+            case "multipleOf":
+                guard number > 0 else { throw fault(keyword, "multipleOf must be greater than 0") }
+                checks.append(.multipleOf(value))
+            case "maximum": checks.append(.maximum(value))
+            case "exclusiveMaximum": checks.append(.exclusiveMaximum(value))
+            case "minimum": checks.append(.minimum(value))
+            default: checks.append(.exclusiveMinimum(value))
+            }
+        }
+        for keyword in ["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"] {
+            guard let value = schema[keyword] else { continue }
+            guard let number = value.intValue, number >= 0 else {
+                throw fault(keyword, "\(keyword) must be a non-negative integer")
+            }
+            let limit = number > Int64(Int.max) ? Int.max : Int(number)
+            switch keyword {
+            case "maxLength": checks.append(.maxLength(limit))
+            case "minLength": if limit > 0 { checks.append(.minLength(limit)) }
+            case "maxItems": checks.append(.maxItems(limit))
+            case "minItems": if limit > 0 { checks.append(.minItems(limit)) }
+            case "maxProperties": checks.append(.maxProperties(limit))
+            default: if limit > 0 { checks.append(.minProperties(limit)) }
+            }
+        }
+        if let value = schema["pattern"] {
+            guard case .string(let source) = value else { throw fault("pattern", "pattern must be a string") }
+            do {
+                checks.append(.pattern(try ECMARegex(source)))
+            } catch {
+                throw fault("pattern", "invalid regular expression /\(source)/: \(error.reason)")
+            }
+        }
+        if case .bool(true)? = schema["uniqueItems"] { checks.append(.uniqueItems) }
+        if let value = schema["required"] {
+            guard case .array(let elements) = value else { throw fault("required", "required must be an array of property names") }
+            var names: [String] = []
+            for element in elements {
+                guard case .string(let name) = element else {
+                    throw fault("required", "required must list property names as strings")
+                }
+                names.append(name)
+            }
+            if !names.isEmpty { checks.append(.required(names)) }
+        }
+        if let value = schema["dependentRequired"] {
+            guard case .object(let members) = value else {
+                throw fault("dependentRequired", "dependentRequired must map property names to arrays of names")
+            }
+            var pairs: [(String, [String])] = []
+            for (name, list) in members {
+                guard case .array(let elements) = list else {
+                    throw fault("dependentRequired", "dependentRequired/\(name) must be an array of property names")
+                }
+                pairs.append((name, elements.compactMap(\.stringValue)))
+            }
+            checks.append(.dependentRequired(pairs))
+        }
+        return checks
+    }
+}

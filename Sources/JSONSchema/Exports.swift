@@ -1,0 +1,2 @@
+// `import JSONSchema` gives the shared JSON value type too.
+@_exported import SkillJSON

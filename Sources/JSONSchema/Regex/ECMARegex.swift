@@ -1,0 +1,53 @@
+/// An ECMA-262 regular expression in unicode mode, as JSON Schema's `pattern`, `patternProperties` and
+/// `format: "regex"` use it: compiled once, searched (unanchored) many times, with a step budget so a
+/// hostile pattern such as `(a+)+$` cannot hang validation.
+struct ECMARegex: Sendable {
+    /// The outcome of a search.
+    enum SearchResult: Equatable {
+        case match
+        case noMatch
+        /// The search ran out of ``SchemaLimits/regexStepBudget`` steps.
+        case budgetExceeded
+    }
+
+    /// The pattern as written.
+    let source: String
+    private let program: RegexProgram
+    private let anchoredAtStart: Bool
+
+    /// Compiles `source`.
+    /// - Throws: ``RegexSyntaxError`` saying what is wrong and where.
+    init(_ source: String) throws(RegexSyntaxError) {
+        self.source = source
+        var parser = RegexParser(source)
+        let (syntax, groups) = try parser.parse()
+        program = try RegexProgram.compile(syntax, groups: groups)
+        switch syntax {
+        case .lineStart: anchoredAtStart = true
+        case .sequence(let items): if case .lineStart? = items.first { anchoredAtStart = true } else { anchoredAtStart = false }
+        default: anchoredAtStart = false
+        }
+    }
+
+    /// Searches `text` for a match anywhere (JSON Schema patterns are not implicitly anchored).
+    func search(_ text: String) -> SearchResult {
+        var scalars: [UInt32] = []
+        scalars.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars { scalars.append(scalar.value) }
+        return scalars.withUnsafeBufferPointer { input in
+            var machine = RegexMachine(input: input, budget: SchemaLimits.regexStepBudget, slots: program.captureSlots)
+            let lastStart = anchoredAtStart ? 0 : input.count
+            for start in 0...lastStart {
+                switch machine.run(program, from: start) {
+                case .matched: return .match
+                case .failed: continue
+                case .budgetExceeded: return .budgetExceeded
+                }
+            }
+            return .noMatch
+        }
+    }
+
+    /// Whether `text` contains a match (a search over budget counts as no match).
+    func matches(_ text: String) -> Bool { search(text) == .match }
+}
