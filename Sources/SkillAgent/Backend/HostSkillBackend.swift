@@ -1,0 +1,50 @@
+import SkillHostCore
+import SkillJSON
+
+/// The ``SkillBackend`` over the host library: tools are the host's enabled skills, calls go through
+/// ``SkillHost/invoke(skillID:arguments:options:)`` (which validates, checks the registry, asks for approval
+/// and enforces the timeout). One backend serves one conversation: its skills share a session context.
+public struct HostSkillBackend: SkillBackend {
+    /// The host.
+    public let host: SkillHost
+    /// Values skills store for later skills of this conversation.
+    public let sessionContext: SessionContext
+
+    /// A backend over `host` with a fresh session context.
+    public init(host: SkillHost, sessionContext: SessionContext = SessionContext()) {
+        self.host = host
+        self.sessionContext = sessionContext
+    }
+
+    public func tools() async throws -> [AgentTool] {
+        try host.enabledSkills().map(AgentTool.init)
+    }
+
+    public func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
+        let approval = invocation.approval
+        let key = invocation.sessionID.isEmpty ? invocation.callID : invocation.sessionID + ":" + invocation.callID
+        let options = InvocationOptions(
+            sessionID: invocation.sessionID, idempotencyKey: key, sessionContext: sessionContext,
+            approval: { skill, arguments in
+                await approval.approve(
+                    ApprovalRequest(
+                        skillID: skill.id, permission: AgentTool.Permission(rawValue: skill.permission.rawValue) ?? .dangerous,
+                        arguments: arguments))
+            })
+        do {
+            return .success(try await host.invoke(skillID: invocation.skillID, arguments: invocation.arguments, options: options))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension AgentTool {
+    /// The tool for a host skill description.
+    public init(_ skill: SkillDescription) {
+        self.init(
+            skillID: skill.id, title: skill.title, description: skill.description, parameters: skill.parameters,
+            permission: Permission(rawValue: skill.permission.rawValue) ?? .dangerous, timeout: skill.timeout,
+            idempotent: skill.idempotent, examples: skill.examples)
+    }
+}
