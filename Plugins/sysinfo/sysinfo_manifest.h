@@ -1,0 +1,46 @@
+/*
+ * sysinfo_manifest.h — the sysinfo plugin's manifest, written by hand (C plugins have no SDK to build it).
+ * Shape: docs/architecture.md, "Manifest". Every skill takes an object with no required members and
+ * rejects unknown ones; examples are utterances the agent's offline planner matches.
+ */
+#ifndef SYSINFO_MANIFEST_H
+#define SYSINFO_MANIFEST_H
+
+#define SYSINFO_NO_PARAMETERS \
+    "{\"type\":\"object\",\"properties\":{},\"required\":[],\"additionalProperties\":false}"
+
+#define SYSINFO_MANIFEST \
+    "{\"id\":\"sysinfo\",\"name\":\"System information\",\"version\":\"1.0.0\",\"abi_version\":\"1.0\"," \
+    "\"description\":\"Facts about the Linux machine SkillHost runs on: kernel, uptime, load and memory.\"," \
+    "\"thread_safe\":true,\"skills\":[" \
+    "{\"id\":\"sysinfo.kernel\",\"title\":\"Kernel and host name\"," \
+    "\"description\":\"The running kernel (name, release, version), the machine architecture and the host " \
+    "name of this computer. Not for the OS distribution's own version and not for other machines.\"," \
+    "\"parameters\":" SYSINFO_NO_PARAMETERS "," \
+    "\"permission\":\"read\",\"timeout\":5,\"idempotent\":true," \
+    "\"examples\":[\"which kernel is this\",\"what kernel version am I running\",\"what is the host name\"," \
+    "\"what architecture is this machine\"]}," \
+    "{\"id\":\"sysinfo.uptime\",\"title\":\"Uptime\"," \
+    "\"description\":\"How long this computer has been running since it booted, in seconds and as days, " \
+    "hours and minutes. Not for the current time (use clock.now).\"," \
+    "\"parameters\":" SYSINFO_NO_PARAMETERS "," \
+    "\"permission\":\"read\",\"timeout\":5,\"idempotent\":true," \
+    "\"examples\":[\"how long has this machine been up\",\"uptime\",\"when did the computer last reboot\"]}," \
+    "{\"id\":\"sysinfo.load\",\"title\":\"CPU load\"," \
+    "\"description\":\"The 1, 5 and 15 minute load averages, the number of CPUs and of running tasks: " \
+    "how busy this computer is. Not per-process usage and not memory (use sysinfo.memory).\"," \
+    "\"parameters\":" SYSINFO_NO_PARAMETERS "," \
+    "\"permission\":\"read\",\"timeout\":5,\"idempotent\":true," \
+    "\"examples\":[\"how busy is the machine\",\"what is the load average\",\"how many CPUs do I have\"]}," \
+    "{\"id\":\"sysinfo.memory\",\"title\":\"Memory\"," \
+    "\"description\":\"Total, free and available RAM and swap of this computer, and the share in use. " \
+    "Not disk space and not per-process memory.\"," \
+    "\"parameters\":{\"type\":\"object\",\"properties\":{\"unit\":{\"type\":\"string\"," \
+    "\"description\":\"Unit of the sizes (default MiB)\",\"enum\":[\"bytes\",\"KiB\",\"MiB\",\"GiB\"]}}," \
+    "\"required\":[],\"additionalProperties\":false}," \
+    "\"permission\":\"read\",\"timeout\":5,\"idempotent\":true," \
+    "\"examples\":[\"how much memory is free\",\"how much RAM do I have in {unit}\",\"memory usage\"," \
+    "\"how much swap is used\"]}" \
+    "]}"
+
+#endif /* SYSINFO_MANIFEST_H */

@@ -1,0 +1,62 @@
+#!/bin/sh
+# Compiles the plugin ABI header the strict way its users might: pedantic C99 and C11 (gcc), C++11 and
+# C++17 (g++), each with every warning an error; and abi_layout_checks.c, which pins the v1 struct sizes.
+# Exit status 0 means the header is clean. Usage: scripts/check-header.sh
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+include="$root/Sources/CSkillABI/include"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# A translation unit that uses every type and macro, so unused-declaration problems show too.
+cat > "$scratch/use_header.c" <<'CODE'
+#include "skill_abi.h"
+#include "skill_abi.h" /* the include guard works */
+
+static const char manifest[] = "{}";
+
+static skill_status use_invoke(const skill_plugin_descriptor *plugin, const char *skill_id, const char *arguments,
+                               size_t arguments_length, const skill_call_context *context, skill_result *result) {
+    (void)plugin; (void)skill_id; (void)arguments; (void)arguments_length; (void)context;
+    result->status = SKILL_STATUS_OK;
+    return SKILL_STATUS_OK;
+}
+
+static void use_free(const skill_plugin_descriptor *plugin, skill_result *result) { (void)plugin; (void)result; }
+
+static const skill_plugin_descriptor descriptor = {
+    SKILL_ABI_MAGIC, SKILL_ABI_VERSION_MAJOR, SKILL_ABI_VERSION_MINOR, sizeof(skill_plugin_descriptor), 0,
+    manifest, sizeof manifest - 1, use_invoke, use_free};
+
+SKILL_EXPORT const skill_plugin_descriptor *skill_plugin_entry(uint32_t host_abi_major, uint32_t host_abi_minor,
+                                                               const skill_host_api *host) {
+    skill_plugin_entry_fn self = skill_plugin_entry;
+    (void)self; (void)host_abi_minor; (void)host;
+    return host_abi_major == SKILL_ABI_VERSION_MAJOR ? &descriptor : 0;
+}
+CODE
+cp "$scratch/use_header.c" "$scratch/use_header.cpp"
+
+status=0
+check() {
+    label=$1
+    shift
+    if "$@" 2> "$scratch/errors"; then
+        echo "ok    $label"
+    else
+        echo "FAIL  $label"
+        sed 's/^/      /' "$scratch/errors"
+        status=1
+    fi
+}
+strict="-pedantic -Werror -Wall -Wextra"
+check "C99   skill_abi.h" gcc -std=c99 $strict -I "$include" -c "$scratch/use_header.c" -o "$scratch/c99.o"
+check "C11   skill_abi.h" gcc -std=c11 $strict -I "$include" -c "$scratch/use_header.c" -o "$scratch/c11.o"
+check "C++11 skill_abi.h" g++ -std=c++11 $strict -I "$include" -c "$scratch/use_header.cpp" -o "$scratch/cxx11.o"
+check "C++17 skill_abi.h" g++ -std=c++17 $strict -I "$include" -c "$scratch/use_header.cpp" -o "$scratch/cxx17.o"
+check "C99   abi_layout_checks.c" gcc -std=c99 $strict -I "$include" \
+    -c "$root/Sources/CSkillABI/abi_layout_checks.c" -o "$scratch/layout.o"
+check "C11   abi_layout_checks.c" gcc -std=c11 $strict -I "$include" \
+    -c "$root/Sources/CSkillABI/abi_layout_checks.c" -o "$scratch/layout11.o"
+exit $status
