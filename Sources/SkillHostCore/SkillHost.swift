@@ -29,8 +29,8 @@ public final class SkillHost: Sendable {
     ///   - gates: checks run before each call.
     ///   - scanTimeout: seconds a scanner child may take per file.
     public init(
-        paths: HostPaths, helperExecutable: String, executorFactory: ExecutorFactory = ExecutorFactory(),
-        gates: [any CallGate] = [], scanTimeout: Double = 10
+        paths: HostPaths, helperExecutable: String, executorFactory: ExecutorFactory = .standard,
+        gates: [any CallGate] = CallGates.standard, scanTimeout: Double = 10
     ) {
         self.paths = paths
         self.helperExecutable = helperExecutable
@@ -88,7 +88,8 @@ public final class SkillHost: Sendable {
             if let plugin = catalog.plugin(id) {
                 changes.append(Change(kind: "plugin", id: plugin.id))
             } else if let (skill, plugin) = catalog.skill(id) {
-                let note = enabled && !plugin.enabled
+                let pluginAlsoEnabled = ids.contains { Identifier.normalize($0) == plugin.id }
+                let note = enabled && !plugin.enabled && !pluginAlsoEnabled
                     ? "its plugin \(plugin.id) is disabled; run 'skillhost enable \(plugin.id)' too" : nil
                 changes.append(Change(kind: "skill", id: skill.id, note: note))
             } else {

@@ -6,3 +6,9 @@ public protocol CallGate: Sendable {
     /// Refuses the call by throwing (kind `denied`, `rateLimited`, …) with a one-line message and remedy.
     func check(_ skill: SkillDescription, plugin: PluginRecord) throws(HostError)
 }
+
+/// The pre-call gates the host uses by default.
+public enum CallGates {
+    /// Trust, file permission and rate-limit checks, in that order.
+    public static var standard: [any CallGate] { [] }
+}

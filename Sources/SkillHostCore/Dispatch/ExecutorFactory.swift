@@ -24,6 +24,10 @@ public struct ExecutorFactory: Sendable {
         self.process = process
     }
 
+    /// The executors the host uses by default: in-process, and the worker pool for `process` when it is
+    /// available.
+    public static var standard: ExecutorFactory { ExecutorFactory() }
+
     /// The maker for `mode`.
     public func maker(for mode: IsolationMode) -> Maker {
         switch mode {

@@ -15,8 +15,17 @@ public enum PluginLog {
         }
     }
 
-    /// Writes one line for `label` to stderr; newlines inside `text` become spaces.
+    /// Whether debug lines are shown (environment `SKILLHOST_DEBUG` set to anything but "" or "0").
+    public static let showsDebug: Bool = {
+        guard let value = getenv("SKILLHOST_DEBUG") else { return false }
+        let text = String(cString: value)
+        return !text.isEmpty && text != "0"
+    }()
+
+    /// Writes one line for `label` to stderr (debug lines only when ``showsDebug``); newlines inside
+    /// `text` become spaces.
     public static func write(label: String, level: Int32, text: String) {
+        if level <= 0 && !showsDebug { return }
         let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         Posix.writeAll(2, Array("[plugin \(label)] \(levelName(level)): \(flat)\n".utf8))
     }

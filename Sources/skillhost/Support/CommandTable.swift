@@ -2,6 +2,15 @@
 enum CommandTable {
     static let all: [any Command.Type] = [
         // commands
+        ListCommand.self,
+        InspectCommand.self,
+        EnableCommand.self,
+        DisableCommand.self,
+        CallCommand.self,
+        ValidateCommand.self,
+        RescanCommand.self,
+        ScanCommand.self,
+        WorkerCommand.self,
     ]
 
     /// The command named `name`, if there is one.

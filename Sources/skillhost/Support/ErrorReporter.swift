@@ -1,3 +1,4 @@
+import SkillHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +29,25 @@ enum ErrorReporter {
 
 /// Maps library errors to exit codes. Library error types are added here as the libraries grow.
 enum ExitCodeMapping {
+    /// The exit code of each ``HostError/Kind`` (docs/cli.md).
+    static func code(for kind: HostError.Kind) -> Int32 {
+        switch kind {
+        case .notFound: ExitCode.notFound
+        case .disabled: ExitCode.disabled
+        case .invalidArguments: ExitCode.invalidArguments
+        case .skillFailed: ExitCode.skillFailed
+        case .timeout: ExitCode.timeout
+        case .pluginCrashed: ExitCode.pluginCrashed
+        case .invalidPlugin: ExitCode.invalidPlugin
+        case .denied: ExitCode.denied
+        case .rateLimited: ExitCode.rateLimited
+        case .registry: ExitCode.registryError
+        case .cancelled, .io: ExitCode.failure
+        }
+    }
+
     static func map(_ error: any Error) -> (Int32, String) {
+        if let error = error as? HostError { return (code(for: error.kind), error.message) }
         return (ExitCode.failure, "\(error)")
     }
 }

@@ -1,0 +1,71 @@
+import SkillHostCore
+import SkillJSON
+
+/// `skillhost inspect ID [--json]`: everything about one plugin or skill.
+enum InspectCommand: Command {
+    static let name = "inspect"
+    static let summary = "show one plugin or skill in full"
+    static let help = """
+        usage: skillhost inspect ID [--json]
+
+        Shows a plugin (version, description, status, skills) or a skill (description, parameter schema,
+        permission, timeout, idempotent, examples, plugin and path). IDs are normalized first (case,
+        invisible characters, fullwidth forms). No plugin code runs for unchanged files.
+
+        Options:
+          --json    print the plugin's or skill's JSON object
+
+        Exit codes: 3 when no plugin or skill has that id.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, flags: ["--json"], options: [])
+        guard parsed.positionals.count == 1 else { throw UsageError("expected exactly one ID") }
+        let catalog = try HostOptions.host(parsed).catalog()
+        let id = parsed.positionals[0]
+        let json: JSONValue
+        let text: String
+        if let plugin = catalog.plugin(id) {
+            json = plugin.detailJSON
+            text = describe(plugin)
+        } else if let (skill, _) = catalog.skill(id) {
+            json = skill.detailJSON
+            text = describe(skill)
+        } else {
+            throw HostError(.notFound, "no plugin or skill \"\(Identifier.normalize(id))\"; run 'skillhost list' to see the ids")
+        }
+        print(parsed.has("--json") ? json.serialized(options: .prettyPrinted) : text)
+        return ExitCode.success
+    }
+
+    static func describe(_ plugin: PluginRecord) -> String {
+        var lines = ["plugin \(plugin.id)", "  path:        \(plugin.path)", "  status:      \(plugin.status.rawValue)",
+                     "  enabled:     \(plugin.enabled ? "yes" : "no")"]
+        if let error = plugin.error { lines.append("  error:       \(error)") }
+        if let manifest = plugin.manifest {
+            lines += ["  name:        \(manifest.name)", "  version:     \(manifest.version) (ABI \(manifest.abiVersion))",
+                      "  description: \(manifest.description)", "  isolation:   \(plugin.settings.isolation.rawValue)",
+                      "  skills:"]
+            lines += plugin.skills.map { "    \($0.id)  [\($0.permission.rawValue)\($0.enabled ? "" : ", off")]  \($0.title)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func describe(_ skill: SkillDescription) -> String {
+        var lines = ["skill \(skill.id): \(skill.title)", "  plugin:      \(skill.pluginID) (\(skill.pluginPath))",
+                     "  enabled:     \(skill.enabled ? "yes" : "no")",
+                     "  permission:  \(skill.permission.rawValue) (approval: \(skill.approval.rawValue))",
+                     "  timeout:     \(PluginTimeout.format(skill.timeout)) s", "  idempotent:  \(skill.idempotent ? "yes" : "no")",
+                     "  description: \(skill.description)",
+                     "  parameters:  \(skill.parameters.serialized())"]
+        if !skill.examples.isEmpty { lines.append("  examples:    " + skill.examples.joined(separator: " | ")) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Seconds as shown to people: "5", "2.5".
+enum PluginTimeout {
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,42 @@
+import SkillHostCore
+
+/// `skillhost validate PATH`: checks one plugin file completely without installing it.
+enum ValidateCommand: Command {
+    static let name = "validate"
+    static let summary = "check a plugin file without installing it"
+    static let help = """
+        usage: skillhost validate PATH [--json]
+
+        Checks PATH as the host would before using it: ELF structure (64-bit shared object for this
+        machine, not truncated), then in a child process: loading, the descriptor (magic, ABI major, struct
+        size), the manifest against the manifest schema, and every skill's parameter schema. Prints the
+        manifest summary, or every problem found.
+
+        Options:
+          --json    print {"path","valid","problems":[...],"manifest":{...}|null}
+
+        Exit codes: 0 valid, 9 invalid, 8 the file crashed or hung the checker, 3 no such file.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, flags: ["--json"], options: [])
+        guard parsed.positionals.count == 1 else { throw UsageError("expected exactly one PATH") }
+        let report = try HostOptions.host(parsed).validate(path: parsed.positionals[0])
+        if parsed.has("--json") {
+            HostOptions.printJSON([
+                "path": .string(report.path), "valid": .bool(report.isValid),
+                "problems": .array(report.problems.map { .string($0) }),
+                "manifest": report.manifest?.document ?? .null,
+            ])
+        } else if let manifest = report.manifest, report.isValid {
+            print("\(report.path): valid plugin \(manifest.id) \(manifest.version) (ABI \(manifest.abiVersion)), \(manifest.skills.count) skill(s)")
+            for skill in manifest.skills {
+                print("  \(skill.id)  [\(skill.permission.rawValue)]  \(skill.title)")
+            }
+        } else {
+            for problem in report.problems { ErrorReporter.printError("validate: \(problem)") }
+        }
+        if report.isValid { return ExitCode.success }
+        return report.isBroken ? ExitCode.pluginCrashed : ExitCode.invalidPlugin
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import SkillHostCore
+import SkillJSON
+
+/// Resolves the global options (`--plugins`, `--registry`, `--cache`, their env variables and the XDG
+/// defaults) and builds the ``SkillHost`` every host command uses.
+enum HostOptions {
+    /// The paths from flags, then environment, then defaults.
+    static func paths(_ arguments: ParsedArguments) -> HostPaths {
+        HostPaths.resolve(
+            plugins: arguments.options["--plugins"], registry: arguments.options["--registry"],
+            cache: arguments.options["--cache"], environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// This executable, started again as the scanner child and the worker.
+    static var helperExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// The host for these options, with the standard executors and pre-call gates.
+    static func host(_ arguments: ParsedArguments) -> SkillHost {
+        SkillHost(paths: paths(arguments), helperExecutable: helperExecutable)
+    }
+
+    /// Prints a JSON value to stdout, pretty-printed.
+    static func printJSON(_ value: JSONValue) {
+        print(value.serialized(options: .prettyPrinted))
+    }
+}
