@@ -8,7 +8,8 @@ import Glibc
 /// Startup order matters and is part of the contract (docs/isolation.md):
 /// 1. keep the real stdout for frames (a private descriptor), then point descriptor 1 at stderr, so anything
 ///    the plugin prints lands on stderr and can never corrupt a frame;
-/// 2. apply the resource limits with `setrlimit`;
+/// 2. restore the default action of crash signals (no Swift backtracer) and apply the resource limits with
+///    `setrlimit`;
 /// 3. load the plugin (``PluginLibrary``; its constructors run here, not in the host);
 /// 4. send `ready` (or `loadFailed` with the reason, and exit 3);
 /// 5. serve calls one at a time until the host closes the pipe (exit 0).
@@ -18,9 +19,16 @@ public enum WorkerServer {
     /// Exit status when the host sent something that is not a frame.
     public static let protocolFailureStatus: Int32 = 4
 
-    /// Runs the worker; returns its exit status. Never returns while the host keeps sending calls.
+    /// Runs the worker on a thread of its own (plugin code may block; the Swift concurrency pool must stay
+    /// free for a Swift plugin's async skills) and returns its exit status once the host closes the pipe.
     /// - Parameter arguments: the words after `__worker`: the plugin file, then the limit options.
-    public static func run(arguments: [String]) -> Int32 {
+    public static func run(arguments: [String]) async -> Int32 {
+        await BlockingThread.runDetached { serve(arguments: arguments) }
+    }
+
+    /// The blocking body of ``run(arguments:)``.
+    static func serve(arguments: [String]) -> Int32 {
+        closeInheritedPipes()
         let (limits, rest) = ResourceLimits.parse(workerArguments: arguments)
         // 1. Frames go to a private copy of stdout; descriptor 1 becomes stderr.
         let frameOutput = fcntl(1, F_DUPFD_CLOEXEC, 3)
@@ -32,6 +40,9 @@ public enum WorkerServer {
         guard rest.count == 1, let path = rest.first else {
             return fail(channel, "usage: skillhost __worker FILE [--as-mb N] [--cpu-s N] [--nofile N]")
         }
+        // Crashes end the worker at once with the signal's default action: the host reports them in one line,
+        // so the Swift runtime's backtracer (slow, pages of output) is switched off here.
+        for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { signal(crash, SIG_DFL) }
         // 2. Limits before any plugin code runs.
         do {
             try limits.apply()
@@ -94,6 +105,18 @@ public enum WorkerServer {
             changes.append((key, value.serializedBytes()))
         }
         return WorkerCallReply(status: result.status, json: result.bytes, contextChanges: changes)
+    }
+
+    /// Closes pipe ends above stderr that leaked in from the host. The host makes its pipes close-on-exec,
+    /// but another thread may spawn a process between `pipe` and `fcntl`; a leaked write end of another
+    /// worker's reply pipe would hide that worker's death from the host. Only FIFOs are closed: the runtime's
+    /// own descriptors (eventfd, epoll) are left alone.
+    static func closeInheritedPipes() {
+        for name in Posix.directoryEntries("/proc/self/fd") ?? [] {
+            guard let descriptor = Int32(name), descriptor > 2 else { continue }
+            var info = stat()
+            if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFIFO { close(descriptor) }
+        }
     }
 
     /// Reports a load failure to the host and returns the exit status.

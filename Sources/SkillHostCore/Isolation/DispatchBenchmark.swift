@@ -1,0 +1,101 @@
+import SkillJSON
+
+/// Measures what a call costs in each execution mode, for `scripts/bench-dispatch.sh`
+/// (`skillhost __bench-dispatch`): the plugin's `invoke` in this process, one frame round trip to a worker
+/// (request out, reply back, on a host-owned thread), and a whole ``WorkerPoolExecutor/execute(_:)`` from
+/// a Swift task (argument encoding, thread hand-off, reply parsing, result mapping).
+public enum DispatchBenchmark {
+    /// One measured mode.
+    public struct Measurement: Sendable {
+        /// What was measured.
+        public var name: String
+        /// Calls made (after warm-up).
+        public var iterations: Int
+        /// Mean wall time per call in microseconds.
+        public var microsecondsPerCall: Double
+        /// Median of per-batch means (batches of 1/20 of the calls), in microseconds: steadier on a busy machine.
+        public var medianBatchMicroseconds: Double
+    }
+
+    /// Runs the three measurements against `skillID` of the plugin at `pluginPath` with `arguments`.
+    /// - Throws: ``HostError`` when the plugin cannot be loaded or a call fails.
+    public static func run(
+        pluginPath: String, pluginID: String, skillID: String, arguments: JSONValue = [:], workerExecutable: String,
+        iterations: Int = 20_000
+    ) async throws(HostError) -> [Measurement] {
+        let argumentBytes = arguments.serializedBytes()
+        let warmUp = max(iterations / 10, 100)
+
+        // 1. In process: the ABI crossing plus the copy of the result.
+        let library = try PluginLibrary.load(path: pluginPath)
+        let context = PluginCallContext(callID: "bench", dataDirectory: "/tmp", log: { _, _ in })
+        let inProcess = await BlockingThread.runDetached {
+            time("in-process invoke", iterations: iterations, warmUp: warmUp) {
+                _ = library.invoke(skillID: skillID, arguments: argumentBytes, context: context)
+            }
+        }
+
+        // 2. One frame round trip, measured on the thread that owns the pipes.
+        let worker: WorkerProcess
+        do {
+            worker = try WorkerProcess.launch(
+                executable: workerExecutable, pluginPath: pluginPath, limits: .defaults, startupTimeout: 10)
+        } catch {
+            throw HostError(.io, "benchmark: cannot start a worker for \(pluginPath): \(error)")
+        }
+        let request = WorkerCallRequest(
+            skillID: skillID, callID: "bench", sessionID: "", idempotencyKey: "", dataDirectory: "/tmp",
+            deadlineUnixMilliseconds: 0, configurationJSON: Array("{}".utf8), argumentsJSON: argumentBytes, context: [:])
+        let roundTrip = await BlockingThread.runDetached {
+            time("worker frame round trip", iterations: iterations, warmUp: warmUp) {
+                _ = worker.perform(request, deadline: FrameChannel.monotonicNanoseconds() + 10_000_000_000)
+            }
+        }
+        await BlockingThread.runDetached { worker.stop() }
+
+        // 3. The executor as the host uses it.
+        let executor = WorkerPoolExecutor(
+            WorkerPoolConfiguration(
+                pluginID: pluginID, pluginPath: pluginPath, workerExecutable: workerExecutable, maxWorkers: 1))
+        let call = SkillCall(
+            pluginID: pluginID, pluginPath: pluginPath, skillID: skillID, arguments: arguments, callID: "bench",
+            timeout: 10, dataDirectory: "/tmp")
+        var batches: [Double] = []
+        let batchSize = max(iterations / 20, 1)
+        for _ in 0..<warmUp { _ = try await executor.execute(call) }
+        let start = FrameChannel.monotonicNanoseconds()
+        for _ in 0..<(iterations / batchSize) {
+            let batchStart = FrameChannel.monotonicNanoseconds()
+            for _ in 0..<batchSize { _ = try await executor.execute(call) }
+            batches.append(Double(FrameChannel.monotonicNanoseconds() - batchStart) / 1e3 / Double(batchSize))
+        }
+        let total = Double(FrameChannel.monotonicNanoseconds() - start) / 1e3
+        await executor.shutdown()
+        let executed = Measurement(
+            name: "worker executor execute", iterations: batches.count * batchSize,
+            microsecondsPerCall: total / Double(batches.count * batchSize), medianBatchMicroseconds: median(batches))
+        return [inProcess, roundTrip, executed]
+    }
+
+    private static func time(_ name: String, iterations: Int, warmUp: Int, _ body: () -> Void) -> Measurement {
+        for _ in 0..<warmUp { body() }
+        let batchSize = max(iterations / 20, 1)
+        var batches: [Double] = []
+        let start = FrameChannel.monotonicNanoseconds()
+        for _ in 0..<(iterations / batchSize) {
+            let batchStart = FrameChannel.monotonicNanoseconds()
+            for _ in 0..<batchSize { body() }
+            batches.append(Double(FrameChannel.monotonicNanoseconds() - batchStart) / 1e3 / Double(batchSize))
+        }
+        let total = Double(FrameChannel.monotonicNanoseconds() - start) / 1e3
+        let count = batches.count * batchSize
+        return Measurement(
+            name: name, iterations: count, microsecondsPerCall: total / Double(count),
+            medianBatchMicroseconds: median(batches))
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}

@@ -1,0 +1,35 @@
+/// How one plugin's worker pool runs (registry `isolation: process`, `max_workers`, `limits`).
+public struct WorkerPoolConfiguration: Sendable {
+    /// Normalized plugin id (for messages and the health store).
+    public var pluginID: String
+    /// Absolute path of the plugin file.
+    public var pluginPath: String
+    /// The `skillhost` executable, started as `skillhost __worker FILE`.
+    public var workerExecutable: String
+    /// Most worker processes running at once; further calls wait for a free one. At least 1.
+    public var maxWorkers: Int
+    /// Limits each worker applies before loading the plugin.
+    public var limits: ResourceLimits
+    /// Seconds a worker may take to load the plugin and report ready.
+    public var startupTimeout: Double
+    /// Back-off and give-up rules after crashes.
+    public var crashPolicy: CrashPolicy
+    /// Where crashes are counted across processes and broken plugins are recorded; nil keeps the count in
+    /// this pool only.
+    public var healthStore: PluginHealthStore?
+
+    public init(
+        pluginID: String, pluginPath: String, workerExecutable: String, maxWorkers: Int = 2,
+        limits: ResourceLimits = .defaults, startupTimeout: Double = 10, crashPolicy: CrashPolicy = CrashPolicy(),
+        healthStore: PluginHealthStore? = nil
+    ) {
+        self.pluginID = pluginID
+        self.pluginPath = pluginPath
+        self.workerExecutable = workerExecutable
+        self.maxWorkers = max(1, maxWorkers)
+        self.limits = limits
+        self.startupTimeout = startupTimeout
+        self.crashPolicy = crashPolicy
+        self.healthStore = healthStore
+    }
+}

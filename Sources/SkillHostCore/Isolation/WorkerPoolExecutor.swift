@@ -1,0 +1,164 @@
+import SkillJSON
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs one plugin's skills in worker processes (`skillhost __worker FILE`): the `process` isolation mode.
+///
+/// - A worker serves many calls; up to `maxWorkers` run at once, each serving one call at a time, so the
+///   plugin never sees two concurrent `invoke`s in one process (whatever its `thread_safe`).
+/// - A worker that dies fails the call in flight with "plugin X crashed: signal 11 (Segmentation fault) in
+///   skill Y"; the next call starts a fresh worker after a back-off. After `maximumConsecutiveCrashes` in a
+///   row the plugin is marked broken (in the ``PluginHealthStore`` when one is configured) and refused.
+/// - Timeouts are hard: past the call's deadline the worker gets SIGTERM, then SIGKILL, and the call fails
+///   with kind `timeout` as soon as the deadline passes.
+/// - Cancelling the calling task kills the call's worker (SIGKILL) and fails the call with `cancelled`.
+/// - The call's session context travels as a snapshot; the values the skill set come back and are merged.
+///
+/// Creating one ignores SIGPIPE for the process (a dead worker must surface as EPIPE, not kill the host).
+public final class WorkerPoolExecutor: PluginExecutor {
+    /// The pool's settings.
+    public let configuration: WorkerPoolConfiguration
+    private let pool: WorkerPool
+
+    /// A pool for one plugin; no worker starts before the first call.
+    public init(_ configuration: WorkerPoolConfiguration) {
+        signal(SIGPIPE, SIG_IGN)
+        self.configuration = configuration
+        let record = configuration.healthStore?.record(pluginID: configuration.pluginID, path: configuration.pluginPath)
+        pool = WorkerPool(capacity: configuration.maxWorkers, consecutiveCrashes: record?.consecutiveCrashes ?? 0)
+        if let record, record.broken {
+            pool.markBroken(Self.brokenMessage(configuration, crashes: record.consecutiveCrashes, last: record.lastCrash))
+        }
+    }
+
+    /// Why the plugin is refused after repeated crashes; nil while it may run.
+    public var brokenReason: String? { pool.brokenReason }
+
+    public func execute(_ call: SkillCall) async throws(HostError) -> JSONValue {
+        let pluginID = configuration.pluginID
+        if let broken = pool.brokenReason {
+            throw HostError(.pluginCrashed, broken, skillID: call.skillID, pluginID: pluginID)
+        }
+        let started = FrameChannel.monotonicNanoseconds()
+        let timeout = call.timeout > 0 ? call.timeout : 30
+        let deadline = started + UInt64(timeout * 1e9)
+        guard let slot = await pool.acquire() else { throw cancelledError(call) }
+        defer { pool.release(slot) }
+        try await waitOutBackoff(call)
+
+        let wallClockDeadline = Int64(Self.unixMilliseconds() + timeout * 1000)
+        let request = WorkerCallRequest(call, deadlineUnixMilliseconds: wallClockDeadline)
+        slot.beginCall()
+        let outcome = await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
+                slot.perform(request, deadline: deadline, configuration: configuration) {
+                    continuation.resume(returning: $0)
+                }
+            }
+        } onCancel: {
+            slot.cancel()
+        }
+        switch outcome {
+        case .reply(let reply):
+            let crashes = pool.recordSuccess()
+            if crashes > 0 { try? configuration.healthStore?.clear(pluginID: pluginID) }
+            return try WorkerReplyMapping.result(of: reply, call: call)
+        case .cancelled:
+            throw cancelledError(call)
+        case .failure(.timedOut, _):
+            let elapsed = Double(FrameChannel.monotonicNanoseconds() - started) / 1e9
+            throw HostError(
+                .timeout,
+                "skill \(call.skillID) timed out after \(Self.seconds(elapsed)) s (limit \(Self.seconds(timeout)) s); "
+                    + "its worker was stopped. Raise plugins.\(pluginID).skills.\(call.skillID).timeout in the "
+                    + "registry if it needs longer",
+                skillID: call.skillID, pluginID: pluginID)
+        case .failure(let failure, let whileLoading):
+            throw crashed(failure, whileLoading: whileLoading, call: call)
+        }
+    }
+
+    public func shutdown() async {
+        for slot in pool.shutDown() { await slot.shutdown() }
+    }
+
+    /// Turns a dead or misbehaving worker into the call's error and counts the crash.
+    private func crashed(_ failure: WorkerProcess.Failure, whileLoading: Bool, call: SkillCall) -> HostError {
+        let pluginID = configuration.pluginID
+        var kind = HostError.Kind.pluginCrashed
+        var message: String
+        switch failure {
+        case .died(let exit):
+            let cause = exit.description + Self.hint(for: exit, limits: configuration.limits)
+            message =
+                whileLoading
+                ? "plugin \(pluginID) crashed while loading \(configuration.pluginPath): \(cause)"
+                : "plugin \(pluginID) crashed: \(cause) in skill \(call.skillID)"
+        case .loadFailed(let reason):
+            kind = .invalidPlugin
+            message = "plugin \(pluginID) could not be loaded by its worker: \(reason)"
+        case .protocolViolation(let reason):
+            message = "plugin \(pluginID) broke the worker protocol in skill \(call.skillID): \(reason)"
+        case .system(let reason):
+            return HostError(.io, "plugin \(pluginID): \(reason)", skillID: call.skillID, pluginID: pluginID)
+        case .timedOut:
+            message = "plugin \(pluginID) timed out"
+        }
+        let limit = configuration.crashPolicy.maximumConsecutiveCrashes
+        let count = pool.recordCrash(
+            at: Double(FrameChannel.monotonicNanoseconds()) / 1e9, limit: limit,
+            reason: Self.brokenMessage(configuration, crashes: limit, last: message))
+        _ = try? configuration.healthStore?.recordCrash(
+            pluginID: pluginID, path: configuration.pluginPath, message: message, limit: limit)
+        if count >= limit { message += "; it crashed \(count) times in a row and is now marked broken" }
+        return HostError(kind, message, skillID: call.skillID, pluginID: pluginID)
+    }
+
+    /// Sleeps until the back-off after the last crash has passed.
+    private func waitOutBackoff(_ call: SkillCall) async throws(HostError) {
+        let (count, last) = pool.crashState
+        guard count > 0 else { return }
+        let wait = last + configuration.crashPolicy.backoff(afterCrashes: count)
+            - Double(FrameChannel.monotonicNanoseconds()) / 1e9
+        guard wait > 0 else { return }
+        do {
+            try await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+        } catch {
+            throw cancelledError(call)
+        }
+    }
+
+    private func cancelledError(_ call: SkillCall) -> HostError {
+        HostError(
+            .cancelled, "call of skill \(call.skillID) was cancelled", skillID: call.skillID,
+            pluginID: configuration.pluginID)
+    }
+
+    private static func brokenMessage(_ configuration: WorkerPoolConfiguration, crashes: Int, last: String) -> String {
+        "plugin \(configuration.pluginID) is marked broken: it crashed \(crashes) times in a row (last: \(last)); "
+            + "replace \(configuration.pluginPath) with a fixed build (a changed file is tried again)"
+    }
+
+    private static func hint(for exit: WorkerExit, limits: ResourceLimits) -> String {
+        switch exit {
+        case .signaled(SIGXCPU):
+            return " (it used up its CPU time limit of \(limits.cpuSeconds ?? 0) s; raise limits.cpu_seconds)"
+        case .exited:
+            return " (plugins must not call exit)"
+        default:
+            return ""
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
+    private static func unixMilliseconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1e6
+    }
+}
