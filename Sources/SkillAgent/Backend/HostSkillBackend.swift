@@ -23,14 +23,19 @@ public struct HostSkillBackend: SkillBackend {
     public func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
         let approval = invocation.approval
         let key = invocation.sessionID.isEmpty ? invocation.callID : invocation.sessionID + ":" + invocation.callID
+        let hook: InvocationOptions.ApprovalHandler? =
+            if let host = approval as? HostApproval {
+                host.handler  // the host's own hook sees the full skill description
+            } else {
+                { skill, arguments in
+                    await approval.approve(
+                        ApprovalRequest(
+                            skillID: skill.id, permission: AgentTool.Permission(rawValue: skill.permission.rawValue) ?? .dangerous,
+                            arguments: arguments))
+                }
+            }
         let options = InvocationOptions(
-            sessionID: invocation.sessionID, idempotencyKey: key, sessionContext: sessionContext,
-            approval: { skill, arguments in
-                await approval.approve(
-                    ApprovalRequest(
-                        skillID: skill.id, permission: AgentTool.Permission(rawValue: skill.permission.rawValue) ?? .dangerous,
-                        arguments: arguments))
-            })
+            sessionID: invocation.sessionID, idempotencyKey: key, sessionContext: sessionContext, approval: hook)
         do {
             return .success(try await host.invoke(skillID: invocation.skillID, arguments: invocation.arguments, options: options))
         } catch {

@@ -38,3 +38,17 @@ public enum ProviderSelection: Sendable, Equatable {
         return value
     }
 }
+
+extension ProviderSelection {
+    /// The provider this selection names. The API key is read here, from `OPENAI_API_KEY` in
+    /// `environment`, and goes nowhere but the `Authorization` header.
+    public func makeProvider(environment: [String: String]) -> any ModelProvider {
+        switch self {
+        case .offline:
+            return OfflineProvider()
+        case .openAI(let baseURL, let model):
+            let key = environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+            return OpenAIProvider(configuration: OpenAIConfiguration(baseURL: baseURL, model: model, apiKey: key))
+        }
+    }
+}

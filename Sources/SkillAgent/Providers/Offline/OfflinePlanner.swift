@@ -30,14 +30,18 @@ struct OfflinePlanner: Sendable {
     func plan(_ text: String, tools: [ToolSpec]) -> OfflinePlan {
         var plan = OfflinePlan(steps: [], unmapped: [])
         for clause in RequestSplitter.clauses(of: text) {
+            // "… and …" is two steps when every part matches on its own ("what time is it in UTC and remind
+            // me to …"); otherwise "and" belongs to a slot ("count the words in salt and pepper").
+            let parts = RequestSplitter.andParts(of: clause)
+            if parts.count > 1 {
+                let steps = parts.compactMap { bestStep(for: $0, tools: tools) }
+                if steps.count == parts.count {
+                    plan.steps.append(contentsOf: steps)
+                    continue
+                }
+            }
             if let step = bestStep(for: clause, tools: tools) {
                 plan.steps.append(step)
-                continue
-            }
-            let parts = RequestSplitter.andParts(of: clause)
-            let steps = parts.count > 1 ? parts.map { bestStep(for: $0, tools: tools) } : [nil]
-            if steps.allSatisfy({ $0 != nil }) {
-                plan.steps.append(contentsOf: steps.compactMap { $0 })
             } else {
                 plan.unmapped.append(clause)
             }

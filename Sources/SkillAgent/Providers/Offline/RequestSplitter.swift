@@ -24,7 +24,7 @@ enum RequestSplitter {
         return pieces.map(stripFiller).filter { !$0.isEmpty }
     }
 
-    /// Splits a clause on " and " as a second try when the whole clause matches no template.
+    /// Splits a clause on " and " (each part may be a step of its own).
     static func andParts(of clause: String) -> [String] {
         clause.splitCaseInsensitive(by: " and ").map(stripFiller).filter { !$0.isEmpty }
     }
