@@ -1,30 +1,51 @@
 import SkillJSON
 
 extension SkillPlugin {
-    /// Authoring mistakes the host would reject or that make a skill hard for a model to use, one line each,
-    /// e.g. `clock.now: example "time in {zone}" names "zone", which is not a parameter`. Empty when none.
+    /// Authoring mistakes in this plugin's manifest; see ``problems(inManifest:)``. Empty when none.
+    public var problems: [String] { SkillPlugin.problems(inManifest: manifest) }
+
+    /// Authoring mistakes the host would reject, or that make a skill hard for a model to use, one line
+    /// each, e.g. `clock.now: example "time in {zone}" names "zone", which is not a parameter`.
     ///
-    /// Checks ids, duplicate names, that parameters are a closed object schema whose `required` members
-    /// exist, timeouts, and that every example's `{slot}` is a parameter and every example fills every
-    /// required parameter. Call it from a test of your plugin.
-    public var problems: [String] {
+    /// Checks normalized ids (skill ids prefixed by the plugin id, no duplicates), a semver `version`, an
+    /// `abi_version`, titles and descriptions, a positive `timeout`, a known `permission`, that `parameters`
+    /// is a closed object schema whose `required` members exist, and that each example's `{slot}` is a
+    /// parameter and each example fills every required parameter. Works on any plugin's manifest, C ones too:
+    /// call it from a test of your plugin.
+    public static func problems(inManifest manifest: JSONValue) -> [String] {
+        let pluginID = manifest["id"]?.stringValue ?? ""
         var problems: [String] = []
-        if !SkillPlugin.isNormalizedID(id) {
-            problems.append("plugin id \"\(id)\" is not normalized: use dot-separated segments of [a-z0-9_-]")
+        if !isNormalizedID(pluginID) {
+            problems.append("plugin id \"\(pluginID)\" is not normalized: use dot-separated segments of [a-z0-9_-]")
         }
-        if !SkillPlugin.isSemanticVersion(version) {
-            problems.append("plugin \(id): version \"\(version)\" is not semver MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")
+        let version = manifest["version"]?.stringValue ?? ""
+        if !isSemanticVersion(version) {
+            problems.append("plugin \(pluginID): version \"\(version)\" is not semver MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")
+        }
+        if manifest["abi_version"]?.stringValue?.split(separator: ".").count != 2 {
+            problems.append("plugin \(pluginID): abi_version must be \"MAJOR.MINOR\", e.g. \"1.0\"")
+        }
+        for field in ["name", "description"] where (manifest[field]?.stringValue ?? "").isEmpty {
+            problems.append("plugin \(pluginID): \"\(field)\" is missing or empty")
         }
         var seen: Set<String> = []
-        for skill in skills {
-            let skillID = skillID(of: skill)
+        for skill in manifest["skills"]?.arrayValue ?? [] {
+            let skillID = skill["id"]?.stringValue ?? "?"
             if !seen.insert(skillID).inserted { problems.append("\(skillID): two skills have this id; rename one") }
-            if !SkillPlugin.isNormalizedID(skill.name) {
-                problems.append("\(skillID): name \"\(skill.name)\" is not normalized: use [a-z0-9_-] segments")
+            if !skillID.hasPrefix(pluginID + ".") || !isNormalizedID(skillID) {
+                problems.append("\(skillID): a skill id is \"\(pluginID).<name>\" with [a-z0-9_-] segments")
             }
-            if !(skill.timeout > 0) { problems.append("\(skillID): timeout must be more than 0 seconds") }
-            problems += SkillPlugin.schemaProblems(skill.parameters, skillID: skillID)
-            problems += SkillPlugin.exampleProblems(skill, skillID: skillID)
+            for field in ["title", "description"] where (skill[field]?.stringValue ?? "").isEmpty {
+                problems.append("\(skillID): \"\(field)\" is missing or empty")
+            }
+            if let timeout = skill["timeout"], !(timeout.doubleValue.map { $0 > 0 } ?? false) {
+                problems.append("\(skillID): timeout must be a number of seconds more than 0")
+            }
+            if let permission = skill["permission"]?.stringValue, SkillPermission(rawValue: permission) == nil {
+                problems.append("\(skillID): permission \"\(permission)\" is not read, write or dangerous")
+            }
+            problems += schemaProblems(skill["parameters"] ?? .null, skillID: skillID)
+            problems += exampleProblems(skill, skillID: skillID)
         }
         return problems
     }
@@ -43,11 +64,11 @@ extension SkillPlugin {
         return problems
     }
 
-    private static func exampleProblems(_ skill: any Skill, skillID: String) -> [String] {
-        let properties = skill.parameters["properties"]?.objectValue ?? [:]
-        let required = skill.parameters["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    private static func exampleProblems(_ skill: JSONValue, skillID: String) -> [String] {
+        let properties = skill["parameters"]?["properties"]?.objectValue ?? [:]
+        let required = skill["parameters"]?["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
         var problems: [String] = []
-        for example in skill.examples {
+        for example in skill["examples"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
             let slots = slotNames(in: example)
             for slot in slots where properties[slot] == nil {
                 problems.append("\(skillID): example \"\(example)\" names \"\(slot)\", which is not a parameter")

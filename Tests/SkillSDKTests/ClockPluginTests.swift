@@ -1,0 +1,105 @@
+import CSkillABI
+import SkillJSON
+import SkillSDK
+import Testing
+
+@Suite struct ClockPluginTests {
+    let plugin: PluginLibrary
+
+    init() throws { plugin = try PluginLibrary.swiftProduct("ClockSkill") }
+
+    @Test func exportsOnlyTheEntryPoint() throws {
+        #expect(try PluginLibrary.exportedSymbols(plugin.path) == ["skill_plugin_entry"])
+    }
+
+    @Test func manifestFollowsTheContract() throws {
+        let manifest = try plugin.manifest()
+        #expect(manifest["id"] == "clock")
+        #expect(manifest["abi_version"] == "1.0")
+        #expect(manifest["thread_safe"] == true)
+        #expect(manifest["skills"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+            == ["clock.now", "clock.add", "clock.difference", "clock.convert"])
+        #expect(SkillPlugin.problems(inManifest: manifest) == [])
+        for skill in manifest["skills"]?.arrayValue ?? [] {
+            #expect((skill["examples"]?.arrayValue?.count ?? 0) >= 4, "\(skill["id"]!) needs several examples")
+            #expect(skill["description"]?.stringValue?.contains("Not ") == true, "\(skill["id"]!) says what it is not for")
+        }
+    }
+
+    @Test func nowInAZoneNamedInAnyCase() async {
+        let call = await plugin.call("clock.now", ["timezone": "asia/tokyo"])
+        #expect(call.status == SKILL_STATUS_OK)
+        #expect(call.json?["timezone"] == "Asia/Tokyo")
+        #expect(call.json?["utc_offset"] == "+09:00")
+        #expect(call.json?["iso8601"]?.stringValue?.hasSuffix("+09:00") == true)
+    }
+
+    @Test func unknownZoneIsAnInvalidArgumentWithARemedy() async {
+        let call = await plugin.call("clock.now", ["timezone": "Mars/Olympus"])
+        #expect(call.status == SKILL_STATUS_INVALID_ARGUMENTS)
+        #expect(call.json?["field"] == "/timezone")
+        #expect(call.json?["message"] == "unknown time zone \"Mars/Olympus\"")
+        #expect(call.json?["remedy"]?.stringValue?.contains("Europe/Paris") == true)
+    }
+
+    @Test func addingAMonthClampsToTheMonthEnd() async {
+        let call = await plugin.call(
+            "clock.add", ["start": "2028-01-31", "amount": 1, "unit": "months", "timezone": "Europe/Paris"])
+        #expect(call.status == SKILL_STATUS_OK)
+        #expect(call.json?["result"]?["iso8601"] == "2028-02-29T00:00:00+01:00")
+        #expect(call.json?["result"]?["weekday"] == "Tuesday")
+    }
+
+    @Test func addingADayKeepsWallClockTimeAcrossDaylightSaving() async {
+        let call = await plugin.call(
+            "clock.add", ["start": "2026-03-28T12:00", "amount": 1, "unit": "days", "timezone": "Europe/Paris"])
+        #expect(call.json?["result"]?["iso8601"] == "2026-03-29T12:00:00+02:00")
+        #expect(call.json?["result"]?["is_dst"] == true)
+    }
+
+    @Test func negativeAmountsGoBackInUTCByDefault() async {
+        let call = await plugin.call("clock.add", ["start": "2026-01-01T00:30:00Z", "amount": -90, "unit": "minutes"])
+        #expect(call.json?["result"]?["iso8601"] == "2025-12-31T23:00:00Z")
+    }
+
+    @Test func impossibleDateIsAnInvalidArgument() async {
+        let call = await plugin.call("clock.add", ["start": "2026-02-30", "amount": 1, "unit": "days"])
+        #expect(call.status == SKILL_STATUS_INVALID_ARGUMENTS)
+        #expect(call.json?["field"] == "/start")
+        #expect(call.json?["message"] == "\"2026-02-30\" names a day or time that does not exist")
+    }
+
+    @Test func malformedDateIsAnInvalidArgumentWithTheFormat() async {
+        let call = await plugin.call("clock.difference", ["from": "next tuesday"])
+        #expect(call.status == SKILL_STATUS_INVALID_ARGUMENTS)
+        #expect(call.json?["field"] == "/from")
+        #expect(call.json?["remedy"]?.stringValue?.contains("2026-03-01T09:30") == true)
+    }
+
+    @Test func differenceBetweenDates() async {
+        let call = await plugin.call("clock.difference", ["from": "2026-01-01", "to": "2026-03-01T06:00"])
+        #expect(call.status == SKILL_STATUS_OK)
+        #expect(call.json?["total_days"] == 59.25)
+        #expect(call.json?["days"] == 59)
+        #expect(call.json?["hours"] == 6)
+        #expect(call.json?["is_past"] == false)
+    }
+
+    @Test func differenceHonoursOffsets() async {
+        let call = await plugin.call("clock.difference", ["from": "2026-06-01T12:00:00+02:00", "to": "2026-06-01T12:00:00Z"])
+        #expect(call.json?["total_seconds"] == 7200)
+    }
+
+    @Test func convertBetweenZones() async {
+        let call = await plugin.call(
+            "clock.convert", ["time": "2026-07-01T09:30", "from_timezone": "Asia/Tokyo", "to_timezone": "Europe/Paris"])
+        #expect(call.status == SKILL_STATUS_OK)
+        #expect(call.json?["to"]?["iso8601"] == "2026-07-01T02:30:00+02:00")
+        #expect(call.json?["from"]?["iso8601"] == "2026-07-01T09:30:00+09:00")
+    }
+
+    @Test func unknownTargetZoneNamesItsField() async {
+        let call = await plugin.call("clock.convert", ["time": "2026-07-01T09:30", "to_timezone": "Atlantis"])
+        #expect(call.json?["field"] == "/to_timezone")
+    }
+}
