@@ -24,6 +24,8 @@ struct ChildProcess {
     var executable: String
     var arguments: [String]
     var timeout: Double
+    /// Added to the inherited environment (`NAME=value`).
+    var extraEnvironment: [String] = []
 
     /// Starts the process and waits for it, killing it (SIGKILL) once `timeout` seconds pass.
     /// - Throws: ``HostError`` of kind `io` when it cannot be started.
@@ -36,7 +38,8 @@ struct ChildProcess {
         }
         let pid: pid_t
         do {
-            pid = try Posix.spawn(executable, arguments: arguments, stdout: output.write, stderr: errors.write)
+            pid = try Posix.spawn(executable, arguments: arguments, stdout: output.write, stderr: errors.write,
+                                  extraEnvironment: extraEnvironment)
         } catch {
             for fd in [output.read, output.write, errors.read, errors.write] { close(fd) }
             throw error

@@ -33,7 +33,9 @@ public struct PluginScanner: Sendable {
             return ScanOutcome(status: .invalid, error: error.message)
         }
         Self.startedCount.add(1, ordering: .relaxed)
-        let child = ChildProcess(executable: helperExecutable, arguments: ["__scan", path], timeout: timeout)
+        // The Swift runtime's crash backtracer would print pages and slow every crash down: the signal is enough.
+        let child = ChildProcess(executable: helperExecutable, arguments: ["__scan", path], timeout: timeout,
+                                 extraEnvironment: ["SWIFT_BACKTRACE=enable=no"])
         let outcome: ChildProcess.Outcome
         do {
             outcome = try child.run()

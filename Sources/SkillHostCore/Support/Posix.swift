@@ -220,9 +220,11 @@ enum Posix {
     }
 
     /// Starts `executable` with `arguments` (argv[1...]) through `posix_spawn`, with the given descriptors as
-    /// its stdin, stdout and stderr (-1 = /dev/null), and the current environment.
+    /// its stdin, stdout and stderr (-1 = /dev/null), and the current environment plus `extraEnvironment`
+    /// (`NAME=value` entries that replace variables of the same name).
     static func spawn(
-        _ executable: String, arguments: [String], stdin: Int32 = -1, stdout: Int32, stderr: Int32
+        _ executable: String, arguments: [String], stdin: Int32 = -1, stdout: Int32, stderr: Int32,
+        extraEnvironment: [String] = []
     ) throws(HostError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -236,8 +238,18 @@ enum Posix {
         }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var environment: [String] = []
+        var index = 0
+        let replaced = Set(extraEnvironment.map { $0.prefix { $0 != "=" } })
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            if !replaced.contains(text.prefix { $0 != "=" }) { environment.append(text) }
+            index += 1
+        }
+        let envp: [UnsafeMutablePointer<CChar>?] = (environment + extraEnvironment).map { strdup($0) } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard result == 0 else {
             throw HostError(.io, "posix_spawn \(executable): \(describe(errno: result))")
         }

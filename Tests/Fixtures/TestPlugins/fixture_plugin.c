@@ -63,7 +63,10 @@ static const char builtin_manifest[] =
     "]}";
 
 #ifdef CRASH_ON_LOAD
-__attribute__((constructor)) static void crash_on_load(void) { raise(SIGSEGV); }
+__attribute__((constructor)) static void crash_on_load(void) {
+    volatile int *nowhere = NULL;
+    *nowhere = 1; /* SIGSEGV */
+}
 #endif
 #ifdef HANG_ON_LOAD
 __attribute__((constructor)) static void hang_on_load(void) { for (;;) pause(); }

@@ -1,0 +1,146 @@
+import Foundation
+import SkillHostCore
+import SkillJSON
+import Testing
+
+@Suite("Manifest checks")
+struct ManifestValidatorTests {
+    static let file = "/plugins/example.so"
+
+    /// A valid manifest that each test breaks in one place.
+    static func manifest(_ change: (inout JSONObject) -> Void = { _ in }) -> JSONValue {
+        let skill: JSONObject = [
+            "id": "example.run", "title": "Run", "description": "Runs the example.",
+            "parameters": ["type": "object", "properties": ["n": ["type": "integer"]], "required": ["n"]],
+            "permission": "read", "timeout": 5, "idempotent": true, "examples": ["run {n}"],
+        ]
+        var root: JSONObject = [
+            "id": "example", "name": "Example", "version": "1.0.0", "abi_version": "1.0",
+            "description": "An example.", "skills": [.object(skill)],
+        ]
+        change(&root)
+        return .object(root)
+    }
+
+    static func problems(_ document: JSONValue) -> [ManifestProblem] {
+        do {
+            _ = try ManifestValidator.validate(document, file: file)
+            return []
+        } catch {
+            #expect(error.file == file)
+            return error.problems
+        }
+    }
+
+    static func setSkill(_ root: inout JSONObject, _ key: String, _ value: JSONValue?) {
+        guard case .array(var skills)? = root["skills"], case .object(var skill) = skills[0] else { return }
+        skill[key] = value
+        skills[0] = .object(skill)
+        root["skills"] = .array(skills)
+    }
+
+    @Test("a valid manifest passes with normalized ids and defaults")
+    func validManifest() throws {
+        let document = Self.manifest { root in
+            root["id"] = "Example\u{200B}"
+            Self.setSkill(&root, "id", "EXAMPLE.Run")
+            Self.setSkill(&root, "timeout", nil)
+            Self.setSkill(&root, "examples", nil)
+        }
+        let manifest = try ManifestValidator.validate(document, file: Self.file)
+        #expect(manifest.id == "example")
+        #expect(manifest.skills.map(\.id) == ["example.run"])
+        #expect(manifest.skills[0].timeout == 30)
+        #expect(manifest.skills[0].examples.isEmpty)
+        #expect(manifest.threadSafe == false)
+        #expect(manifest.skills[0].permission == .read)
+    }
+
+    @Test("missing required members are each reported with their place")
+    func missingMembers() {
+        let problems = Self.problems(Self.manifest { root in
+            root["version"] = nil
+            Self.setSkill(&root, "permission", nil)
+        })
+        #expect(problems.contains { $0.pointer == "" && $0.message.contains("\"version\"") })
+        #expect(problems.contains { $0.pointer == "/skills/0" && $0.skillID == "example.run" && $0.message.contains("\"permission\"") })
+    }
+
+    @Test("bad semver, bad ABI, bad permission and bad timeout name pointer, skill and fix")
+    func badValues() {
+        let problems = Self.problems(Self.manifest { root in
+            root["version"] = "1.0"
+            root["abi_version"] = "2.0"
+            Self.setSkill(&root, "permission", "admin")
+            Self.setSkill(&root, "timeout", -1)
+        })
+        let byPointer = Dictionary(problems.map { ($0.pointer, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(byPointer["/version"]?.message.contains("semantic version") == true)
+        #expect(byPointer["/abi_version"]?.message.contains("not supported") == true)
+        #expect(byPointer["/skills/0/permission"]?.message.contains("read, write, dangerous") == true)
+        #expect(byPointer["/skills/0/permission"]?.skillID == "example.run")
+        #expect(byPointer["/skills/0/timeout"] != nil)
+        let error = ManifestError(file: Self.file, problems: problems)
+        #expect(error.description.hasPrefix(Self.file + ": "))
+        #expect(!error.description.contains("\n"))
+        #expect(error.description.contains("manifest /skills/0/permission (skill example.run)"))
+    }
+
+    @Test("semantic versions follow semver.org", arguments: [
+        ("1.0.0", true), ("0.1.2-alpha.1+build.5", true), ("10.20.30", true), ("1.0", false), ("01.0.0", false),
+        ("1.0.0-", false), ("1.0.0-01", false), ("v1.0.0", false), ("1.0.0+", false),
+    ])
+    func semver(text: String, valid: Bool) {
+        #expect(ManifestValidator.isSemanticVersion(text) == valid)
+    }
+
+    @Test("parameters must be an object schema")
+    func parametersNotObjectSchema() {
+        let notObject = Self.problems(Self.manifest { Self.setSkill(&$0, "parameters", ["type": "string"]) })
+        #expect(notObject.contains { $0.pointer == "/skills/0/parameters/type" && $0.skillID == "example.run" })
+        let notSchema = Self.problems(Self.manifest { Self.setSkill(&$0, "parameters", "x") })
+        #expect(notSchema.contains { $0.pointer == "/skills/0/parameters" })
+    }
+
+    @Test("a skill id must start with the plugin id and have a one-segment name")
+    func skillPrefix() {
+        let wrong = Self.problems(Self.manifest { Self.setSkill(&$0, "id", "other.run") })
+        #expect(wrong.contains { $0.pointer == "/skills/0/id" && $0.message.contains("\"example.<name>\"") })
+        let dotted = Self.problems(Self.manifest { Self.setSkill(&$0, "id", "example.a.b") })
+        #expect(dotted.contains { $0.pointer == "/skills/0/id" && $0.message.contains("one segment") })
+    }
+
+    @Test("skill ids that differ only by case or invisible characters are duplicates")
+    func duplicateSkills() {
+        let problems = Self.problems(Self.manifest { root in
+            guard case .array(let skills)? = root["skills"], case .object(var copy) = skills[0] else { return }
+            copy["id"] = "Example.Run\u{200B}"
+            root["skills"] = .array(skills + [.object(copy)])
+        })
+        #expect(problems.contains { $0.pointer == "/skills/1/id" && $0.message.contains("/skills/0/id") })
+    }
+
+    @Test("ids that break the grammar after normalization are rejected")
+    func badID() {
+        let problems = Self.problems(Self.manifest { $0["id"] = "my plugin" })
+        #expect(problems.contains { $0.pointer == "/id" && $0.message.contains("my plugin") })
+    }
+
+    @Test("manifest text that is not JSON reports line and column")
+    func notJSON() {
+        do {
+            _ = try ManifestValidator.validate(bytes: Array("{\"id\": }".utf8), file: Self.file)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.problems.first?.message.contains("line 1, column 8") == true)
+        }
+    }
+
+    @Test("the embedded manifest schema is byte for byte the shipped file")
+    func embeddedSchemaMatchesFile() throws {
+        let file = HostTestSupport.packageRoot + "/Sources/SkillHostCore/Resources/manifest.schema.json"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text == ManifestSchema.text)
+        #expect((try? JSONValue(parsing: ManifestSchema.text)) != nil)
+    }
+}

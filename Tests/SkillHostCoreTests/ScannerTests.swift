@@ -1,0 +1,80 @@
+import Foundation
+import SkillHostCore
+import SkillJSON
+import Testing
+
+@Suite("The scanner child")
+struct ScannerTests {
+    func scanner(timeout: Double = 10) throws -> PluginScanner {
+        PluginScanner(helperExecutable: try HostTestSupport.skillhostBinary(), timeout: timeout)
+    }
+
+    @Test("a good plugin reports its manifest")
+    func good() throws {
+        let outcome = try scanner().scan(path: try HostTestSupport.fixturePlugin())
+        #expect(outcome.status == .ok)
+        #expect(outcome.manifest?["id"] == "fixture")
+    }
+
+    @Test("a plugin that crashes while loading is broken with the signal; the host survives")
+    func crashOnLoad() throws {
+        let outcome = try scanner().scan(path: try HostTestSupport.fixturePlugin(["CRASH_ON_LOAD"]))
+        #expect(outcome.status == .broken)
+        #expect(outcome.error?.contains("SIGSEGV 11") == true)
+        #expect(outcome.error?.contains("skillhost rescan") == true)
+    }
+
+    @Test("a plugin that hangs while loading is killed and broken with the timeout")
+    func hangOnLoad() throws {
+        let started = Date()
+        let outcome = try scanner(timeout: 1).scan(path: try HostTestSupport.fixturePlugin(["HANG_ON_LOAD"]))
+        #expect(outcome.status == .broken)
+        #expect(outcome.error?.contains("did not finish within 1 s") == true)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("a plugin that exits while loading is broken with the exit status")
+    func exitOnLoad() throws {
+        let outcome = try scanner().scan(path: try HostTestSupport.fixturePlugin(["EXIT_ON_LOAD"]))
+        #expect(outcome.status == .broken)
+        #expect(outcome.error?.contains("exited with status 3") == true)
+    }
+
+    @Test("a plugin that prints to stdout while loading cannot corrupt the report")
+    func printOnLoad() throws {
+        let outcome = try scanner().scan(path: try HostTestSupport.fixturePlugin(["PRINT_ON_LOAD"]))
+        #expect(outcome.status == .ok)
+    }
+
+    @Test("descriptor and manifest faults found in the child are invalid with the reason")
+    func invalidInChild() throws {
+        let major = try scanner().scan(path: try HostTestSupport.fixturePlugin(["DESCRIPTOR_MAJOR=3"]))
+        #expect(major.status == .invalid)
+        #expect(major.error?.contains("ABI 3.0") == true)
+        let manifestFile = HostTestSupport.temporaryDirectory() + "/manifest.json"
+        try HostTestSupport.write(#"{"id":"m","name":"M","version":"one","abi_version":"1.0","description":"d","skills":[{"id":"m.x","title":"X","description":"d","parameters":{"type":"object"},"permission":"root","idempotent":true}]}"#, to: manifestFile)
+        let path = try HostTestSupport.fixturePlugin(["MANIFEST_PATH=\"\(manifestFile)\""])
+        let bad = try scanner().scan(path: path)
+        #expect(bad.status == .invalid)
+        #expect(bad.problems.count == 2)
+        #expect(bad.problems.contains { $0.hasPrefix(path) && $0.contains("manifest /version") })
+        #expect(bad.problems.contains { $0.contains("manifest /skills/0/permission (skill m.x)") })
+    }
+
+    @Test("a truncated file is invalid without starting a child")
+    func truncatedNeedsNoChild() throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: try HostTestSupport.fixturePlugin()))
+        let path = HostTestSupport.temporaryDirectory() + "/cut.so"
+        try original.prefix(original.count - 100).write(to: URL(fileURLWithPath: path))
+        let broken = PluginScanner(helperExecutable: "/nonexistent/skillhost")
+        let outcome = try broken.scan(path: path)
+        #expect(outcome.status == .invalid)
+        #expect(outcome.error?.contains("truncated") == true)
+    }
+
+    @Test("a scanner that cannot start is a host error, not a plugin verdict")
+    func missingHelper() throws {
+        let broken = PluginScanner(helperExecutable: "/nonexistent/skillhost")
+        #expect(throws: HostError.self) { try broken.scan(path: try HostTestSupport.fixturePlugin()) }
+    }
+}
