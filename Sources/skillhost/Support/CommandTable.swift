@@ -10,6 +10,8 @@ enum CommandTable {
         ValidateCommand.self,
         RescanCommand.self,
         ScanCommand.self,
+        TrustCommand.self,
+        UntrustCommand.self,
         WorkerCommand.self,
     ]
 

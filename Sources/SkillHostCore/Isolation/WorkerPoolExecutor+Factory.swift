@@ -1,0 +1,12 @@
+extension WorkerPoolExecutor {
+    /// The ``ExecutorFactory`` maker for `isolation: process`: a pool with the plugin's registry settings
+    /// (`max_workers`, `limits`), the host's `skillhost` as the worker, and crash history in the cache
+    /// folder's ``PluginHealthStore``. Use as `ExecutorFactory(process: WorkerPoolExecutor.maker)`.
+    public static let maker: ExecutorFactory.Maker = { request throws(HostError) in
+        WorkerPoolExecutor(
+            WorkerPoolConfiguration(
+                pluginID: request.plugin.id, pluginPath: request.plugin.path,
+                workerExecutable: request.helperExecutable, maxWorkers: request.plugin.settings.maxWorkers,
+                limits: request.plugin.settings.limits, healthStore: PluginHealthStore(cacheDirectory: request.paths.cache)))
+    }
+}
