@@ -4,7 +4,8 @@
 /// ``double(_:)``), and objects keep their keys in document order so output reads like input.
 ///
 /// Equality is JSON equality, as JSON Schema's `const`, `enum` and `uniqueItems` need it: objects compare
-/// without regard to key order, and numbers compare by value (`1 == 1.0`).
+/// without regard to key order, numbers compare by value (`1 == 1.0`), and strings compare by code point
+/// ("é" precomposed differs from "e" + combining accent).
 public enum JSONValue: Sendable {
     case null
     case bool(Bool)
@@ -101,7 +102,7 @@ extension JSONValue: Hashable {
         case (.double(let a), .double(let b)): return a == b
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)):
             return Double(a) == b && (b >= 9.223372036854775808e18 ? false : Int64(exactly: b) == a)
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)  // code points, not canonical equivalence
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)): return a == b
         default: return false

@@ -26,10 +26,12 @@ struct ResourceRegistry {
     /// Keywords whose value is one schema.
     static let singleSchemaKeywords: Set<String> = [
         "additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else",
-        "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+        "unevaluatedItems", "unevaluatedProperties", "contentSchema", "additionalItems",
     ]
     /// Keywords whose value maps names to schemas.
-    static let schemaMapKeywords: Set<String> = ["$defs", "definitions", "properties", "patternProperties", "dependentSchemas"]
+    static let schemaMapKeywords: Set<String> = [
+        "$defs", "definitions", "properties", "patternProperties", "dependentSchemas", "dependencies",
+    ]
     /// Keywords whose value is an array of schemas.
     static let schemaArrayKeywords: Set<String> = ["allOf", "anyOf", "oneOf", "prefixItems"]
 

@@ -74,15 +74,31 @@ extension SchemaCompiler {
                 for (name, _) in members { compiled.append((name, try node(at: child("dependentSchemas", name)))) }
                 checks.append(.dependentSchemas(compiled))
             }
+            if case .object(let members)? = schema["dependencies"] {
+                // Draft 7's `dependencies`, still accepted: arrays require names, schemas apply.
+                var required: [(String, [String])] = []
+                var compiled: [(String, SchemaNode)] = []
+                for (name, value) in members {
+                    if case .array(let names) = value {
+                        required.append((name, names.compactMap(\.stringValue)))
+                    } else {
+                        compiled.append((name, try node(at: child("dependencies", name))))
+                    }
+                }
+                if !required.isEmpty { checks.append(.dependentRequired(required)) }
+                if !compiled.isEmpty { checks.append(.dependentSchemas(compiled)) }
+            }
             // Arrays.
             var prefixCount = 0
-            if case .array(let elements)? = schema["prefixItems"] {
+            if vocabularies.legacyArrays {
+                try compileLegacyItems(schema, into: &checks, child: child)
+            } else if case .array(let elements)? = schema["prefixItems"] {
                 var compiled: [SchemaNode] = []
                 for position in elements.indices { compiled.append(try node(at: child("prefixItems", String(position)))) }
                 prefixCount = compiled.count
                 checks.append(.prefixItems(compiled))
             }
-            if schema["items"] != nil {
+            if schema["items"] != nil, !vocabularies.legacyArrays {
                 checks.append(.items(try node(at: child("items")), start: prefixCount))
             }
             if schema["contains"] != nil {
@@ -113,9 +129,8 @@ extension SchemaCompiler {
                 let condition = try node(at: child("if"))
                 let then = schema["then"] == nil ? nil : try node(at: child("then"))
                 let otherwise = schema["else"] == nil ? nil : try node(at: child("else"))
-                if then != nil || otherwise != nil {
-                    checks.append(.conditional(if: condition, then: then, else: otherwise))
-                }
+                // Kept without then/else too: `if` still contributes annotations to unevaluated*.
+                checks.append(.conditional(if: condition, then: then, else: otherwise))
             }
         }
         if vocabularies.unevaluated {
@@ -128,6 +143,23 @@ extension SchemaCompiler {
             compiled.collectsAnnotations = !last.isEmpty
         }
         compiled.checks = checks + last
+    }
+
+    /// Draft 2019-09 and earlier: `items` as an array is positional, `additionalItems` applies after it.
+    mutating func compileLegacyItems(
+        _ schema: JSONObject, into checks: inout [Check], child: (String, String...) -> Location
+    ) throws(SchemaError) {
+        guard let items = schema["items"] else { return }
+        guard case .array(let elements) = items else {
+            checks.append(.items(try node(at: child("items")), start: 0))
+            return
+        }
+        var compiled: [SchemaNode] = []
+        for position in elements.indices { compiled.append(try node(at: child("items", String(position)))) }
+        checks.append(.prefixItems(compiled))
+        if schema["additionalItems"] != nil {
+            checks.append(.items(try node(at: child("additionalItems")), start: compiled.count))
+        }
     }
 
     /// A compiled regex, or an error at `pointer` naming what is wrong with it.

@@ -80,7 +80,9 @@ struct SchemaCompiler {
         var result = Vocabularies.standard
         if case .string(let metaURI)? = registry.documents[document]["$schema"] {
             let (uri, _) = URIReference.resolve(metaURI, against: "")
-            if uri != MetaSchemas.draft202012, let location = registry.resource(uri) {
+            if let legacy = Vocabularies.legacy(uri) {
+                result = legacy
+            } else if uri != MetaSchemas.draft202012, let location = registry.resource(uri) {
                 result = Vocabularies(metaSchema: registry.value(at: location))
             }
         }

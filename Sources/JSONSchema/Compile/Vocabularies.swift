@@ -5,6 +5,9 @@ struct Vocabularies: Equatable {
     var validation = true
     /// Whether `format` asserts because the dialect lists the format-assertion vocabulary.
     var formatAssertion = false
+    /// Whether the document declares an older draft (2019-09 or before): `items` may be an array
+    /// (with `additionalItems`) and `prefixItems` means nothing.
+    var legacyArrays = false
 
     /// Every vocabulary of the standard 2020-12 dialect (format annotates).
     static let standard = Vocabularies()
@@ -22,4 +25,14 @@ struct Vocabularies: Equatable {
     }
 
     init() {}
+
+    /// The vocabularies of a document whose `$schema` names a draft before 2020-12, or nil.
+    static func legacy(_ metaSchemaURI: String) -> Vocabularies? {
+        let older = ["https://json-schema.org/draft/2019-09/schema", "http://json-schema.org/draft-07/schema",
+            "http://json-schema.org/draft-06/schema", "http://json-schema.org/draft-04/schema"]
+        guard older.contains(metaSchemaURI) else { return nil }
+        var result = Vocabularies()
+        result.legacyArrays = true
+        return result
+    }
 }

@@ -48,6 +48,7 @@ extension Evaluator {
             report(node, "not", "\(ValueText.describe(instance)) must not match the schema in not")
             return false
         case .conditional(let condition, let then, let otherwise):
+            if then == nil && otherwise == nil && !track { return true }
             var branch = Annotations()
             if probe(condition, instance, &branch, track: track) {
                 if track { local.merge(branch) }

@@ -77,7 +77,8 @@ enum DateFormats {
             return bytes.dropLast().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } && bytes.count > 1
         }
         var inTime = false
-        var order = "YMD"[...]
+        var units = Array("YMD")
+        var nextUnit = 0
         var sawComponent = false
         var sawTimeComponent = false
         var digits = 0
@@ -87,10 +88,15 @@ enum DateFormats {
             case UInt8(ascii: "T"):
                 guard !inTime, digits == 0 else { return false }
                 inTime = true
-                order = "HMS"
+                units = Array("HMS")
+                nextUnit = 0
             default:
-                guard digits > 0, let position = order.firstIndex(of: Character(Unicode.Scalar(byte))) else { return false }
-                order = order[order.index(after: position)...]
+                // Units come in order and, once one is given, without gaps (P1Y2D and PT1H2S are invalid).
+                let unit = Character(Unicode.Scalar(byte))
+                guard digits > 0, let position = units.firstIndex(of: unit), position >= nextUnit else { return false }
+                let started = inTime ? sawTimeComponent : sawComponent
+                if started && position != nextUnit { return false }
+                nextUnit = position + 1
                 digits = 0
                 sawComponent = true
                 if inTime { sawTimeComponent = true }
