@@ -8,7 +8,7 @@ enum RequestSplitter {
 
     /// Words dropped from the start of a clause.
     static let leadingFiller = [
-        "please", "can you", "could you", "would you", "will you", "i want you to", "i'd like you to", "hey", "ok",
+        "please", "can you", "could you", "would you", "will you", "tell me", "i want you to", "i'd like you to", "hey", "ok",
         "okay", "also", "and", "then", "first", "finally", "next",
     ]
 

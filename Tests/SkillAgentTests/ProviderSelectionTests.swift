@@ -1,0 +1,39 @@
+import Testing
+
+@testable import SkillAgent
+
+@Suite struct ProviderSelectionTests {
+    @Test func offlineWhenNothingIsConfigured() throws {
+        #expect(try ProviderSelection.resolve(environment: [:], baseURLFlag: nil, modelFlag: nil, offline: false) == .offline)
+    }
+
+    @Test func flagsWinOverEnvironment() throws {
+        let environment = ["OPENAI_BASE_URL": "http://env/v1", "SKILLHOST_MODEL": "env-model"]
+        #expect(
+            try ProviderSelection.resolve(environment: environment, baseURLFlag: "http://localhost:11434/v1", modelFlag: "llama3.1", offline: false)
+                == .openAI(baseURL: "http://localhost:11434/v1", model: "llama3.1"))
+        #expect(
+            try ProviderSelection.resolve(environment: environment, baseURLFlag: nil, modelFlag: nil, offline: false)
+                == .openAI(baseURL: "http://env/v1", model: "env-model"))
+    }
+
+    @Test func apiKeyAloneSelectsOpenAI() throws {
+        #expect(
+            try ProviderSelection.resolve(environment: ["OPENAI_API_KEY": "sk-x"], baseURLFlag: nil, modelFlag: nil, offline: false)
+                == .openAI(baseURL: "https://api.openai.com/v1", model: "gpt-4o-mini"))
+    }
+
+    @Test func offlineFlagWins() throws {
+        #expect(try ProviderSelection.resolve(environment: ["OPENAI_API_KEY": "sk-x"], baseURLFlag: nil, modelFlag: nil, offline: true) == .offline)
+    }
+
+    @Test func aServerWithoutAModelIsAnError() {
+        #expect(throws: ModelProviderError.self) {
+            try ProviderSelection.resolve(environment: [:], baseURLFlag: "http://localhost:8080/v1", modelFlag: nil, offline: false)
+        }
+    }
+
+    @Test func baseURLLosesTrailingSlashes() {
+        #expect(OpenAIConfiguration(baseURL: "http://h/v1/ ", model: "m").chatCompletionsURL == "http://h/v1/chat/completions")
+    }
+}

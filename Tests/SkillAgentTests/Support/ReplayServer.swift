@@ -1,0 +1,177 @@
+import Foundation
+import SkillJSON
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 that replays recorded Chat Completions responses, one per request,
+/// in order, and records the requests. The body is written in small pieces with short pauses so clients
+/// see SSE events split at arbitrary byte boundaries. It stops itself after `lifetime` seconds.
+final class ReplayServer: Sendable {
+    struct Response: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+        /// Bytes per write (0: all at once).
+        var pieceSize: Int
+
+        /// A recorded SSE stream from Fixtures/openai.
+        static func stream(_ fixture: String, pieceSize: Int = 17) -> Response {
+            Response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Fixture.bytes(fixture), pieceSize: pieceSize)
+        }
+
+        /// A recorded JSON body from Fixtures/openai.
+        static func json(_ fixture: String, status: Int = 200, headers: [String: String] = [:]) -> Response {
+            Response(
+                status: status, headers: headers.merging(["Content-Type": "application/json"]) { first, _ in first },
+                body: Fixture.bytes(fixture), pieceSize: 0)
+        }
+    }
+
+    struct Request: Sendable {
+        var method: String
+        var path: String
+        var headers: [String: String]
+        var body: JSONValue?
+    }
+
+    let port: UInt16
+    private let socket: Int32
+    private let state: Mutex<(responses: [Response], requests: [Request], stopped: Bool)>
+
+    init(_ responses: [Response], lifetime: Double = 30) throws {
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SkillBodyError(description: "socket failed") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            close(fd)
+            throw SkillBodyError(description: "bind/listen failed")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        socket = fd
+        state = Mutex((responses, [], false))
+        let deadline = Date().addingTimeInterval(lifetime)
+        let thread = Thread { [self] in serve(until: deadline) }
+        thread.start()
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)/v1" }
+    var requests: [Request] { state.withLock { $0.requests } }
+
+    func stop() { state.withLock { $0.stopped = true } }
+
+    private func serve(until deadline: Date) {
+        defer { close(socket) }
+        while Date() < deadline, !state.withLock({ $0.stopped }) {
+            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            let client = accept(socket, nil, nil)
+            guard client >= 0 else { continue }
+            handle(client)
+            close(client)
+        }
+    }
+
+    private func handle(_ client: Int32) {
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var headerEnd: Int?
+        var contentLength = 0
+        while true {
+            let count = read(client, &buffer, buffer.count)
+            if count <= 0 { return }
+            data.append(contentsOf: buffer[0..<count])
+            if headerEnd == nil, let end = Self.find([13, 10, 13, 10], in: data) {
+                headerEnd = end + 4
+                let head = String(decoding: data[0..<end], as: UTF8.self)
+                for line in head.split(separator: "\r\n").dropFirst() {
+                    let parts = line.split(separator: ":", maxSplits: 1)
+                    if parts.count == 2, parts[0].lowercased() == "content-length" {
+                        contentLength = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                    }
+                }
+            }
+            if let headerEnd, data.count >= headerEnd + contentLength { break }
+        }
+        let end = headerEnd!
+        let lines = String(decoding: data[0..<(end - 4)], as: UTF8.self).split(separator: "\r\n")
+        let requestLine = lines.first?.split(separator: " ") ?? []
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces) }
+        }
+        let body = try? JSONValue(parsing: Array(data[end..<(end + contentLength)]))
+        let request = Request(
+            method: requestLine.count > 0 ? String(requestLine[0]) : "", path: requestLine.count > 1 ? String(requestLine[1]) : "",
+            headers: headers, body: body)
+        let response: Response = state.withLock { state in
+            state.requests.append(request)
+            return state.responses.isEmpty
+                ? Response(status: 500, headers: [:], body: Array(#"{"error":{"message":"no more recorded responses"}}"#.utf8), pieceSize: 0)
+                : state.responses.removeFirst()
+        }
+        var head = "HTTP/1.1 \(response.status) \(response.status == 200 ? "OK" : "Status")\r\nConnection: close\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        if response.pieceSize == 0 { head += "Content-Length: \(response.body.count)\r\n" }
+        head += "\r\n"
+        Self.write(Array(head.utf8), to: client)
+        if response.pieceSize == 0 {
+            Self.write(response.body, to: client)
+            return
+        }
+        var offset = 0
+        while offset < response.body.count {
+            let next = min(offset + response.pieceSize, response.body.count)
+            Self.write(Array(response.body[offset..<next]), to: client)
+            offset = next
+            usleep(2000)
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], to client: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<(start + needle.count)]) == needle {
+            return start
+        }
+        return nil
+    }
+}
+
+/// Recorded responses under Fixtures/openai.
+enum Fixture {
+    static func bytes(_ name: String) -> [UInt8] {
+        let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures/openai")
+        guard let url, let data = try? Data(contentsOf: url) else {
+            Issue.record("missing fixture Fixtures/openai/\(name)")
+            return []
+        }
+        return [UInt8](data)
+    }
+}
