@@ -23,7 +23,7 @@ struct AddTime: Skill {
             "amount": .integer("How many units to add; negative to go back", minimum: -1_000_000, maximum: 1_000_000),
             "unit": .string("The unit of amount", oneOf: ClockSchema.units),
             "start": ClockSchema.dateTime("Start date, e.g. 2026-03-01 or 2026-03-01T09:30; now if absent"),
-            "timezone": ClockSchema.timeZone("IANA time zone for the start and the result; UTC if absent"),
+            "timezone": ClockSchema.timeZone("Time zone (IANA name, city or abbreviation) for the start and the result; UTC if absent"),
         ], required: ["amount", "unit"])
     let timeout = 5.0
     let examples = [

@@ -2,8 +2,8 @@ import SkillSDK
 
 /// Schemas shared by the clock skills.
 enum ClockSchema {
-    /// An IANA time zone name such as "Europe/Paris", or "UTC".
-    static let timeZonePattern = "^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$"
+    /// An IANA time zone name such as "Europe/Paris", a city such as "New York", or an abbreviation.
+    static let timeZonePattern = "^[A-Za-z][A-Za-z0-9_+ .-]*(/[A-Za-z0-9_+ .-]+)*$"
 
     /// A date, or a date and time with an optional UTC offset: "2026-03-01", "2026-03-01T09:30",
     /// "2026-03-01T09:30:00+01:00", "2026-03-01T08:30:00Z".

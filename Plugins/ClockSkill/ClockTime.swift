@@ -5,6 +5,8 @@ import SkillSDK
 struct ClockTime {
     /// The zone dates are read and shown in.
     let timeZone: TimeZone
+    /// The zone's name as reported: its IANA identifier, "UTC" for UTC (Foundation calls it "GMT").
+    var zoneName: String { timeZone.secondsFromGMT() == 0 && timeZone.identifier == "GMT" ? "UTC" : timeZone.identifier }
     private let calendar: Calendar
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
@@ -26,18 +28,30 @@ struct ClockTime {
         guard let zone = ClockTime.timeZone(named: name) else {
             throw SkillError.invalidArguments(
                 field: field, message: "unknown time zone \"\(name)\"",
-                remedy: "use an IANA name such as \"Europe/Paris\", \"America/New_York\" or \"UTC\"")
+                remedy: "use an IANA name such as \"Europe/Paris\" or \"America/New_York\", a city such as \"Tokyo\", or \"UTC\"")
         }
         self.init(timeZone: zone)
     }
 
-    /// A zone by IANA name, case-insensitively; "UTC", "GMT" and "Z" mean UTC.
+    /// A zone by IANA name ("Europe/Paris", any case), by city ("Paris", "new york": the zone named after
+    /// it), or by abbreviation ("UTC", "GMT", "Z", "PST", "CET").
     static func timeZone(named name: String) -> TimeZone? {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        if ["utc", "gmt", "z"].contains(trimmed.lowercased()) { return TimeZone(identifier: "UTC") }
-        if let zone = TimeZone(identifier: trimmed) { return zone }
         let lowered = trimmed.lowercased()
-        return TimeZone.knownTimeZoneIdentifiers.first { $0.lowercased() == lowered }.flatMap(TimeZone.init(identifier:))
+        if ["utc", "gmt", "z"].contains(lowered) { return TimeZone(identifier: "UTC") }
+        if trimmed.count <= 5, trimmed.allSatisfy(\.isLetter), let zone = TimeZone(abbreviation: trimmed.uppercased()) {
+            return zone
+        }
+        if let zone = TimeZone(identifier: trimmed) { return zone }
+        let identifiers = TimeZone.knownTimeZoneIdentifiers
+        if let identifier = identifiers.first(where: { $0.lowercased() == lowered }) {
+            return TimeZone(identifier: identifier)
+        }
+        let city = "/" + lowered.replacingOccurrences(of: " ", with: "_")
+        if !trimmed.contains("/"), let identifier = identifiers.first(where: { $0.lowercased().hasSuffix(city) }) {
+            return TimeZone(identifier: identifier)
+        }
+        return nil
     }
 
     /// Parses "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS[.fff]]" with an optional "Z" or "±HH:MM"; times without
@@ -135,7 +149,7 @@ struct ClockTime {
         ClockReading(
             iso8601: iso8601(date), date: String(iso8601(date).prefix(10)),
             time: String(iso8601(date).dropFirst(11).prefix(5)), weekday: weekday(date),
-            timezone: timeZone.identifier, utcOffset: utcOffset(date),
+            timezone: zoneName, utcOffset: utcOffset(date),
             isDaylightSavingTime: timeZone.isDaylightSavingTime(for: date),
             unixSeconds: Int64(date.timeIntervalSince1970.rounded(.down)))
     }

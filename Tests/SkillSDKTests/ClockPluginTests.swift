@@ -34,6 +34,16 @@ import Testing
         #expect(call.json?["iso8601"]?.stringValue?.hasSuffix("+09:00") == true)
     }
 
+    @Test(arguments: [
+        ("Paris", "Europe/Paris"), ("new york", "America/New_York"), ("PST", "America/Los_Angeles"),
+        ("utc", "UTC"), ("Europe/London", "Europe/London"),
+    ])
+    func zonesByCityAbbreviationOrName(name: String, identifier: String) async {
+        let call = await plugin.call("clock.now", ["timezone": .string(name)])
+        #expect(call.status == SKILL_STATUS_OK)
+        #expect(call.json?["timezone"] == .string(identifier))
+    }
+
     @Test func unknownZoneIsAnInvalidArgumentWithARemedy() async {
         let call = await plugin.call("clock.now", ["timezone": "Mars/Olympus"])
         #expect(call.status == SKILL_STATUS_INVALID_ARGUMENTS)
