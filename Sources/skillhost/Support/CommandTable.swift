@@ -7,11 +7,13 @@ enum CommandTable {
         EnableCommand.self,
         DisableCommand.self,
         CallCommand.self,
+        ChatCommand.self,
         ValidateCommand.self,
         RescanCommand.self,
         ScanCommand.self,
         TrustCommand.self,
         UntrustCommand.self,
+        SchemaCommand.self,
         WorkerCommand.self,
     ]
 

@@ -1,3 +1,4 @@
+import JSONSchema
 import SkillHostCore
 #if canImport(Glibc)
 import Glibc
@@ -48,6 +49,7 @@ enum ExitCodeMapping {
 
     static func map(_ error: any Error) -> (Int32, String) {
         if let error = error as? HostError { return (code(for: error.kind), error.message) }
+        if let error = error as? SchemaFileCheck.InputError { return (ExitCode.usage, error.message) }
         return (ExitCode.failure, "\(error)")
     }
 }
