@@ -1,5 +1,6 @@
 import Foundation
-import SkillHostCore
+import JSONSchema
+@testable import SkillHostCore
 import SkillJSON
 import Testing
 
@@ -100,6 +101,26 @@ struct ManifestValidatorTests {
         #expect(notObject.contains { $0.pointer == "/skills/0/parameters/type" && $0.skillID == "example.run" })
         let notSchema = Self.problems(Self.manifest { Self.setSkill(&$0, "parameters", "x") })
         #expect(notSchema.contains { $0.pointer == "/skills/0/parameters" })
+    }
+
+    @Test("parameters must be a valid draft 2020-12 schema; the fault's pointer is inside parameters")
+    func parametersInvalidSchema() {
+        let problems = Self.problems(Self.manifest {
+            Self.setSkill(&$0, "parameters", ["type": "object", "properties": ["n": ["type": "integr"]]])
+        })
+        #expect(problems.count == 1)
+        #expect(problems.first?.pointer.hasPrefix("/skills/0/parameters/properties/n") == true)
+        #expect(problems.first?.skillID == "example.run")
+        #expect(problems.first?.message.contains("not a valid draft 2020-12 schema") == true)
+    }
+
+    @Test("the shipped manifest schema itself accepts a valid manifest and rejects a broken one")
+    func manifestSchemaBackstop() throws {
+        let schema = try #require(ManifestSchema.compiled)
+        #expect(schema.isValid(Self.manifest()))
+        #expect(!schema.isValid(Self.manifest { Self.setSkill(&$0, "permission", "admin") }))
+        #expect(!schema.isValid(Self.manifest { $0["version"] = "1.0" }))
+        #expect(!schema.isValid(Self.manifest { $0["skills"] = [] }))
     }
 
     @Test("a skill id must start with the plugin id and have a one-segment name")

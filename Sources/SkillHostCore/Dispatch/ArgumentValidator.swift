@@ -1,15 +1,49 @@
+import JSONSchema
 import SkillJSON
+import Synchronization
 
-/// Validates call arguments against a skill's `parameters` schema before any plugin code runs.
+/// Validates call arguments against a skill's `parameters` schema before any plugin code runs. Compiled
+/// schemas are kept per skill (and recompiled when the schema changes). Formats assert: a `date-time`
+/// parameter that gets "tomorrow" is refused.
 final class ArgumentValidator: Sendable {
+    /// The most errors listed in one message.
+    static let maximumErrors = 10
+
+    private let compiled = Mutex<[String: (parameters: JSONValue, schema: Schema)]>([:])
+
     init() {}
 
-    /// - Throws: ``HostError`` `invalidArguments` listing every error with its JSON pointer, on one line.
+    /// - Throws: ``HostError`` `invalidArguments` listing every error with its JSON pointer, on one line;
+    ///   `details` holds them as `[{"pointer", "keyword", "message"}]`.
     func validate(_ arguments: JSONValue, for skill: SkillDescription) throws(HostError) {
         guard case .object = arguments else {
             throw HostError(.invalidArguments,
                 "skill \(skill.id): arguments must be a JSON object, got \(arguments.typeName); e.g. '{}'",
                 skillID: skill.id, pluginID: skill.pluginID)
         }
+        let schema = try self.schema(for: skill)
+        let errors = schema.validate(arguments, maxErrors: Self.maximumErrors)
+        guard !errors.isEmpty else { return }
+        let list = errors.map(\.description).joined(separator: "; ")
+        throw HostError(.invalidArguments,
+            "skill \(skill.id): invalid arguments: \(list); see 'skillhost inspect \(skill.id)' for the parameters",
+            skillID: skill.id, pluginID: skill.pluginID,
+            details: .array(errors.map {
+                ["pointer": .string($0.instanceLocation), "keyword": .string($0.keywordLocation), "message": .string($0.message)]
+            }))
+    }
+
+    private func schema(for skill: SkillDescription) throws(HostError) -> Schema {
+        if let entry = compiled.withLock({ $0[skill.id] }), entry.parameters == skill.parameters { return entry.schema }
+        let schema: Schema
+        do {
+            schema = try Schema(compiling: skill.parameters, options: ManifestSchema.parameterOptions)
+        } catch {
+            throw HostError(.invalidPlugin,
+                "skill \(skill.id): its parameters schema does not compile (\(error.description)); run 'skillhost rescan'",
+                skillID: skill.id, pluginID: skill.pluginID)
+        }
+        compiled.withLock { $0[skill.id] = (skill.parameters, schema) }
+        return schema
     }
 }
