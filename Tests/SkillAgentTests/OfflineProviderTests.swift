@@ -108,3 +108,29 @@ import Testing
         #expect(all.answer?.contains("I stopped before \"what time is it in CET\" (step limit reached).") == true)
     }
 }
+
+@Suite struct SlotPatternTests {
+    @Test func relativeDatesFillDateShapedPatterns() {
+        let datePattern: JSONValue = ["type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2})?(Z|[+-][0-9]{2}:[0-9]{2})?)?$"]
+        #expect(OfflinePlannerTests.filler.value(for: ["tomorrow"], schema: datePattern) == "2026-02-11")
+        #expect(OfflinePlannerTests.filler.value(for: ["friday", "at", "10am"], schema: datePattern) == "2026-02-13T10:00:00Z")
+        #expect(OfflinePlannerTests.filler.value(for: ["2026-03-01"], schema: datePattern) == "2026-03-01")
+        #expect(OfflinePlannerTests.filler.value(for: ["someday"], schema: datePattern) == nil)
+    }
+}
+
+@Suite struct WeakSeparatorTests {
+    static let tools = OfflinePlannerTests.tools
+
+    @Test func sentencesInsideASlotStayTogether() {
+        let plan = OfflinePlanner(filler: OfflinePlannerTests.filler).plan("count the words in Cats sleep. Dogs bark; birds sing", tools: Self.tools)
+        #expect(plan.steps.map(\.arguments) == [["text": "Cats sleep. Dogs bark; birds sing"]])
+        #expect(plan.unmapped.isEmpty)
+    }
+
+    @Test func sentencesThatAreEachAStepSplit() {
+        let plan = OfflinePlanner(filler: OfflinePlannerTests.filler).plan("What time is it in UTC. Count the words in a b c.", tools: Self.tools)
+        #expect(plan.steps.map(\.toolName) == ["clock_now", "text_count_words"])
+        #expect(plan.steps[1].arguments == ["text": "a b c"])
+    }
+}

@@ -30,23 +30,25 @@ struct OfflinePlanner: Sendable {
     func plan(_ text: String, tools: [ToolSpec]) -> OfflinePlan {
         var plan = OfflinePlan(steps: [], unmapped: [])
         for clause in RequestSplitter.clauses(of: text) {
-            // "… and …" is two steps when every part matches on its own ("what time is it in UTC and remind
-            // me to …"); otherwise "and" belongs to a slot ("count the words in salt and pepper").
-            let parts = RequestSplitter.andParts(of: clause)
-            if parts.count > 1 {
-                let steps = parts.compactMap { bestStep(for: $0, tools: tools) }
-                if steps.count == parts.count {
-                    plan.steps.append(contentsOf: steps)
-                    continue
-                }
-            }
-            if let step = bestStep(for: clause, tools: tools) {
-                plan.steps.append(step)
+            if let steps = steps(for: clause, tools: tools) {
+                plan.steps.append(contentsOf: steps)
             } else {
                 plan.unmapped.append(clause)
             }
         }
         return plan
+    }
+
+    /// The steps of one clause: split at weak separators when every part is a step of its own, else the
+    /// whole clause as one step; nil when it maps to nothing.
+    func steps(for clause: String, tools: [ToolSpec]) -> [OfflinePlan.Step]? {
+        for separators in RequestSplitter.weakSeparators {
+            let parts = RequestSplitter.parts(of: clause, separators: separators)
+            guard parts.count > 1 else { continue }
+            let steps = parts.compactMap { bestStep(for: $0, tools: tools) }
+            if steps.count == parts.count { return steps }
+        }
+        return bestStep(for: clause, tools: tools).map { [$0] }
     }
 
     /// The most specific template match for one clause, or nil.

@@ -75,10 +75,13 @@ public struct OfflineProvider: ModelProvider {
             lines.append("I stopped before \(plan.steps[calls.count...].map { "\"\($0.clause)\"" }.joined(separator: ", ")) (step limit reached).")
         }
         for clause in plan.unmapped {
-            lines.append("I could not map \"\(clause)\" to any enabled skill. Try phrasing it like: \(Self.examples(tools)).")
+            lines.append("I could not map \"\(clause)\" to any enabled skill.")
         }
         if lines.isEmpty {
-            return "I could not map that request to any enabled skill. Try phrasing it like: \(Self.examples(tools))."
+            lines.append("I could not map that request to any enabled skill.")
+        }
+        if !plan.unmapped.isEmpty || calls.isEmpty {
+            lines[lines.count - 1] += " Try phrasing it like: \(Self.examples(tools))."
         }
         return lines.count == 1 ? lines[0] : lines.map { "- " + $0 }.joined(separator: "\n")
     }

@@ -1,10 +1,12 @@
 /// Splits a multi-step request into clauses and strips polite filler, for the offline planner:
 /// "what time is it in Tokyo, then count the words in hello world" → two clauses.
 enum RequestSplitter {
-    /// Phrases that separate steps, longest first.
-    static let separators = [
-        ", and then ", " and then ", ", then ", "; then ", " then ", ", after that ", " after that ", "; ", ". ",
-    ]
+    /// Phrases that always separate steps, longest first.
+    static let separators = [", and then ", " and then ", ", then ", "; then ", ", after that ", " after that "]
+
+    /// Phrases that separate steps only when every part is a step of its own; otherwise they belong to a
+    /// slot's text ("summarize Cats sleep. Dogs bark.", "count the words in salt and pepper").
+    static let weakSeparators = [[" then ", "; ", ". "], [" and "]]
 
     /// Words dropped from the start of a clause.
     static let leadingFiller = [
@@ -24,9 +26,13 @@ enum RequestSplitter {
         return pieces.map(stripFiller).filter { !$0.isEmpty }
     }
 
-    /// Splits a clause on " and " (each part may be a step of its own).
-    static func andParts(of clause: String) -> [String] {
-        clause.splitCaseInsensitive(by: " and ").map(stripFiller).filter { !$0.isEmpty }
+    /// The parts of a clause split at any of `separators`, without filler.
+    static func parts(of clause: String, separators: [String]) -> [String] {
+        var pieces = [clause]
+        for separator in separators {
+            pieces = pieces.flatMap { $0.splitCaseInsensitive(by: separator) }
+        }
+        return pieces.map(stripFiller).filter { !$0.isEmpty }
     }
 
     /// The clause without filler words at either end and without trailing punctuation.

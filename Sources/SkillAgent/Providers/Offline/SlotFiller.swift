@@ -33,8 +33,12 @@ struct SlotFiller: Sendable {
         case "time": return time(plain).map { .string($0) }
         case "date-time": return dateTime(plain).map { .string($0) }
         default:
-            if let pattern = schema?["pattern"]?.stringValue, !Self.matches(plain, pattern: pattern) { return nil }
-            return .string(plain)
+            guard let pattern = schema?["pattern"]?.stringValue, !Self.matches(plain, pattern: pattern) else {
+                return .string(plain)
+            }
+            // A date-shaped pattern: "tomorrow", "friday at 10am" become ISO dates if that fits.
+            let candidates = [date(plain), dateTime(plain)].compactMap { $0 }
+            return candidates.first { Self.matches($0, pattern: pattern) }.map { .string($0) }
         }
     }
 

@@ -1,0 +1,118 @@
+import Foundation
+import SkillAgent
+import SkillHostCore
+import SkillJSON
+
+/// `skillhost chat [PROMPT]`: talk to an agent that uses the enabled skills.
+enum ChatCommand: Command {
+    static let name = "chat"
+    static let summary = "talk to an agent that calls the enabled skills"
+    static let help = """
+        usage: skillhost chat [PROMPT] [--json] [--yes] [--max-steps N] [--base-url URL] [--model NAME] [--offline]
+
+        One sentence in, skill calls and an answer out. With PROMPT: one turn, then exit. Without: an
+        interactive session (type 'exit' or press Ctrl-D to leave). Each skill call shows as a card under
+        the message: pending, running with its time, ✓ with a summary, or ✗ with the error.
+
+        The model is an OpenAI-compatible server when one is configured (--base-url or OPENAI_BASE_URL,
+        with --model or SKILLHOST_MODEL; OPENAI_API_KEY alone selects api.openai.com), else the built-in
+        offline planner, which maps requests to the skills' example utterances. The API key is read only
+        from OPENAI_API_KEY. See docs/agent.md for OpenAI, Ollama and llama.cpp.
+
+        Options:
+          --json          print the turn's events as JSON lines (one object per line)
+          --yes           approve write/dangerous skills without asking (else a y/N prompt in a terminal;
+                          denied when not interactive)
+          --max-steps N   model rounds that may call skills per turn (default 8); then it must answer
+          --base-url URL  OpenAI-compatible API root, e.g. http://localhost:11434/v1 (env OPENAI_BASE_URL)
+          --model NAME    model name (env SKILLHOST_MODEL)
+          --offline       use the offline planner even when a server is configured
+
+        Exit codes: 0 answered, 1 the model failed (message on stderr), 2 usage.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ParsedArguments(
+            arguments, flags: ["--json", "--yes", "--offline"], options: ["--max-steps", "--base-url", "--model"])
+        let environment = ProcessInfo.processInfo.environment
+        let selection: ProviderSelection
+        do {
+            selection = try ProviderSelection.resolve(
+                environment: environment, baseURLFlag: parsed.options["--base-url"], modelFlag: parsed.options["--model"],
+                offline: parsed.has("--offline"))
+        } catch {
+            throw UsageError(error.message)
+        }
+        var maxSteps = 8
+        if let text = parsed.options["--max-steps"] {
+            guard let value = Int(text), (0...100).contains(value) else {
+                throw UsageError("--max-steps needs a whole number from 0 to 100, not '\(text)'")
+            }
+            maxSteps = value
+        }
+        let renderer = ChatRenderer(mode: outputMode(json: parsed.has("--json"), environment: environment))
+        let host = HostOptions.host(parsed)
+        let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
+        let agent = Agent(
+            provider: selection.makeProvider(environment: environment), backend: HostSkillBackend(host: host),
+            configuration: AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: UUID().uuidString.lowercased()))
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(200))
+                renderer.tick()
+            }
+        }
+        defer { ticker.cancel() }
+
+        if !parsed.positionals.isEmpty {
+            let failure = await turn(agent, parsed.positionals.joined(separator: " "), renderer)
+            await host.shutdown()
+            if let failure { throw failure }
+            return ExitCode.success
+        }
+        let interactive = isatty(0) == 1
+        if interactive, case .terminal = renderer.mode {
+            ChatRenderer.write("skillhost chat — model: \(agent.provider.name). Type 'exit' or press Ctrl-D to leave.\n")
+        }
+        while true {
+            if interactive, case .terminal = renderer.mode { ChatRenderer.write("› ") }
+            guard let line = readLine() else { break }
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { continue }
+            if text == "exit" || text == "quit" { break }
+            if let failure = await turn(agent, text, renderer) {
+                ErrorReporter.printError("chat: \(failure.message)")
+            }
+        }
+        await host.shutdown()
+        return ExitCode.success
+    }
+
+    /// Runs one turn, rendering its events; returns its failure, if any.
+    private static func turn(_ agent: Agent, _ text: String, _ renderer: ChatRenderer) async -> AgentError? {
+        var failure: AgentError?
+        for await event in agent.send(text) {
+            renderer.render(event)
+            if case .turnFailed(let error) = event { failure = error }
+        }
+        renderer.finishTurn()
+        return failure
+    }
+
+    private static func outputMode(json: Bool, environment: [String: String]) -> ChatRenderer.Mode {
+        if json { return .json }
+        guard isatty(1) == 1, environment["TERM"] != "dumb" else { return .plain }
+        return .terminal(color: environment["NO_COLOR"] == nil)
+    }
+
+    /// `--yes`, the terminal prompt (with card redraws paused while it is up), or deny.
+    private static func approvalHandler(assumeYes: Bool, renderer: ChatRenderer) -> HostApproval {
+        guard let prompt = TerminalApproval.handler(assumeYes: assumeYes) else { return HostApproval(nil) }
+        if assumeYes { return HostApproval(prompt) }
+        return HostApproval { skill, arguments in
+            renderer.pause()
+            defer { renderer.resume() }
+            return await prompt(skill, arguments)
+        }
+    }
+}
