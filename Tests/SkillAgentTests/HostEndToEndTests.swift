@@ -1,0 +1,82 @@
+import Foundation
+import SkillHostCore
+import SkillJSON
+import Testing
+
+@testable import SkillAgent
+
+/// Whole turns through the real host and the example plugins (`.build/plugins/{clock,text,sysinfo}.so`,
+/// run in worker processes of `.build/debug/skillhost`; scripts/test.sh builds both before the tests).
+@Suite(.serialized) struct HostEndToEndTests {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    struct SetupError: Error, CustomStringConvertible { var description: String }
+
+    /// A host over a temporary folder holding copies of the built plugins.
+    static func makeHost() throws -> SkillHost {
+        let helper = packageRoot + "/.build/debug/skillhost"
+        let built = packageRoot + "/.build/plugins"
+        let files = ["clock.so", "text.so", "sysinfo.so"]
+        guard FileManager.default.isExecutableFile(atPath: helper),
+            files.allSatisfy({ FileManager.default.fileExists(atPath: built + "/" + $0) })
+        else {
+            throw SetupError(description: "missing \(helper) or \(built)/*.so: run scripts/build-plugins.sh and 'swift build --product skillhost' (scripts/test.sh does both)")
+        }
+        let root = NSTemporaryDirectory() + "skillagent-e2e-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
+        for file in files {
+            try FileManager.default.copyItem(atPath: built + "/" + file, toPath: root + "/plugins/" + file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root + "/plugins/" + file)
+        }
+        let paths = HostPaths(plugins: root + "/plugins", registry: root + "/skill_registry.json", cache: root + "/cache", data: root + "/data")
+        return SkillHost(paths: paths, helperExecutable: helper)
+    }
+
+    static let offline = OfflineProvider(now: { Date(timeIntervalSince1970: 1_770_710_400) }, timeZone: TimeZone(identifier: "UTC")!)
+
+    @Test func offlineTurnRunsTwoRealSkills() async throws {
+        let host = try Self.makeHost()
+        let agent = Agent(provider: Self.offline, backend: HostSkillBackend(host: host))
+        let all = await events(of: agent, "What time is it in Asia/Tokyo, then count the words in hello big world")
+        await host.shutdown()
+        #expect(all.skillFailures == [])
+        let skills = all.compactMap { if case .skillSucceeded(let info, _, _) = $0 { info.skillID } else { nil } }
+        #expect(skills == ["clock.now", "text.stats"])
+        let wordCount = all.compactMap { if case .skillSucceeded(_, let result, _) = $0 { result["words"] } else { nil } }
+        #expect(wordCount == [3])
+        let answer = try #require(all.answer)
+        #expect(answer.hasPrefix("- Current time: "))
+        #expect(answer.contains("Text statistics: "))
+    }
+
+    @Test func hostValidationErrorsGoBackToTheModel() async throws {
+        let host = try Self.makeHost()
+        let provider = ScriptedProvider([
+            ModelReply(content: "", toolCalls: [ToolCall(id: "c1", name: "clock_now", argumentsText: #"{"timezone": 5}"#)]),
+            ModelReply(content: "", toolCalls: [ToolCall(id: "c2", name: "clock_now", argumentsText: #"{"timezone": "UTC"}"#)]),
+            ModelReply(content: "It is some time in UTC."),
+        ])
+        let agent = Agent(provider: provider, backend: HostSkillBackend(host: host))
+        let all = await events(of: agent, "time in UTC")
+        await host.shutdown()
+        #expect(all.skillFailures.map(\.kind) == ["invalidArguments"])
+        #expect(all.skillFailures.first?.message.contains("/timezone") == true)
+        #expect(all.successes == ["c2"])
+        #expect(all.answer == "It is some time in UTC.")
+    }
+
+    @Test func toolsAreTheHostsEnabledSkills() async throws {
+        let host = try Self.makeHost()
+        let tools = try await HostSkillBackend(host: host).tools()
+        await host.shutdown()
+        let ids = tools.map(\.skillID)
+        #expect(ids.contains("clock.now"))
+        #expect(ids.contains("text.stats"))
+        #expect(ids.contains("sysinfo.uptime"))
+        #expect(tools.first { $0.skillID == "clock.now" }?.examples.isEmpty == false)
+    }
+}
