@@ -11,7 +11,7 @@ static const char manifest[] =
     "{\"id\":\"bench\",\"name\":\"Bench\",\"version\":\"1.0.0\",\"abi_version\":\"1.0\","
     "\"description\":\"Returns its arguments; used to measure dispatch.\",\"thread_safe\":true,\"skills\":["
     "{\"id\":\"bench.echo\",\"title\":\"Echo\",\"description\":\"Returns its arguments unchanged.\","
-    "\"parameters\":{\"type\":\"object\"},\"permission\":\"read\",\"timeout\":5}]}";
+    "\"parameters\":{\"type\":\"object\"},\"permission\":\"read\",\"timeout\":5,\"idempotent\":true}]}";
 
 static skill_status invoke(const skill_plugin_descriptor *plugin, const char *skill_id, const char *arguments,
                            size_t arguments_length, const skill_call_context *context, skill_result *result) {

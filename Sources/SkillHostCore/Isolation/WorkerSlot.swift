@@ -20,6 +20,8 @@ final class WorkerSlot: @unchecked Sendable {
     let thread = BlockingThread()
     /// The live worker; only touched on ``thread``.
     private var process: WorkerProcess?
+    /// The plugin file as it was when ``process`` loaded it; a changed file retires the worker.
+    private var loadedFile: Posix.FileStatus?
     /// The worker of the call in flight, for ``cancel()`` from another thread.
     private let inFlight = Mutex<WorkerProcess?>(nil)
     private let cancelled = Atomic<Bool>(false)
@@ -59,6 +61,11 @@ final class WorkerSlot: @unchecked Sendable {
     private func run(_ request: WorkerCallRequest, deadline: UInt64, configuration: WorkerPoolConfiguration) -> Outcome {
         if cancelled.load(ordering: .sequentiallyConsistent) { return .cancelled }
         let worker: WorkerProcess
+        let file = try? Posix.status(ofPath: configuration.pluginPath)
+        if process != nil, file != loadedFile {
+            // The file was replaced or rewritten: the worker runs the old code (or a torn mapping of it).
+            discardProcess()
+        }
         if let process {
             worker = process
         } else {
@@ -73,6 +80,7 @@ final class WorkerSlot: @unchecked Sendable {
                 return cancelled.load(ordering: .sequentiallyConsistent) ? .cancelled : .failure(error, whileLoading: true)
             }
             process = worker
+            loadedFile = file
         }
         inFlight.withLock { $0 = worker }
         defer { inFlight.withLock { $0 = nil } }

@@ -12,7 +12,7 @@ __attribute__((constructor)) static void explode_on_load(void) { abort(); }
 static const char manifest[] =
     "{\"id\":\"ctor_abort\",\"name\":\"Constructor abort\",\"version\":\"1.0.0\",\"abi_version\":\"1.0\","
     "\"description\":\"Aborts while loading.\",\"skills\":[{\"id\":\"ctor_abort.never\",\"title\":\"never\","
-    "\"description\":\"Never runs.\",\"parameters\":{\"type\":\"object\"},\"permission\":\"read\"}]}";
+    "\"description\":\"Never runs.\",\"parameters\":{\"type\":\"object\"},\"permission\":\"read\",\"idempotent\":true}]}";
 
 static skill_status invoke(const skill_plugin_descriptor *plugin, const char *skill_id, const char *arguments,
                            size_t arguments_length, const skill_call_context *context, skill_result *result) {

@@ -21,7 +21,7 @@
 
 #define SKILL(name, desc) \
     "{\"id\":\"hostile." name "\",\"title\":\"" name "\",\"description\":\"" desc "\"," \
-    "\"parameters\":{\"type\":\"object\"},\"permission\":\"read\",\"timeout\":30}"
+    "\"parameters\":{\"type\":\"object\"},\"permission\":\"read\",\"timeout\":30,\"idempotent\":true}"
 
 static const char manifest[] =
     "{\"id\":\"hostile\",\"name\":\"Hostile\",\"version\":\"1.0.0\",\"abi_version\":\"1.0\","
