@@ -28,8 +28,13 @@ enum ChatCommand: Command {
           --model NAME    model name (env SKILLHOST_MODEL)
           --offline       use the offline planner even when a server is configured
 
-        Exit codes: 0 answered, 1 the model failed (message on stderr), 2 usage.
+        Ctrl-C stops the running turn (its skills are cancelled); at the prompt it leaves.
+
+        Exit codes: 0 answered, 1 the model failed (message on stderr), 2 usage, 130 interrupted.
         """
+
+    /// The shell's code for a run ended by SIGINT.
+    static let interruptedExitCode: Int32 = 130
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(
@@ -64,9 +69,14 @@ enum ChatCommand: Command {
         }
         defer { ticker.cancel() }
 
+        let interrupts = InterruptHandler()
         if !parsed.positionals.isEmpty {
-            let failure = await turn(agent, parsed.positionals.joined(separator: " "), renderer)
+            let failure = await interrupts.run { await turn(agent, parsed.positionals.joined(separator: " "), renderer) }
             await host.shutdown()
+            if failure?.kind == .cancelled {
+                ErrorReporter.printError("chat: interrupted")
+                return interruptedExitCode
+            }
             if let failure { throw failure }
             return ExitCode.success
         }
@@ -80,8 +90,8 @@ enum ChatCommand: Command {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if text == "exit" || text == "quit" { break }
-            if let failure = await turn(agent, text, renderer) {
-                ErrorReporter.printError("chat: \(failure.message)")
+            if let failure = await interrupts.run({ await turn(agent, text, renderer) }) {
+                ErrorReporter.printError("chat: \(failure.kind == .cancelled ? "interrupted" : failure.message)")
             }
         }
         await host.shutdown()
@@ -96,6 +106,8 @@ enum ChatCommand: Command {
             if case .turnFailed(let error) = event { failure = error }
         }
         renderer.finishTurn()
+        // A cancelled consumer stops reading before the turn reports its end.
+        if failure == nil, Task.isCancelled { failure = AgentError(.cancelled, "the turn was cancelled") }
         return failure
     }
 
