@@ -1,0 +1,90 @@
+import Foundation
+import SkillJSON
+import Testing
+
+/// `skillhost chat` as a user runs it: the built binary, the example plugins, the offline planner.
+@Suite(.serialized) struct ChatCommandTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `.build/debug/skillhost chat …` over a temporary copy of the example plugins.
+    static func chat(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Run {
+        let host = try HostEndToEndTests.makeHost()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: host.helperExecutable)
+        process.arguments = ["chat"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["OPENAI_API_KEY", "OPENAI_BASE_URL", "SKILLHOST_MODEL"] { environment[key] = nil }
+        environment["SKILLHOST_PLUGINS"] = host.paths.plugins
+        environment["SKILLHOST_REGISTRY"] = host.paths.registry
+        environment["SKILLHOST_CACHE"] = host.paths.cache
+        environment["XDG_DATA_HOME"] = host.paths.data
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test func jsonPrintsOneEventPerLine() throws {
+        let run = try Self.chat(["--json", "what time is it in Europe/Paris, then how long has this machine been up"])
+        #expect(run.status == 0)
+        let events = try run.stdout.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+        let kinds = events.compactMap { $0["event"]?.stringValue }
+        #expect(kinds.first == "state")
+        #expect(kinds.filter { $0 == "skillStarted" }.count == 2)
+        let succeeded = events.filter { $0["event"] == "skillSucceeded" }
+        #expect(succeeded.compactMap { $0["skill"]?.stringValue } == ["clock.now", "sysinfo.uptime"])
+        #expect(succeeded.first?["arguments"] == ["timezone": "Europe/Paris"])
+        #expect(succeeded.first?["result"]?["timezone"] == "Europe/Paris")
+        #expect(events.last == ["event": "state", "state": "finished"])
+        let answer = events.last { $0["event"] == "messageCompleted" }?["content"]?.stringValue ?? ""
+        #expect(answer.contains("Current time:"))
+        #expect(answer.contains("Uptime:"))
+    }
+
+    @Test func plainOutputShowsCardsAndTheAnswer() throws {
+        let run = try Self.chat(["count the words in one two three four"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("  [running] text.stats\n"))
+        #expect(run.stdout.contains("  [ok] text.stats: "))
+        #expect(run.stdout.hasSuffix("\n"))
+        #expect(!run.stdout.contains("\u{1B}["))
+    }
+
+    @Test func interactiveSessionKeepsGoingUntilExit() throws {
+        let run = try Self.chat([], stdin: "what time is it in UTC\nbook a flight\nexit\nuptime\n")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("[ok] clock.now"))
+        #expect(run.stdout.contains("I could not map \"book a flight\" to any enabled skill."))
+        #expect(!run.stdout.contains("sysinfo.uptime"))  // after 'exit'
+    }
+
+    @Test func aServerWithoutAModelIsAUsageError() throws {
+        let run = try Self.chat(["--base-url", "http://127.0.0.1:9/v1", "hi"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("no model named for http://127.0.0.1:9/v1; pass --model NAME or set SKILLHOST_MODEL"))
+    }
+
+    @Test func anUnreachableServerFailsWithExitOneAndNoKey() throws {
+        let run = try Self.chat(
+            ["--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hi"], environment: ["OPENAI_API_KEY": "sk-do-not-print"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("cannot reach"))
+        #expect(!run.stderr.contains("sk-do-not-print"))
+        #expect(!run.stdout.contains("sk-do-not-print"))
+    }
+}
