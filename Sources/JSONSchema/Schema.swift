@@ -58,7 +58,9 @@ public struct Schema: Sendable {
     }
 }
 
-/// The nodes of one compiled schema. Owns them all and breaks `$ref` cycles when freed.
+/// The nodes of one compiled schema. Owns every node: keywords, `$ref` links and dynamic anchors refer
+/// to nodes without retaining them, so reference cycles cannot leak and validation does no reference
+/// counting on schema nodes.
 final class CompiledProgram: @unchecked Sendable {
     let root: SchemaNode
     let nodes: [SchemaNode]
@@ -68,12 +70,5 @@ final class CompiledProgram: @unchecked Sendable {
         self.root = root
         self.nodes = nodes
         self.tracksScope = tracksScope
-    }
-
-    deinit {
-        for node in nodes {
-            node.resource = nil
-            node.checks = []
-        }
     }
 }

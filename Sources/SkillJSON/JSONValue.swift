@@ -102,11 +102,18 @@ extension JSONValue: Hashable {
         case (.double(let a), .double(let b)): return a == b
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)):
             return Double(a) == b && (b >= 9.223372036854775808e18 ? false : Int64(exactly: b) == a)
-        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)  // code points, not canonical equivalence
+        case (.string(let a), .string(let b)): return JSONValue.sameCodePoints(a, b)
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)): return a == b
         default: return false
         }
+    }
+
+    /// Whether two strings have the same code points (not merely canonical equivalence).
+    static func sameCodePoints(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
     }
 
     public func hash(into hasher: inout Hasher) {

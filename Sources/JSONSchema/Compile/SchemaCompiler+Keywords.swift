@@ -1,9 +1,10 @@
-/// Compiling one object schema's keywords into checks.
+/// Compiling one object schema's keywords into ``Keyword`` objects.
 extension SchemaCompiler {
-    mutating func compileKeywords(_ schema: JSONObject, into compiled: SchemaNode, at location: Location) throws(SchemaError) {
+    /// The keywords of an object schema, and whether it collects annotations (has `unevaluated*`).
+    mutating func compileKeywords(_ schema: JSONObject, at location: Location) throws(SchemaError) -> ([Keyword], Bool) {
         let vocabularies = vocabularies(of: location.document)
-        var checks: [Check] = []
-        var last: [Check] = []
+        var checks: [Keyword] = []
+        var last: [Keyword] = []
         func child(_ keyword: String, _ rest: String...) -> Location {
             var pointer = location.pointer + "/" + JSONPointer.escape(keyword)
             for token in rest { pointer += "/" + JSONPointer.escape(token) }
@@ -12,12 +13,11 @@ extension SchemaCompiler {
         func fault(_ keyword: String, _ message: String) -> SchemaError {
             SchemaError(pointer: location.pointer + "/" + JSONPointer.escape(keyword), message: message)
         }
-        if case .string(let anchor)? = schema["$dynamicAnchor"] { compiled.dynamicAnchor = anchor }
 
         // Core: references.
         if let value = schema["$ref"] {
             guard case .string(let text) = value else { throw fault("$ref", "$ref must be a URI-reference string") }
-            checks.append(.ref(try reference(text, from: location, keyword: "$ref", dynamic: false).link))
+            checks.append(ReferenceKeyword(try reference(text, from: location, keyword: "$ref", dynamic: false).link, dynamicAnchor: nil))
         }
         if let value = schema["$dynamicRef"] {
             guard case .string(let text) = value else {
@@ -29,7 +29,7 @@ extension SchemaCompiler {
             if case .string(let declared)? = registry.value(at: target)?["$dynamicAnchor"], declared == fragment {
                 anchor = fragment
             }
-            checks.append(.dynamicRef(link, anchor: anchor))
+            checks.append(ReferenceKeyword(link, dynamicAnchor: anchor))
         }
 
         if vocabularies.validation {
@@ -38,20 +38,21 @@ extension SchemaCompiler {
         if options.assertFormats || vocabularies.formatAssertion, case .string(let name)? = schema["format"],
             let checker = FormatChecker(name: name)
         {
-            checks.append(.format(checker))
+            checks.append(FormatKeyword(checker))
         }
 
         if vocabularies.applicator {
             // Objects.
-            var known: Set<String> = []
+            var known: [String] = []
             var patterns: [ECMARegex] = []
+            var properties: [(String, SchemaNode)]?
             if case .object(let members)? = schema["properties"] {
                 var compiled: [(String, SchemaNode)] = []
                 for (name, _) in members {
                     compiled.append((name, try node(at: child("properties", name))))
-                    known.insert(name)
+                    known.append(name)
                 }
-                checks.append(.properties(compiled))
+                properties = compiled
             }
             if case .object(let members)? = schema["patternProperties"] {
                 var compiled: [(ECMARegex, SchemaNode)] = []
@@ -60,19 +61,27 @@ extension SchemaCompiler {
                     patterns.append(regex)
                     compiled.append((regex, try node(at: child("patternProperties", source))))
                 }
-                checks.append(.patternProperties(compiled))
+                checks.append(PatternPropertiesKeyword(compiled))
             }
+            var additional: ExtraPropertiesKeyword?
             if schema["additionalProperties"] != nil {
                 let compiled = try node(at: child("additionalProperties"))
-                checks.append(.additionalProperties(compiled, known: known, patterns: patterns))
+                additional = ExtraPropertiesKeyword(compiled, known: NameSet(known), patterns: patterns, unevaluatedOnly: false)
+            }
+            switch (properties, additional) {
+            case (let properties?, let additional?) where patterns.isEmpty:
+                checks.append(PropertiesKeyword(properties, additional: additional))
+            default:
+                if let properties { checks.append(PropertiesKeyword(properties)) }
+                if let additional { checks.append(additional) }
             }
             if schema["propertyNames"] != nil {
-                checks.append(.propertyNames(try node(at: child("propertyNames"))))
+                checks.append(PropertyNamesKeyword(try node(at: child("propertyNames"))))
             }
             if case .object(let members)? = schema["dependentSchemas"] {
                 var compiled: [(String, SchemaNode)] = []
                 for (name, _) in members { compiled.append((name, try node(at: child("dependentSchemas", name)))) }
-                checks.append(.dependentSchemas(compiled))
+                checks.append(DependentSchemasKeyword(compiled))
             }
             if case .object(let members)? = schema["dependencies"] {
                 // Draft 7's `dependencies`, still accepted: arrays require names, schemas apply.
@@ -85,8 +94,8 @@ extension SchemaCompiler {
                         compiled.append((name, try node(at: child("dependencies", name))))
                     }
                 }
-                if !required.isEmpty { checks.append(.dependentRequired(required)) }
-                if !compiled.isEmpty { checks.append(.dependentSchemas(compiled)) }
+                if !required.isEmpty { checks.append(DependentRequiredKeyword(required)) }
+                if !compiled.isEmpty { checks.append(DependentSchemasKeyword(compiled)) }
             }
             // Arrays.
             var prefixCount = 0
@@ -96,10 +105,10 @@ extension SchemaCompiler {
                 var compiled: [SchemaNode] = []
                 for position in elements.indices { compiled.append(try node(at: child("prefixItems", String(position)))) }
                 prefixCount = compiled.count
-                checks.append(.prefixItems(compiled))
+                checks.append(PrefixItemsKeyword(compiled))
             }
             if schema["items"] != nil, !vocabularies.legacyArrays {
-                checks.append(.items(try node(at: child("items")), start: prefixCount))
+                checks.append(ItemsKeyword(try node(at: child("items")), start: prefixCount, unevaluatedOnly: false))
             }
             if schema["contains"] != nil {
                 var minimum = 1
@@ -108,7 +117,7 @@ extension SchemaCompiler {
                     if let value = schema["minContains"] { minimum = try count(value, fault("minContains", "minContains must be a non-negative integer")) }
                     if let value = schema["maxContains"] { maximum = try count(value, fault("maxContains", "maxContains must be a non-negative integer")) }
                 }
-                checks.append(.contains(try node(at: child("contains")), min: minimum, max: maximum))
+                checks.append(ContainsKeyword(try node(at: child("contains")), minimum: minimum, maximum: maximum))
             }
             // Combinators.
             for keyword in ["allOf", "anyOf", "oneOf"] {
@@ -119,46 +128,45 @@ extension SchemaCompiler {
                 var compiled: [SchemaNode] = []
                 for position in elements.indices { compiled.append(try node(at: child(keyword, String(position)))) }
                 switch keyword {
-                case "allOf": checks.append(.allOf(compiled))
-                case "anyOf": checks.append(.anyOf(compiled))
-                default: checks.append(.oneOf(compiled))
+                case "allOf": checks.append(AllOfKeyword(compiled))
+                case "anyOf": checks.append(AnyOfKeyword(compiled))
+                default: checks.append(OneOfKeyword(compiled))
                 }
             }
-            if schema["not"] != nil { checks.append(.not(try node(at: child("not")))) }
+            if schema["not"] != nil { checks.append(NotKeyword(try node(at: child("not")))) }
             if schema["if"] != nil {
                 let condition = try node(at: child("if"))
                 let then = schema["then"] == nil ? nil : try node(at: child("then"))
                 let otherwise = schema["else"] == nil ? nil : try node(at: child("else"))
                 // Kept without then/else too: `if` still contributes annotations to unevaluated*.
-                checks.append(.conditional(if: condition, then: then, else: otherwise))
+                checks.append(ConditionalKeyword(if: condition, then: then, else: otherwise))
             }
         }
         if vocabularies.unevaluated {
             if schema["unevaluatedItems"] != nil {
-                last.append(.unevaluatedItems(try node(at: child("unevaluatedItems"))))
+                last.append(ItemsKeyword(try node(at: child("unevaluatedItems")), start: 0, unevaluatedOnly: true))
             }
             if schema["unevaluatedProperties"] != nil {
-                last.append(.unevaluatedProperties(try node(at: child("unevaluatedProperties"))))
+                last.append(ExtraPropertiesKeyword(try node(at: child("unevaluatedProperties")), known: NameSet([]), patterns: [], unevaluatedOnly: true))
             }
-            compiled.collectsAnnotations = !last.isEmpty
         }
-        compiled.checks = checks + last
+        return (checks + last, !last.isEmpty)
     }
 
     /// Draft 2019-09 and earlier: `items` as an array is positional, `additionalItems` applies after it.
     mutating func compileLegacyItems(
-        _ schema: JSONObject, into checks: inout [Check], child: (String, String...) -> Location
+        _ schema: JSONObject, into checks: inout [Keyword], child: (String, String...) -> Location
     ) throws(SchemaError) {
         guard let items = schema["items"] else { return }
         guard case .array(let elements) = items else {
-            checks.append(.items(try node(at: child("items")), start: 0))
+            checks.append(ItemsKeyword(try node(at: child("items")), start: 0, unevaluatedOnly: false))
             return
         }
         var compiled: [SchemaNode] = []
         for position in elements.indices { compiled.append(try node(at: child("items", String(position)))) }
-        checks.append(.prefixItems(compiled))
+        checks.append(PrefixItemsKeyword(compiled))
         if schema["additionalItems"] != nil {
-            checks.append(.items(try node(at: child("additionalItems")), start: compiled.count))
+            checks.append(ItemsKeyword(try node(at: child("additionalItems")), start: compiled.count, unevaluatedOnly: false))
         }
     }
 

@@ -2,8 +2,8 @@
 extension SchemaCompiler {
     func validationChecks(
         _ schema: JSONObject, fault: (String, String) -> SchemaError
-    ) throws(SchemaError) -> [Check] {
-        var checks: [Check] = []
+    ) throws(SchemaError) -> [Keyword] {
+        var checks: [Keyword] = []
         if let value = schema["type"] {
             var types: JSONTypes = []
             let names: [JSONValue]
@@ -20,12 +20,12 @@ extension SchemaCompiler {
                 }
                 types.insert(type)
             }
-            checks.append(.type(types))
+            checks.append(TypeKeyword(types))
         }
-        if let value = schema["const"] { checks.append(.constant(value)) }
+        if let value = schema["const"] { checks.append(ConstKeyword(value)) }
         if let value = schema["enum"] {
             guard case .array(let elements) = value else { throw fault("enum", "enum must be an array of values") }
-            checks.append(.enumeration(elements))
+            checks.append(EnumKeyword(elements))
         }
         for keyword in ["multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"] {
             guard let value = schema[keyword] else { continue }
@@ -33,11 +33,11 @@ extension SchemaCompiler {
             switch keyword {
             case "multipleOf":
                 guard number > 0 else { throw fault(keyword, "multipleOf must be greater than 0") }
-                checks.append(.multipleOf(value))
-            case "maximum": checks.append(.maximum(value))
-            case "exclusiveMaximum": checks.append(.exclusiveMaximum(value))
-            case "minimum": checks.append(.minimum(value))
-            default: checks.append(.exclusiveMinimum(value))
+                checks.append(MultipleOfKeyword(value))
+            case "maximum": checks.append(NumberLimitKeyword(.maximum, value))
+            case "exclusiveMaximum": checks.append(NumberLimitKeyword(.exclusiveMaximum, value))
+            case "minimum": checks.append(NumberLimitKeyword(.minimum, value))
+            default: checks.append(NumberLimitKeyword(.exclusiveMinimum, value))
             }
         }
         for keyword in ["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"] {
@@ -47,23 +47,23 @@ extension SchemaCompiler {
             }
             let limit = number > Int64(Int.max) ? Int.max : Int(number)
             switch keyword {
-            case "maxLength": checks.append(.maxLength(limit))
-            case "minLength": if limit > 0 { checks.append(.minLength(limit)) }
-            case "maxItems": checks.append(.maxItems(limit))
-            case "minItems": if limit > 0 { checks.append(.minItems(limit)) }
-            case "maxProperties": checks.append(.maxProperties(limit))
-            default: if limit > 0 { checks.append(.minProperties(limit)) }
+            case "maxLength": checks.append(MaxLengthKeyword(limit))
+            case "minLength": if limit > 0 { checks.append(MinLengthKeyword(limit)) }
+            case "maxItems": checks.append(ItemCountKeyword(limit: limit, isMaximum: true))
+            case "minItems": if limit > 0 { checks.append(ItemCountKeyword(limit: limit, isMaximum: false)) }
+            case "maxProperties": checks.append(PropertyCountKeyword(limit: limit, isMaximum: true))
+            default: if limit > 0 { checks.append(PropertyCountKeyword(limit: limit, isMaximum: false)) }
             }
         }
         if let value = schema["pattern"] {
             guard case .string(let source) = value else { throw fault("pattern", "pattern must be a string") }
             do {
-                checks.append(.pattern(try ECMARegex(source)))
+                checks.append(PatternKeyword(try ECMARegex(source)))
             } catch {
                 throw fault("pattern", "invalid regular expression /\(source)/: \(error.reason)")
             }
         }
-        if case .bool(true)? = schema["uniqueItems"] { checks.append(.uniqueItems) }
+        if case .bool(true)? = schema["uniqueItems"] { checks.append(UniqueItemsKeyword()) }
         if let value = schema["required"] {
             guard case .array(let elements) = value else { throw fault("required", "required must be an array of property names") }
             var names: [String] = []
@@ -73,7 +73,7 @@ extension SchemaCompiler {
                 }
                 names.append(name)
             }
-            if !names.isEmpty { checks.append(.required(names)) }
+            if !names.isEmpty { checks.append(RequiredKeyword(names)) }
         }
         if let value = schema["dependentRequired"] {
             guard case .object(let members) = value else {
@@ -86,7 +86,7 @@ extension SchemaCompiler {
                 }
                 pairs.append((name, elements.compactMap(\.stringValue)))
             }
-            checks.append(.dependentRequired(pairs))
+            checks.append(DependentRequiredKeyword(pairs))
         }
         return checks
     }

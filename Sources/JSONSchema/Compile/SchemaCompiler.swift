@@ -16,6 +16,8 @@ struct SchemaCompiler {
     let options: SchemaOptions
     private(set) var nodes: [Location: SchemaNode] = [:]
     private var pending: [PendingLink] = []
+    /// Every reference made.
+    private(set) var links: [SchemaLink] = []
     private var resources: [String: SchemaResource] = [:]
     private var vocabularies: [Int: Vocabularies] = [:]
     private var compiledAnchorDocuments: Set<Int> = []
@@ -38,7 +40,7 @@ struct SchemaCompiler {
         return root
     }
 
-    /// Every compiled node (owned by the compiled schema, which breaks reference cycles when freed).
+    /// Every compiled node; the compiled program owns them (keywords and links refer to them unretained).
     var allNodes: [SchemaNode] { Array(nodes.values) }
 
     /// The node for the schema at `location`, compiling it on first use.
@@ -59,18 +61,19 @@ struct SchemaCompiler {
         }
         depth += 1
         defer { depth -= 1 }
-        let node = SchemaNode(location: location.pointer)
-        nodes[location] = node
+        let node: SchemaNode
         switch value {
         case .bool(let accepts):
-            if !accepts { node.checks = [.never] }
+            node = SchemaNode(location: location.pointer, keywords: accepts ? [] : [NeverKeyword()], collectsAnnotations: false)
         case .object(let object):
-            try compileKeywords(object, into: node, at: location)
+            let (keywords, collects) = try compileKeywords(object, at: location)
+            node = SchemaNode(location: location.pointer, keywords: keywords, collectsAnnotations: collects)
         default:
             throw SchemaError(
                 pointer: location.pointer,
                 message: "a schema must be an object or a boolean, got \(ValueText.describe(value))")
         }
+        nodes[location] = node
         return node
     }
 
@@ -105,6 +108,7 @@ struct SchemaCompiler {
                     + "define it in $defs or pass the document that has it")
         }
         let link = SchemaLink(uri: uri + "#" + fragment)
+        links.append(link)
         pending.append(PendingLink(link: link, target: target, fragment: fragment, dynamic: dynamic, source: source))
         if dynamic { usesDynamicScope = true }
         return (link, target)
@@ -132,7 +136,7 @@ struct SchemaCompiler {
                 for (resourceURI, anchors) in registry.dynamicAnchors {
                     for (name, location) in anchors where location.document == document {
                         let compiled = try node(at: location)
-                        resource(resourceURI).dynamicAnchors[name] = compiled
+                        resource(resourceURI).dynamicAnchors[name] = NodeRef(compiled)
                     }
                 }
             }

@@ -3,29 +3,70 @@
 final class SchemaNode: @unchecked Sendable {
     /// JSON pointer of this schema inside its document, e.g. "/properties/time".
     let location: String
-    /// The checks, keyword by keyword; `unevaluated*` come last.
-    var checks: [Check] = []
-    /// The schema resource this node belongs to (its nearest `$id` or document root), for `$dynamicRef`'s
-    /// dynamic scope.
-    var resource: SchemaResource?
-    /// The `$dynamicAnchor` this node declares, if any.
-    var dynamicAnchor: String?
+    /// The compiled keywords, in evaluation order; `unevaluated*` come last.
+    let keywords: [Keyword]
+    /// The same keywords without reference counting, for the validation loop (`type` excluded).
+    let keywordRefs: [KeywordRef]
+    /// The `type` keyword's types, checked inline before the other keywords.
+    let types: JSONTypes?
     /// Whether this node has `unevaluatedProperties`/`unevaluatedItems`, so its subschemas report what
     /// they evaluated.
-    var collectsAnnotations = false
+    let collectsAnnotations: Bool
+    /// Whether this node is the `false` schema (rejects everything).
+    let rejectsEverything: Bool
+    /// The schema resource this node belongs to (its nearest `$id` or document root), for `$dynamicRef`'s
+    /// dynamic scope; set once every node is compiled.
+    var resource: SchemaResource?
 
-    init(location: String) { self.location = location }
+    init(location: String, keywords: [Keyword], collectsAnnotations: Bool) {
+        self.location = location
+        self.keywords = keywords
+        types = keywords.lazy.compactMap { $0 as? TypeKeyword }.first?.types
+        keywordRefs = keywords.filter { !($0 is TypeKeyword) }.map(KeywordRef.init)
+        self.collectsAnnotations = collectsAnnotations
+        rejectsEverything = keywords.count == 1 && keywords[0] is NeverKeyword
+    }
 
     /// The keyword location for an error raised by `keyword` of this node.
-    func keywordLocation(_ keyword: String) -> String { location + "/" + keyword }
+    func keywordLocation(_ keyword: String) -> String { keyword.isEmpty ? location : location + "/" + keyword }
+}
+
+/// A reference to a compiled node that does not retain it. Every node is owned by the
+/// ``CompiledProgram`` that validation runs inside, so these never outlive their target; avoiding
+/// reference counting on the validation path is what makes it fast.
+struct NodeRef: @unchecked Sendable {
+    private let reference: Unmanaged<SchemaNode>
+    init(_ node: SchemaNode) { reference = Unmanaged.passUnretained(node) }
+
+    /// The node (retained by the caller as usual).
+    var node: SchemaNode { reference.takeUnretainedValue() }
+
+    /// Runs `body` with the node, without retaining it for the call.
+    func with<Result>(_ body: (SchemaNode) -> Result) -> Result {
+        reference._withUnsafeGuaranteedRef(body)
+    }
+}
+
+/// A keyword reference that does not retain it (its node owns it).
+struct KeywordRef: @unchecked Sendable {
+    let keyword: Unmanaged<Keyword>
+    init(_ keyword: Keyword) { self.keyword = Unmanaged.passUnretained(keyword) }
+
+    /// Runs the keyword without retaining it for the call.
+    func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        keyword._withUnsafeGuaranteedRef { $0.evaluate(instance, node, &evaluator, &annotations, track: track) }
+    }
 }
 
 /// A `$ref` or `$dynamicRef` target, filled in once every schema is compiled (references may form cycles).
 final class SchemaLink: @unchecked Sendable {
     /// The absolute URI the reference resolved to (for messages).
     let uri: String
-    /// The target; set before validation starts.
-    var target: SchemaNode?
+    /// The target; set before validation starts, owned by the compiled program.
+    unowned(unsafe) var target: SchemaNode?
 
     init(uri: String) { self.uri = uri }
 }
@@ -36,7 +77,7 @@ final class SchemaResource: @unchecked Sendable {
     /// The resource's absolute base URI.
     let uri: String
     /// Compiled schemas by dynamic anchor name.
-    var dynamicAnchors: [String: SchemaNode] = [:]
+    var dynamicAnchors: [String: NodeRef] = [:]
 
     init(uri: String) { self.uri = uri }
 }

@@ -73,10 +73,22 @@ struct Evaluator {
             entered = true
         }
         defer { if entered { scope.removeLast() } }
-        let trackHere = track || node.collectsAnnotations
-        var local = Annotations()
         var valid = true
-        for check in node.checks where !apply(check, of: node, to: instance, &local, track: trackHere) {
+        if let types = node.types, !types.matches(instance) {
+            TypeKeyword.report(types, instance, node, &self)
+            if stopping { return false }
+            valid = false
+        }
+        if !track && !node.collectsAnnotations {
+            // No annotations wanted: keywords only write them when tracking, so the caller's are passed.
+            for reference in node.keywordRefs where !reference.evaluate(instance, node, &self, &annotations, track: false) {
+                valid = false
+                if stopping { return false }
+            }
+            return valid
+        }
+        var local = Annotations()
+        for reference in node.keywordRefs where !reference.evaluate(instance, node, &self, &local, track: true) {
             valid = false
             if stopping { return false }
         }
@@ -100,6 +112,26 @@ struct Evaluator {
         path.append(.index(index))
         defer { path.removeLast() }
         return evaluate(node, value, &ignored, track: false)
+    }
+
+    /// ``evaluate(_:_:_:track:)`` for an unretained node reference.
+    mutating func evaluate(_ reference: NodeRef, _ instance: JSONValue, _ annotations: inout Annotations, track: Bool) -> Bool {
+        reference.with { evaluate($0, instance, &annotations, track: track) }
+    }
+
+    /// ``evaluate(_:_:key:)`` for an unretained node reference.
+    mutating func evaluate(_ reference: NodeRef, _ value: JSONValue, key: String) -> Bool {
+        reference.with { evaluate($0, value, key: key) }
+    }
+
+    /// ``evaluate(_:_:index:)`` for an unretained node reference.
+    mutating func evaluate(_ reference: NodeRef, _ value: JSONValue, index: Int) -> Bool {
+        reference.with { evaluate($0, value, index: index) }
+    }
+
+    /// ``probe(_:_:_:track:)`` for an unretained node reference.
+    mutating func probe(_ reference: NodeRef, _ instance: JSONValue, _ annotations: inout Annotations, track: Bool) -> Bool {
+        reference.with { probe($0, instance, &annotations, track: track) }
     }
 
     /// Evaluates `node` without reporting, e.g. an `anyOf` branch.

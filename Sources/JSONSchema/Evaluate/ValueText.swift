@@ -20,6 +20,12 @@ enum ValueText {
         return shown.dropLast().joined(separator: ", ") + " or " + shown.last! + more
     }
 
+    /// "a" or "an" for a type name.
+    static func article(_ word: String) -> String {
+        guard let first = word.first else { return "a" }
+        return "aeiou".contains(first) ? "an" : "a"
+    }
+
     /// A list of names: `"a", "b", "c"`.
     static func names<S: Sequence>(_ names: S) -> String where S.Element == String {
         names.map { describe(.string($0)) }.joined(separator: ", ")

@@ -21,7 +21,7 @@ struct ECMARegex: Sendable {
         self.source = source
         var parser = RegexParser(source)
         let (syntax, groups) = try parser.parse()
-        program = try RegexProgram.compile(syntax, groups: groups)
+        program = try RegexProgram.compile(syntax, groups: groups, recordsCaptures: parser.hasBackreferences)
         switch syntax {
         case .lineStart: anchoredAtStart = true
         case .sequence(let items): if case .lineStart? = items.first { anchoredAtStart = true } else { anchoredAtStart = false }
@@ -31,21 +31,28 @@ struct ECMARegex: Sendable {
 
     /// Searches `text` for a match anywhere (JSON Schema patterns are not implicitly anchored).
     func search(_ text: String) -> SearchResult {
+        var text = text
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return text.withUTF8 { search(in: $0) }
+        }
         var scalars: [UInt32] = []
         scalars.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars { scalars.append(scalar.value) }
-        return scalars.withUnsafeBufferPointer { input in
-            var machine = RegexMachine(input: input, budget: SchemaLimits.regexStepBudget, slots: program.captureSlots)
-            let lastStart = anchoredAtStart ? 0 : input.count
-            for start in 0...lastStart {
-                switch machine.run(program, from: start) {
-                case .matched: return .match
-                case .failed: continue
-                case .budgetExceeded: return .budgetExceeded
-                }
+        return scalars.withUnsafeBufferPointer { search(in: $0) }
+    }
+
+    /// Tries every start position (only the first when the pattern begins with `^`).
+    private func search<Element: FixedWidthInteger & UnsignedInteger>(in input: UnsafeBufferPointer<Element>) -> SearchResult {
+        var machine = RegexMachine(input: input, budget: SchemaLimits.regexStepBudget, slots: program.captureSlots)
+        let lastStart = anchoredAtStart ? 0 : input.count
+        for start in 0...lastStart {
+            switch machine.run(program, from: start) {
+            case .matched: return .match
+            case .failed: continue
+            case .budgetExceeded: return .budgetExceeded
             }
-            return .noMatch
         }
+        return .noMatch
     }
 
     /// Whether `text` contains a match (a search over budget counts as no match).

@@ -1,6 +1,6 @@
 /// A backtracking matcher for ``RegexProgram`` with a step budget: every instruction executed costs one
 /// step, and a search that runs out reports ``Outcome/budgetExceeded`` instead of running on.
-struct RegexMachine {
+struct RegexMachine<Element: FixedWidthInteger & UnsignedInteger> {
     enum Outcome: Equatable {
         case matched(end: Int)
         case failed
@@ -13,21 +13,24 @@ struct RegexMachine {
         case restoreRegister(Int, Int)
     }
 
-    let input: UnsafeBufferPointer<UInt32>
+    let input: UnsafeBufferPointer<Element>
     var budget: Int
     var slots: [Int]
+    /// The backtrack stack, shared by every run of this search (nested lookaround runs push above).
+    private var stack: [Backtrack] = []
 
-    init(input: UnsafeBufferPointer<UInt32>, budget: Int, slots: Int) {
+    init(input: UnsafeBufferPointer<Element>, budget: Int, slots: Int) {
         self.input = input
         self.budget = budget
-        self.slots = Array(repeating: -1, count: slots)
+        self.slots = slots > 0 ? Array(repeating: -1, count: slots) : []
     }
 
     /// Runs `program` from `start`; when `endAt` is set the match must end exactly there (lookbehind).
     mutating func run(_ program: RegexProgram, from start: Int, endAt: Int? = nil) -> Outcome {
         let instructions = program.instructions
-        var registers = Array(repeating: -1, count: program.registerCount)
-        var stack: [Backtrack] = []
+        var registers = program.registerCount > 0 ? Array(repeating: -1, count: program.registerCount) : []
+        let base = stack.count
+        defer { stack.removeSubrange(base...) }
         var pc = 0
         var position = start
         let count = input.count
@@ -37,21 +40,21 @@ struct RegexMachine {
             var ok = true
             switch instructions[pc] {
             case .character(let code):
-                if position < count && input[position] == code {
+                if position < count && UInt32(input[position]) == code {
                     position += 1
                     pc += 1
                 } else {
                     ok = false
                 }
             case .anyCharacter:
-                if position < count, !Self.isLineTerminator(input[position]) {
+                if position < count, !isLineTerminator(UInt32(input[position])) {
                     position += 1
                     pc += 1
                 } else {
                     ok = false
                 }
             case .characterClass(let set):
-                if position < count && set.contains(input[position]) {
+                if position < count && set.contains(UInt32(input[position])) {
                     position += 1
                     pc += 1
                 } else {
@@ -71,8 +74,8 @@ struct RegexMachine {
             case .lineEnd:
                 if position == count { pc += 1 } else { ok = false }
             case .wordBoundary(let negated):
-                let before = position > 0 && CharacterClass.wordCharacters.contains(input[position - 1])
-                let after = position < count && CharacterClass.wordCharacters.contains(input[position])
+                let before = position > 0 && CharacterClass.wordCharacters.contains(UInt32(input[position - 1]))
+                let after = position < count && CharacterClass.wordCharacters.contains(UInt32(input[position]))
                 if (before != after) != negated { pc += 1 } else { ok = false }
             case .lookaround(let index, let behind, let negated):
                 let sub = program.subprograms[index]
@@ -119,7 +122,7 @@ struct RegexMachine {
             }
             if ok { continue }
             var resumed = false
-            while let entry = stack.popLast() {
+            while stack.count > base, let entry = stack.popLast() {
                 switch entry {
                 case .resume(let target, let saved):
                     pc = target
@@ -134,8 +137,9 @@ struct RegexMachine {
         }
     }
 
-    /// ECMA-262 LineTerminator: what `.` does not match.
-    static func isLineTerminator(_ code: UInt32) -> Bool {
-        code == 0x0A || code == 0x0D || code == 0x2028 || code == 0x2029
-    }
+}
+
+/// ECMA-262 LineTerminator: what `.` does not match.
+func isLineTerminator(_ code: UInt32) -> Bool {
+    code == 0x0A || code == 0x0D || code == 0x2028 || code == 0x2029
 }

@@ -11,6 +11,9 @@ struct RegexParser {
 
     init(_ source: String) { scalars = source.unicodeScalars.map(\.value) }
 
+    /// Whether the pattern has backreferences (so captures must be recorded).
+    var hasBackreferences: Bool { !backreferences.isEmpty || !namedBackreferences.isEmpty }
+
     /// The parsed pattern and the number of capturing groups.
     mutating func parse() throws(RegexSyntaxError) -> (RegexSyntax, Int) {
         let syntax = try parseDisjunction()

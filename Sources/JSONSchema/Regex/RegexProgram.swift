@@ -33,9 +33,10 @@ final class RegexProgram: @unchecked Sendable {
 
     init(captureSlots: Int) { self.captureSlots = captureSlots }
 
-    /// Compiles `syntax` (with `groups` capturing groups).
-    static func compile(_ syntax: RegexSyntax, groups: Int) throws(RegexSyntaxError) -> RegexProgram {
-        let program = RegexProgram(captureSlots: 2 * (groups + 1))
+    /// Compiles `syntax` (with `groups` capturing groups; captures are recorded only when a backreference
+    /// needs them).
+    static func compile(_ syntax: RegexSyntax, groups: Int, recordsCaptures: Bool) throws(RegexSyntaxError) -> RegexProgram {
+        let program = RegexProgram(captureSlots: recordsCaptures ? 2 * (groups + 1) : 0)
         let builder = Builder(program: program)
         try builder.emit(syntax)
         program.instructions.append(.match)
@@ -76,9 +77,10 @@ final class RegexProgram: @unchecked Sendable {
                 }
                 for exit in exits { program.instructions[exit] = .jump(next) }
             case .group(let inner, let capture):
-                if let capture { _ = try append(.save(2 * capture)) }
+                let recorded = program.captureSlots > 0 ? capture : nil
+                if let recorded { _ = try append(.save(2 * recorded)) }
                 try emit(inner)
-                if let capture { _ = try append(.save(2 * capture + 1)) }
+                if let recorded { _ = try append(.save(2 * recorded + 1)) }
             case .quantified(let inner, let minimum, let maximum, let greedy):
                 for _ in 0..<minimum { try emit(inner) }
                 if let maximum {

@@ -1,0 +1,149 @@
+/// Array keywords: `maxItems`, `minItems`, `uniqueItems`, `contains`, `prefixItems`, `items`,
+/// `unevaluatedItems`.
+final class ItemCountKeyword: Keyword, @unchecked Sendable {
+    let limit: Int
+    let isMaximum: Bool
+    init(limit: Int, isMaximum: Bool) {
+        self.limit = limit
+        self.isMaximum = isMaximum
+    }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .array(let elements) = instance else { return true }
+        if isMaximum ? elements.count <= limit : elements.count >= limit { return true }
+        evaluator.report(
+            node, isMaximum ? "maxItems" : "minItems",
+            "expected \(isMaximum ? "at most" : "at least") \(limit) items, got \(elements.count)")
+        return false
+    }
+}
+
+final class UniqueItemsKeyword: Keyword, @unchecked Sendable {
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .array(let elements) = instance, elements.count > 1 else { return true }
+        var duplicate: (Int, Int)?
+        if elements.count <= 16 {
+            search: for second in 1..<elements.count {
+                for first in 0..<second where elements[first] == elements[second] {
+                    duplicate = (first, second)
+                    break search
+                }
+            }
+        } else {
+            var seen: [JSONValue: Int] = [:]
+            for (position, element) in elements.enumerated() {
+                if let first = seen.updateValue(position, forKey: element) {
+                    duplicate = (first, position)
+                    break
+                }
+            }
+        }
+        guard let (first, second) = duplicate else { return true }
+        evaluator.report(
+            node, "uniqueItems",
+            "items \(first) and \(second) are equal (\(ValueText.describe(elements[second]))); items must be unique")
+        return false
+    }
+}
+
+/// `contains` with its `minContains`/`maxContains` (nil maximum = unbounded).
+final class ContainsKeyword: Keyword, @unchecked Sendable {
+    let schema: NodeRef
+    let minimum: Int
+    let maximum: Int?
+    init(_ schema: SchemaNode, minimum: Int, maximum: Int?) {
+        self.schema = NodeRef(schema)
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .array(let elements) = instance else { return true }
+        var matches = 0
+        for position in elements.indices {
+            var ignored = Annotations()
+            if evaluator.probe(schema, elements[position], &ignored, track: false) {
+                matches += 1
+                if track { annotations.insert(item: position) }
+                if !track, matches >= minimum, maximum == nil { return true }
+            }
+        }
+        if matches < minimum {
+            evaluator.report(node, "contains", "expected at least \(minimum) item(s) matching the contains schema, found \(matches)")
+            return false
+        }
+        if let maximum, matches > maximum {
+            evaluator.report(node, "maxContains", "expected at most \(maximum) item(s) matching the contains schema, found \(matches)")
+            return false
+        }
+        return true
+    }
+}
+
+final class PrefixItemsKeyword: Keyword, @unchecked Sendable {
+    let schemas: [NodeRef]
+    init(_ schemas: [SchemaNode]) { self.schemas = schemas.map(NodeRef.init) }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .array(let elements) = instance else { return true }
+        var valid = true
+        let count = min(schemas.count, elements.count)
+        for position in 0..<count where !evaluator.evaluate(schemas[position], elements[position], index: position) {
+            valid = false
+            if evaluator.stopping { return false }
+        }
+        if valid && track { annotations.prefixItems = max(annotations.prefixItems, count) }
+        return valid
+    }
+}
+
+/// `items` (applies from `start`, the number of `prefixItems`) and `unevaluatedItems` (applies to items
+/// no other keyword evaluated).
+final class ItemsKeyword: Keyword, @unchecked Sendable {
+    let schema: NodeRef
+    let start: Int
+    let unevaluatedOnly: Bool
+    init(_ schema: SchemaNode, start: Int, unevaluatedOnly: Bool) {
+        self.schema = NodeRef(schema)
+        self.start = start
+        self.unevaluatedOnly = unevaluatedOnly
+    }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .array(let elements) = instance, elements.count > start else { return true }
+        var valid = true
+        let keyword = unevaluatedOnly ? "unevaluatedItems" : "items"
+        for position in start..<elements.count {
+            if unevaluatedOnly && annotations.evaluated(item: position) { continue }
+            let passed: Bool
+            if schema.node.rejectsEverything {
+                let limit = unevaluatedOnly ? "" : ": at most \(start) items are allowed"
+                evaluator.report(node, keyword, "unexpected item at index \(position)\(limit); remove it")
+                passed = false
+            } else {
+                passed = evaluator.evaluate(schema, elements[position], index: position)
+            }
+            if !passed {
+                valid = false
+                if evaluator.stopping { return false }
+            }
+        }
+        if valid && (track || unevaluatedOnly) { annotations.allItems = true }
+        return valid
+    }
+}

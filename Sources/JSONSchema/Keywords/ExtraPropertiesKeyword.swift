@@ -1,0 +1,51 @@
+/// `additionalProperties` (applies to members not named in `properties` nor matched by
+/// `patternProperties`) and `unevaluatedProperties` (applies to members no other keyword evaluated).
+final class ExtraPropertiesKeyword: Keyword, @unchecked Sendable {
+    let schema: NodeRef
+    let known: NameSet
+    let patterns: [ECMARegex]
+    let unevaluatedOnly: Bool
+
+    init(_ schema: SchemaNode, known: NameSet, patterns: [ECMARegex], unevaluatedOnly: Bool) {
+        self.schema = NodeRef(schema)
+        self.known = known
+        self.patterns = patterns
+        self.unevaluatedOnly = unevaluatedOnly
+    }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        var valid = true
+        for position in 0..<object.count {
+            let (key, value) = object.member(at: position)
+            if unevaluatedOnly {
+                if annotations.evaluated(property: key) { continue }
+            } else if known.contains(key) || patterns.contains(where: { $0.matches(key) }) {
+                continue
+            }
+            if !evaluateExtra(value, key: key, node, &evaluator) {
+                valid = false
+                if evaluator.stopping { return false }
+            }
+        }
+        if valid && (track || unevaluatedOnly) { annotations.allProperties = true }
+        return valid
+    }
+
+    /// Applies the subschema to one extra member, saying "unexpected property" when it is `false`.
+    func evaluateExtra(_ value: JSONValue, key: String, _ node: SchemaNode, _ evaluator: inout Evaluator) -> Bool {
+        guard schema.node.rejectsEverything else { return evaluator.evaluate(schema, value, key: key) }
+        if evaluator.reporting {
+            evaluator.path.append(.key(key))
+            let hint = known.isEmpty ? "" : " (allowed: \(ValueText.names(known.names.sorted())))"
+            evaluator.report(
+                node, unevaluatedOnly ? "unevaluatedProperties" : "additionalProperties",
+                "unexpected property \(ValueText.describe(.string(key)))\(hint); remove it")
+            evaluator.path.removeLast()
+        }
+        return false
+    }
+}

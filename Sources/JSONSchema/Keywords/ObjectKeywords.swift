@@ -1,0 +1,180 @@
+/// Object keywords: `maxProperties`, `minProperties`, `required`, `dependentRequired`, `properties`,
+/// `patternProperties`, `propertyNames`, `dependentSchemas`.
+final class PropertyCountKeyword: Keyword, @unchecked Sendable {
+    let limit: Int
+    let isMaximum: Bool
+    init(limit: Int, isMaximum: Bool) {
+        self.limit = limit
+        self.isMaximum = isMaximum
+    }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        if isMaximum ? object.count <= limit : object.count >= limit { return true }
+        evaluator.report(
+            node, isMaximum ? "maxProperties" : "minProperties",
+            "expected \(isMaximum ? "at most" : "at least") \(limit) properties, got \(object.count)")
+        return false
+    }
+}
+
+final class RequiredKeyword: Keyword, @unchecked Sendable {
+    let names: [String]
+    init(_ names: [String]) { self.names = names }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        var valid = true
+        for name in names where object[name] == nil {
+            valid = false
+            evaluator.report(node, "required", "missing required property \(ValueText.describe(.string(name)))")
+            if evaluator.stopping { return false }
+        }
+        return valid
+    }
+}
+
+final class DependentRequiredKeyword: Keyword, @unchecked Sendable {
+    let pairs: [(String, [String])]
+    init(_ pairs: [(String, [String])]) { self.pairs = pairs }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        var valid = true
+        for (name, needed) in pairs where object[name] != nil {
+            for other in needed where object[other] == nil {
+                valid = false
+                evaluator.report(
+                    node, "dependentRequired",
+                    "property \(ValueText.describe(.string(name))) requires property \(ValueText.describe(.string(other)))")
+                if evaluator.stopping { return false }
+            }
+        }
+        return valid
+    }
+}
+
+/// `properties`; fused with `additionalProperties` when there is no `patternProperties`, so one pass
+/// over the instance's members serves both.
+final class PropertiesKeyword: Keyword, @unchecked Sendable {
+    let names: NameSet
+    let schemas: [NodeRef]
+    let additional: ExtraPropertiesKeyword?
+
+    init(_ members: [(String, SchemaNode)], additional: ExtraPropertiesKeyword? = nil) {
+        names = NameSet(members.map(\.0))
+        schemas = members.map { NodeRef($0.1) }
+        self.additional = additional
+    }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        var valid = true
+        guard let additional else {
+            for position in schemas.indices {
+                let name = names.names[position]
+                guard let value = object[name] else { continue }
+                if evaluator.evaluate(schemas[position], value, key: name) {
+                    if track { annotations.insert(property: name) }
+                } else {
+                    valid = false
+                    if evaluator.stopping { return false }
+                }
+            }
+            return valid
+        }
+        for member in 0..<object.count {
+            let (key, value) = object.member(at: member)
+            let passed: Bool
+            if let position = names.position(of: key) {
+                passed = evaluator.evaluate(schemas[position], value, key: key)
+            } else {
+                passed = additional.evaluateExtra(value, key: key, node, &evaluator)
+            }
+            if !passed {
+                valid = false
+                if evaluator.stopping { return false }
+            }
+        }
+        if valid && track { annotations.allProperties = true }
+        return valid
+    }
+}
+
+final class PatternPropertiesKeyword: Keyword, @unchecked Sendable {
+    let members: [(ECMARegex, NodeRef)]
+    init(_ members: [(ECMARegex, SchemaNode)]) { self.members = members.map { ($0.0, NodeRef($0.1)) } }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        var valid = true
+        for position in 0..<object.count {
+            let (key, value) = object.member(at: position)
+            for (regex, schema) in members where regex.matches(key) {
+                if evaluator.evaluate(schema, value, key: key) {
+                    if track { annotations.insert(property: key) }
+                } else {
+                    valid = false
+                    if evaluator.stopping { return false }
+                }
+            }
+        }
+        return valid
+    }
+}
+
+final class PropertyNamesKeyword: Keyword, @unchecked Sendable {
+    let schema: NodeRef
+    init(_ schema: SchemaNode) { self.schema = NodeRef(schema) }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        for key in object.keys {
+            var ignored = Annotations()
+            if !evaluator.probe(schema, .string(key), &ignored, track: false) {
+                let reason = evaluator.reporting ? evaluator.explain(schema.node, .string(key), limit: 1).first?.message ?? "" : ""
+                evaluator.report(node, "propertyNames", "invalid property name \(ValueText.describe(.string(key))): \(reason)")
+                return false
+            }
+        }
+        return true
+    }
+}
+
+final class DependentSchemasKeyword: Keyword, @unchecked Sendable {
+    let members: [(String, NodeRef)]
+    init(_ members: [(String, SchemaNode)]) { self.members = members.map { ($0.0, NodeRef($0.1)) } }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        var valid = true
+        for (name, schema) in members where object[name] != nil {
+            if !evaluator.evaluate(schema, instance, &annotations, track: track) {
+                valid = false
+                if evaluator.stopping { return false }
+            }
+        }
+        return valid
+    }
+}

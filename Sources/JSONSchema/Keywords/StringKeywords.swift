@@ -1,0 +1,70 @@
+/// `maxLength`, `minLength`, `pattern` and asserted `format`.
+final class MaxLengthKeyword: Keyword, @unchecked Sendable {
+    let limit: Int
+    init(_ limit: Int) { self.limit = limit }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .string(let text) = instance, text.utf8.count > limit else { return true }
+        let length = text.unicodeScalars.count
+        if length <= limit { return true }
+        evaluator.report(node, "maxLength", "expected at most \(limit) characters, got \(length): \(ValueText.describe(instance))")
+        return false
+    }
+}
+
+final class MinLengthKeyword: Keyword, @unchecked Sendable {
+    let limit: Int
+    init(_ limit: Int) { self.limit = limit }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .string(let text) = instance else { return true }
+        let bytes = text.utf8.count
+        if bytes >= limit * 4 { return true }  // a code point is at most 4 UTF-8 bytes
+        let length = bytes < limit ? bytes : text.unicodeScalars.count
+        if length >= limit { return true }
+        evaluator.report(node, "minLength", "expected at least \(limit) characters, got \(length): \(ValueText.describe(instance))")
+        return false
+    }
+}
+
+final class PatternKeyword: Keyword, @unchecked Sendable {
+    let regex: ECMARegex
+    init(_ regex: ECMARegex) { self.regex = regex }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        guard case .string(let text) = instance else { return true }
+        switch regex.search(text) {
+        case .match: return true
+        case .noMatch:
+            evaluator.report(node, "pattern", "expected a string matching /\(regex.source)/, got \(ValueText.describe(instance))")
+        case .budgetExceeded:
+            evaluator.report(
+                node, "pattern",
+                "matching /\(regex.source)/ took too long on \(ValueText.describe(instance)); use a simpler value")
+        }
+        return false
+    }
+}
+
+final class FormatKeyword: Keyword, @unchecked Sendable {
+    let checker: FormatChecker
+    init(_ checker: FormatChecker) { self.checker = checker }
+
+    override func evaluate(
+        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
+        track: Bool
+    ) -> Bool {
+        if checker.accepts(instance) { return true }
+        evaluator.report(node, "format", "expected \(checker.expectation), got \(ValueText.describe(instance))")
+        return false
+    }
+}
