@@ -5,97 +5,126 @@
 /// arguments) are searched linearly, which beats hashing for a handful of short keys; larger ones keep a
 /// hash index.
 public struct JSONObject: Sendable, Hashable {
-    /// Keys in insertion order.
-    public private(set) var keys: [String] = []
-    private var values: [JSONValue] = []
-    /// A hash index, only for objects too large for a linear search.
-    private var index: [String: Int]?
+    /// The members, shared between copies until one of them changes (copy on write). A single
+    /// reference, so copying an object (or a ``JSONValue`` holding one) costs one retain.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var keys: [String]
+        @exclusivity(unchecked) var values: [JSONValue]
+        /// A hash index, only for objects too large for a linear search.
+        @exclusivity(unchecked) var index: [String: Int]?
+
+        init(keys: [String] = [], values: [JSONValue] = [], index: [String: Int]? = nil) {
+            self.keys = keys
+            self.values = values
+            self.index = index
+        }
+    }
+
+    private var storage: Storage
 
     /// Objects with more members than this get a hash index.
     private static let linearLimit = 12
 
     /// An empty object.
-    public init() {}
+    public init() { storage = Storage() }
 
     /// An object with these members, in this order; a repeated key keeps its first position and last value.
     public init<S: Sequence>(_ members: S) where S.Element == (String, JSONValue) {
+        storage = Storage()
         for (key, value) in members { self[key] = value }
     }
 
+    /// Keys in insertion order.
+    public var keys: [String] { storage.keys }
+
     /// The number of members.
-    public var count: Int { keys.count }
+    public var count: Int { storage.keys.count }
 
     /// Whether the object has no members.
-    public var isEmpty: Bool { keys.isEmpty }
+    public var isEmpty: Bool { storage.keys.isEmpty }
 
     /// The position of `key` in ``keys``.
     private func position(of key: String) -> Int? {
-        if let index { return index[key] }
+        if let index = storage.index { return index[key] }
         // Comparing lengths first skips most string comparisons (which are slow when strings differ).
         let length = key.utf8.count
+        let keys = storage.keys
         for position in keys.indices where keys[position].utf8.count == length && keys[position] == key {
             return position
         }
         return nil
     }
 
+    /// Whether the object has a member named `key` (cheaper than fetching its value).
+    public func hasMember(_ key: String) -> Bool { position(of: key) != nil }
+
     /// The key and value at a position in insertion order (0 ..< count).
-    public func member(at position: Int) -> (key: String, value: JSONValue) { (keys[position], values[position]) }
+    public func member(at position: Int) -> (key: String, value: JSONValue) {
+        (storage.keys[position], storage.values[position])
+    }
 
     /// The value for `key`; assigning `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
         get {
             guard let position = position(of: key) else { return nil }
-            return values[position]
+            return storage.values[position]
         }
         set {
             let existing = position(of: key)
+            if !isKnownUniquelyReferenced(&storage) {
+                storage = Storage(keys: storage.keys, values: storage.values, index: storage.index)
+            }
             if let newValue {
                 if let existing {
-                    values[existing] = newValue
+                    storage.values[existing] = newValue
                 } else {
-                    keys.append(key)
-                    values.append(newValue)
-                    if index != nil {
-                        index![key] = keys.count - 1
-                    } else if keys.count > Self.linearLimit {
+                    storage.keys.append(key)
+                    storage.values.append(newValue)
+                    if storage.index != nil {
+                        storage.index![key] = storage.keys.count - 1
+                    } else if storage.keys.count > Self.linearLimit {
                         rebuildIndex()
                     }
                 }
             } else if let existing {
-                keys.remove(at: existing)
-                values.remove(at: existing)
-                if index != nil { rebuildIndex() }
+                storage.keys.remove(at: existing)
+                storage.values.remove(at: existing)
+                if storage.index != nil { rebuildIndex() }
             }
         }
     }
 
-    private mutating func rebuildIndex() {
-        guard keys.count > Self.linearLimit else {
-            index = nil
+    private func rebuildIndex() {
+        guard storage.keys.count > Self.linearLimit else {
+            storage.index = nil
             return
         }
         var built: [String: Int] = [:]
-        built.reserveCapacity(keys.count)
-        for (position, key) in keys.enumerated() { built[key] = position }
-        index = built
+        built.reserveCapacity(storage.keys.count)
+        for (position, key) in storage.keys.enumerated() { built[key] = position }
+        storage.index = built
     }
 
     /// Members in insertion order.
-    public var members: [(key: String, value: JSONValue)] { keys.indices.map { (keys[$0], values[$0]) } }
+    public var members: [(key: String, value: JSONValue)] {
+        let keys = storage.keys
+        let values = storage.values
+        return keys.indices.map { (keys[$0], values[$0]) }
+    }
 
     /// The values keyed by name, without order.
     public var dictionary: [String: JSONValue] {
         var result: [String: JSONValue] = [:]
-        result.reserveCapacity(keys.count)
-        for position in keys.indices { result[keys[position]] = values[position] }
+        result.reserveCapacity(count)
+        for position in storage.keys.indices { result[storage.keys[position]] = storage.values[position] }
         return result
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        if lhs.storage === rhs.storage { return true }
         guard lhs.count == rhs.count else { return false }
-        for position in lhs.keys.indices {
-            guard let other = rhs[lhs.keys[position]], other == lhs.values[position] else { return false }
+        for position in lhs.storage.keys.indices {
+            guard let other = rhs[lhs.storage.keys[position]], other == lhs.storage.values[position] else { return false }
         }
         return true
     }
@@ -103,10 +132,10 @@ public struct JSONObject: Sendable, Hashable {
     /// Order-independent, consistent with ``==``.
     public func hash(into hasher: inout Hasher) {
         var combined = 0
-        for position in keys.indices {
+        for position in storage.keys.indices {
             var member = Hasher()
-            member.combine(keys[position])
-            member.combine(values[position])
+            member.combine(storage.keys[position])
+            member.combine(storage.values[position])
             combined ^= member.finalize()
         }
         hasher.combine(count)
@@ -133,9 +162,9 @@ extension JSONObject: Sequence {
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(keys, values) }
+    public func makeIterator() -> Iterator { Iterator(storage.keys, storage.values) }
 
-    public var underestimatedCount: Int { keys.count }
+    public var underestimatedCount: Int { storage.keys.count }
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {

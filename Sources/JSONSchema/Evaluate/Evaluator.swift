@@ -115,16 +115,19 @@ struct Evaluator {
     }
 
     /// ``evaluate(_:_:_:track:)`` for an unretained node reference.
+    @inline(__always)
     mutating func evaluate(_ reference: NodeRef, _ instance: JSONValue, _ annotations: inout Annotations, track: Bool) -> Bool {
         reference.with { evaluate($0, instance, &annotations, track: track) }
     }
 
     /// ``evaluate(_:_:key:)`` for an unretained node reference.
+    @inline(__always)
     mutating func evaluate(_ reference: NodeRef, _ value: JSONValue, key: String) -> Bool {
         reference.with { evaluate($0, value, key: key) }
     }
 
     /// ``evaluate(_:_:index:)`` for an unretained node reference.
+    @inline(__always)
     mutating func evaluate(_ reference: NodeRef, _ value: JSONValue, index: Int) -> Bool {
         reference.with { evaluate($0, value, index: index) }
     }

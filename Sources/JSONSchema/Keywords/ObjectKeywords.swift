@@ -31,7 +31,7 @@ final class RequiredKeyword: Keyword, @unchecked Sendable {
     ) -> Bool {
         guard case .object(let object) = instance else { return true }
         var valid = true
-        for name in names where object[name] == nil {
+        for name in names where !object.hasMember(name) {
             valid = false
             evaluator.report(node, "required", "missing required property \(ValueText.describe(.string(name)))")
             if evaluator.stopping { return false }
@@ -50,8 +50,8 @@ final class DependentRequiredKeyword: Keyword, @unchecked Sendable {
     ) -> Bool {
         guard case .object(let object) = instance else { return true }
         var valid = true
-        for (name, needed) in pairs where object[name] != nil {
-            for other in needed where object[other] == nil {
+        for (name, needed) in pairs where object.hasMember(name) {
+            for other in needed where !object.hasMember(other) {
                 valid = false
                 evaluator.report(
                     node, "dependentRequired",
@@ -169,7 +169,7 @@ final class DependentSchemasKeyword: Keyword, @unchecked Sendable {
     ) -> Bool {
         guard case .object(let object) = instance else { return true }
         var valid = true
-        for (name, schema) in members where object[name] != nil {
+        for (name, schema) in members where object.hasMember(name) {
             if !evaluator.evaluate(schema, instance, &annotations, track: track) {
                 valid = false
                 if evaluator.stopping { return false }

@@ -23,6 +23,7 @@ struct RegexMachine<Element: FixedWidthInteger & UnsignedInteger> {
         self.input = input
         self.budget = budget
         self.slots = slots > 0 ? Array(repeating: -1, count: slots) : []
+        stack.reserveCapacity(32)  // one allocation per search instead of one per growth step
     }
 
     /// Runs `program` from `start`; when `endAt` is set the match must end exactly there (lookbehind).
