@@ -41,6 +41,39 @@ import JSONSchema
         #expect(passed >= Self.optionalFloor)
     }
 
+    /// The Bowtie harness answers the suite like the library does: every group of a file becomes one
+    /// `run` request with the remotes as its registry.
+    @Test(arguments: ["refRemote.json", "dynamicRef.json", "unevaluatedProperties.json"])
+    func bowtieHarnessPassesSuiteFile(_ file: String) throws {
+        var harness = BowtieHarness()
+        _ = harness.handle(#"{"cmd": "start", "version": 1}"#)
+        let registry = JSONValue.object(JSONObject(TestSuiteData.remotes.map { ($0.key, $0.value) }))
+        var passed = 0
+        var total = 0
+        for (sequence, group) in try TestSuiteData.groups(file).enumerated() {
+            let request: JSONValue = [
+                "cmd": "run", "seq": .int(Int64(sequence)),
+                "case": [
+                    "description": .string(group.description), "schema": group.schema, "registry": registry,
+                    "tests": .array(group.cases.map { ["description": .string($0.description), "instance": $0.data] }),
+                ],
+            ]
+            guard case .respond(let line) = harness.handle(request.serialized()) else {
+                Issue.record("no response for \(group.description)")
+                continue
+            }
+            let response = try JSONValue(parsing: line)
+            #expect(response["seq"] == .int(Int64(sequence)))
+            let results = response["results"]?.arrayValue ?? []
+            for (test, result) in zip(group.cases, results) {
+                total += 1
+                if result["valid"]?.boolValue == test.valid { passed += 1 } else { Issue.record("\(group.description) / \(test.description)") }
+            }
+        }
+        print("bowtie draft2020-12/\(file): \(passed)/\(total)")
+        #expect(total > 0 && passed == total)
+    }
+
     /// The optional cases passing when this floor was set; raise it when more pass.
     static let optionalFloor = 926
 }

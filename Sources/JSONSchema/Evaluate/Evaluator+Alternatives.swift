@@ -9,9 +9,9 @@ extension Evaluator {
         var expectations: [String] = []
         for child in children.prefix(8) {
             let errors = explain(child.node, instance, limit: 5)
-            let typeMismatch = errors.contains { $0.instanceLocation == here && $0.keywordLocation.hasSuffix("/type") }
-            if typeMismatch {
-                if let first = errors.first { expectations.append(first.message.components(separatedByFirst: ", got ")) }
+            let mismatch = errors.first { $0.instanceLocation == here && $0.keywordLocation.hasSuffix("/type") }
+            if let mismatch {
+                expectations.append(mismatch.message.components(separatedByFirst: ", got "))
             } else if !errors.isEmpty {
                 fitting.append(errors)
             }
@@ -20,9 +20,15 @@ extension Evaluator {
             for error in fitting[0] where errors.count < maxErrors { errors.append(error) }
             return
         }
-        let summary = fitting.isEmpty && !expectations.isEmpty
-            ? expectations.joined(separator: " or ")
-            : "a value matching one of the \(children.count) alternatives in \(keyword)"
+        let summary: String
+        if fitting.isEmpty && !expectations.isEmpty {
+            // "expected a string or an integer"
+            let prefix = "expected "
+            let items = expectations.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }
+            summary = prefix + items.joined(separator: " or ")
+        } else {
+            summary = "expected a value matching one of the \(children.count) alternatives in \(keyword)"
+        }
         report(node, keyword, "\(summary), got \(ValueText.describe(instance))")
     }
 }

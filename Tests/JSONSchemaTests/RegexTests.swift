@@ -1,0 +1,72 @@
+import Testing
+@testable import JSONSchema
+
+@Suite struct RegexTests {
+    func matches(_ pattern: String, _ text: String) throws -> Bool {
+        try ECMARegex(pattern).matches(text)
+    }
+
+    @Test func escapesFollowECMAScriptNotUnicodeDefaults() throws {
+        #expect(try matches(#"^\d+$"#, "42"))
+        #expect(try !matches(#"^\d+$"#, "৪২"))  // Bengali digits are not \d in ECMA-262
+        #expect(try matches(#"^\w+$"#, "snake_case1"))
+        #expect(try !matches(#"^\w$"#, "é"))
+        #expect(try matches(#"^\s$"#, "\u{FEFF}"))
+        #expect(try matches(#"^\cC$"#, "\u{03}"))
+        #expect(try !matches("^abc$", "abc\n"))
+    }
+
+    @Test func unicodePropertyEscapes() throws {
+        #expect(try matches(#"^\p{L}+$"#, "Grüße"))
+        #expect(try matches(#"^\p{Letter}+$"#, "日本語"))
+        #expect(try !matches(#"^\p{L}+$"#, "abc1"))
+        #expect(try matches(#"^\P{L}+$"#, "123 !"))
+        #expect(try matches(#"^\p{Lu}\p{Ll}+$"#, "Ada"))
+        #expect(try matches(#"^\p{Script=Greek}+$"#, "αβγ"))
+        #expect(try matches(#"^[\p{N}_]+$"#, "12_٣"))
+    }
+
+    @Test func groupsAssertionsAndBackreferences() throws {
+        #expect(try matches(#"^(?<word>ab)\k<word>$"#, "abab"))
+        #expect(try matches(#"^(a|b)\1$"#, "bb"))
+        #expect(try !matches(#"^(a|b)\1$"#, "ab"))
+        #expect(try matches(#"(?<=\$)\d+"#, "cost: $42"))
+        #expect(try !matches(#"(?<!\$)\b\d+$"#, "$42"))
+        #expect(try matches(#"^(?!admin$)[a-z]+$"#, "ada"))
+        #expect(try !matches(#"^(?!admin$)[a-z]+$"#, "admin"))
+        #expect(try matches("^a{2,3}$", "aaa"))
+        #expect(try !matches("^a{2,3}$", "aaaa"))
+        #expect(try matches("^🐲*$", "🐲🐲"))
+        #expect(try matches("^(a*)*$", "aaaa"))  // an empty-iteration loop terminates
+    }
+
+    @Test(arguments: [#"\a"#, "(?i)abc", "(?P<name>x)", "(?#comment)", "^(abc]", "a{2,1}", "*a", #"\p{NoSuchProperty}"#, "(a", #"\1(a)\2"#])
+    func rejectsInvalidSyntax(_ pattern: String) {
+        #expect(throws: RegexSyntaxError.self) { try ECMARegex(pattern) }
+    }
+
+    @Test func hostilePatternStopsAtTheStepBudget() throws {
+        let regex = try ECMARegex("^(a+)+$")
+        let hostile = String(repeating: "a", count: 40) + "!"
+        #expect(regex.search(hostile) == .budgetExceeded)
+        #expect(regex.search("aaaa") == .match)
+    }
+
+    @Test func hostilePatternInASchemaIsReportedNotHung() throws {
+        let schema = try Schema(compiling: ["type": "string", "pattern": "^(a|aa)+$"])
+        let errors = schema.validate(.string(String(repeating: "a", count: 60) + "b"))
+        #expect(errors.count == 1)
+        #expect(errors.first?.message.contains("took too long") == true)
+        #expect(errors.first?.keywordLocation == "/pattern")
+    }
+
+    @Test func invalidPatternIsASchemaErrorWithPointer() {
+        do {
+            _ = try Schema(compiling: ["properties": ["code": ["pattern": "^(abc"]]])
+            Issue.record("an unterminated group must be rejected")
+        } catch {
+            #expect(error.pointer == "/properties/code/pattern")
+            #expect(error.message.contains("unterminated group"))
+        }
+    }
+}
