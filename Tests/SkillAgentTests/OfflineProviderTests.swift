@@ -134,3 +134,32 @@ import Testing
         #expect(plan.steps[1].arguments == ["text": "a b c"])
     }
 }
+
+/// The remaining turn scenarios through the offline planner.
+@Suite struct OfflineScenarioTests {
+    @Test func aSkillThatTimesOut() async {
+        let backend = TestSkills.backend(TestSkills.sleeper(seconds: 30, timeout: 0.2))
+        let agent = Agent(
+            provider: OfflineTurnTests.agent(backend).provider, backend: backend,
+            configuration: AgentConfiguration(timeoutGrace: 0.1))
+        let all = await events(of: agent, "wait for the report")
+        #expect(all.skillFailures.map(\.kind) == ["timeout"])
+        #expect(all.answer == "Wait failed: slow.wait did not finish within 0.2 s; raise its timeout in the registry or ask for less")
+    }
+
+    @Test func historyTrimmingNeverSeparatesCallsFromResults() async {
+        let backend = TestSkills.backend(TestSkills.clockNow, TestSkills.countWords)
+        let provider = RecordingProvider(OfflineTurnTests.agent(backend).provider)
+        let agent = Agent(provider: provider, backend: backend, configuration: AgentConfiguration(historyTokenBudget: 200))
+        for index in 0..<6 {
+            _ = await events(of: agent, "what time is it in UTC, then count the words in turn number \(index) of many")
+        }
+        #expect(backend.invocations.count == 12)
+        for request in provider.requests {
+            #expect(HistoryTrimmerTests.callsAndResultsTogether(Array(request.messages.drop { $0.role == .system })))
+        }
+        let last = provider.requests.last?.messages ?? []
+        #expect(last.contains { $0.role == .system && $0.content.contains("Earlier conversation trimmed") })
+        #expect(!last.contains { $0.role == .user && $0.content.contains("turn number 0 ") })
+    }
+}

@@ -45,20 +45,36 @@ public struct OfflineProvider: ModelProvider {
         let planner = OfflinePlanner(filler: SlotFiller(now: now(), timeZone: timeZone))
         let plan = planner.plan(messages[userIndex].content, tools: request.tools)
         let later = messages[(userIndex + 1)...]
-        let done = later.filter { $0.role == .assistant && !$0.toolCalls.isEmpty }.count
+        let done = Self.stepsDone(in: Array(later))
         if request.toolChoice == .auto, done < plan.steps.count {
             let step = plan.steps[done]
-            let call = ToolCall(id: "offline_\(done + 1)", name: step.toolName, arguments: step.arguments)
+            let call = ToolCall(id: Self.callPrefix + String(done + 1), name: step.toolName, arguments: step.arguments)
             return ModelReply(content: "", toolCalls: [call], finishReason: "tool_calls")
         }
-        return ModelReply(content: answer(plan: plan, after: Array(later), tools: request.tools), finishReason: "stop")
+        return ModelReply(content: answer(plan: plan, after: Array(later), done: done, tools: request.tools), finishReason: "stop")
     }
 
+    /// How many planned steps have been asked for in this turn. The call ids carry the step number
+    /// (`offline_<n>`), so the count survives history trimming that drops older rounds of the turn.
+    static func stepsDone(in messages: [ChatMessage]) -> Int {
+        let calls = messages.filter { $0.role == .assistant }.flatMap(\.toolCalls)
+        let numbered = calls.compactMap { call -> Int? in
+            guard call.id.hasPrefix(callPrefix) else { return nil }
+            return Int(call.id.dropFirst(callPrefix.count))
+        }
+        return max(numbered.max() ?? 0, calls.count)
+    }
+
+    static let callPrefix = "offline_"
+
     /// The final answer: one line per call with its outcome, then what could not be mapped.
-    func answer(plan: OfflinePlan, after messages: [ChatMessage], tools: [ToolSpec]) -> String {
+    func answer(plan: OfflinePlan, after messages: [ChatMessage], done: Int, tools: [ToolSpec]) -> String {
         let specs = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let calls = messages.flatMap(\.toolCalls)
         var lines: [String] = []
+        if done > calls.count {
+            lines.append("(\(done - calls.count) earlier result\(done - calls.count == 1 ? " was" : "s were") trimmed from the conversation.)")
+        }
         for call in calls {
             guard let result = messages.first(where: { $0.role == .tool && $0.toolCallID == call.id }) else { continue }
             let title = specs[call.name].map { $0.tool.title.isEmpty ? $0.tool.skillID : $0.tool.title } ?? call.name
@@ -71,8 +87,8 @@ public struct OfflineProvider: ModelProvider {
                 lines.append("\(title): \(result.content)")
             }
         }
-        if calls.count < plan.steps.count {
-            lines.append("I stopped before \(plan.steps[calls.count...].map { "\"\($0.clause)\"" }.joined(separator: ", ")) (step limit reached).")
+        if done < plan.steps.count {
+            lines.append("I stopped before \(plan.steps[done...].map { "\"\($0.clause)\"" }.joined(separator: ", ")) (step limit reached).")
         }
         for clause in plan.unmapped {
             lines.append("I could not map \"\(clause)\" to any enabled skill.")
