@@ -86,6 +86,21 @@ struct WorkerPoolTests {
         await executor.shutdown()
     }
 
+    @Test("a skill that spins past the CPU limit is killed by SIGXCPU before its timeout")
+    func cpuLimit() async throws {
+        let path = try HostilePlugins.library("hostile")
+        let executor = try HostilePlugins.executor(path, limits: ResourceLimits(cpuSeconds: 1))
+        let started = Date()
+        let error = await HostilePlugins.failure { () async throws(HostError) -> JSONValue in
+            try await executor.execute(HostilePlugins.call("loop", path: path, timeout: 20))
+        }
+        #expect(error?.kind == .pluginCrashed, "\(String(describing: error))")
+        #expect(error?.message.contains("CPU time limit") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("limits.cpu_seconds") == true)
+        #expect(Date().timeIntervalSince(started) < 10)
+        await executor.shutdown()
+    }
+
     @Test("repeated crashes mark the plugin broken, persistently, until its file changes")
     func brokenAfterRepeatedCrashes() async throws {
         let path = try HostilePlugins.privateCopy("hostile")

@@ -49,16 +49,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
 
         let wallClockDeadline = Int64(Self.unixMilliseconds() + timeout * 1000)
         let request = WorkerCallRequest(call, deadlineUnixMilliseconds: wallClockDeadline)
-        slot.beginCall()
-        let outcome = await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
-                slot.perform(request, deadline: deadline, configuration: configuration) {
-                    continuation.resume(returning: $0)
-                }
-            }
-        } onCancel: {
-            slot.cancel()
-        }
+        let outcome = await slot.call(request, deadline: deadline, configuration: configuration)
         switch outcome {
         case .reply(let reply):
             let crashes = pool.recordSuccess()

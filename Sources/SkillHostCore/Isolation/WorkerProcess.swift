@@ -102,15 +102,50 @@ final class WorkerProcess: @unchecked Sendable {
     ///   the caller must ``stop()`` the worker.
     func perform(_ request: WorkerCallRequest, deadline: UInt64) -> Result<WorkerCallReply, Failure> {
         sendBuffer = request.encodedFrame(reusing: sendBuffer)
+        if case .failure(let failure) = send(sendBuffer) { return .failure(settle(failure, loading: false)) }
+        return awaitReply(deadline: deadline)
+    }
+
+    /// Writes an encoded call frame. A failure is returned unsettled: a later ``awaitReply(deadline:)`` meets
+    /// the same dead pipe and reports it.
+    func send(_ frame: [UInt8]) -> Result<Void, FrameChannel.Failure> {
         do {
-            try channel.send(sendBuffer)
-            let reply = try channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
-                guard kind == .reply else { throw FrameError("the worker sent a \(kind) frame instead of a reply") }
-                return try WorkerCallReply(payload: payload)
-            }
-            return .success(reply)
+            try channel.send(frame)
+            return .success(())
         } catch {
-            return .failure(settle(error, loading: false))
+            return .failure(error)
+        }
+    }
+
+    /// Whether a reply (or end of file) is waiting, checking without blocking for up to `nanoseconds`.
+    func replyArrives(within nanoseconds: UInt64) -> Bool {
+        let end = FrameChannel.monotonicNanoseconds() + nanoseconds
+        var descriptor = pollfd(fd: channel.input, events: Int16(POLLIN), revents: 0)
+        repeat {
+            if poll(&descriptor, 1, 0) > 0 { return true }
+        } while FrameChannel.monotonicNanoseconds() < end
+        return false
+    }
+
+    /// Reads the reply to the call sent last, without reaping or stopping anything on failure (so it may
+    /// run on a thread that must not block long); ``awaitReply(deadline:)`` settles failures.
+    func receiveReply(deadline: UInt64) -> Result<WorkerCallReply, FrameChannel.Failure> {
+        do {
+            return .success(
+                try channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
+                    guard kind == .reply else { throw FrameError("the worker sent a \(kind) frame instead of a reply") }
+                    return try WorkerCallReply(payload: payload)
+                })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Waits for the reply to the call sent last; on failure reaps a dead worker or stops a misbehaving one.
+    func awaitReply(deadline: UInt64) -> Result<WorkerCallReply, Failure> {
+        switch receiveReply(deadline: deadline) {
+        case .success(let reply): return .success(reply)
+        case .failure(let failure): return .failure(settle(failure, loading: false))
         }
     }
 
@@ -121,8 +156,8 @@ final class WorkerProcess: @unchecked Sendable {
         }
     }
 
-    /// Stops the process: closes its input (a healthy worker exits on end of input), then SIGTERM after
-    /// 100 ms and SIGKILL after another 400 ms; reaps it. Blocks up to about half a second.
+    /// Stops the process: SIGTERM, then SIGKILL if it is still there after 100 ms; reaps it. Blocks for up to
+    /// about 100 ms plus the time the kernel takes to end it.
     func stop() {
         kill(SIGTERM)
         if waitForExit(milliseconds: 100) != nil { return }

@@ -28,7 +28,12 @@ public enum WorkerServer {
 
     /// The blocking body of ``run(arguments:)``.
     static func serve(arguments: [String]) -> Int32 {
-        closeInheritedPipes()
+        closeInheritedDescriptors()
+        // The host spawns from a thread that blocks signals and the mask survives exec: unblock them here, on
+        // the thread the plugin runs on, so SIGTERM stops the worker and SIGXCPU enforces the CPU limit.
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
         let (limits, rest) = ResourceLimits.parse(workerArguments: arguments)
         // 1. Frames go to a private copy of stdout; descriptor 1 becomes stderr.
         let frameOutput = fcntl(1, F_DUPFD_CLOEXEC, 3)
@@ -107,15 +112,18 @@ public enum WorkerServer {
         return WorkerCallReply(status: result.status, json: result.bytes, contextChanges: changes)
     }
 
-    /// Closes pipe ends above stderr that leaked in from the host. The host makes its pipes close-on-exec,
-    /// but another thread may spawn a process between `pipe` and `fcntl`; a leaked write end of another
-    /// worker's reply pipe would hide that worker's death from the host. Only FIFOs are closed: the runtime's
-    /// own descriptors (eventfd, epoll) are left alone.
-    static func closeInheritedPipes() {
+    /// Closes pipe and socket descriptors above stderr that leaked in from the host process. Descriptors
+    /// that are inheritable for a moment in the host (between `pipe` and `fcntl`, or on purpose, like the
+    /// socket Foundation's `Process` gives each child to notice its exit) reach any process spawned at that
+    /// moment; held open by a long-lived worker, they hide another child's exit from whoever waits for it.
+    /// Only FIFOs and sockets are closed: the runtime's own descriptors (eventfd, epoll) are left alone.
+    static func closeInheritedDescriptors() {
         for name in Posix.directoryEntries("/proc/self/fd") ?? [] {
             guard let descriptor = Int32(name), descriptor > 2 else { continue }
             var info = stat()
-            if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFIFO { close(descriptor) }
+            guard fstat(descriptor, &info) == 0 else { continue }
+            let type = info.st_mode & S_IFMT
+            if type == S_IFIFO || type == S_IFSOCK { close(descriptor) }
         }
     }
 

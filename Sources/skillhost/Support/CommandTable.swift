@@ -15,6 +15,7 @@ enum CommandTable {
         UntrustCommand.self,
         SchemaCommand.self,
         WorkerCommand.self,
+        BenchDispatchCommand.self,
     ]
 
     /// The command named `name`, if there is one.

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Benchmarks skill dispatch: the cost of one call of a trivial skill (bench.echo, scripts/bench/dispatch_echo.c)
+#   - in-process:               PluginLibrary.invoke in the host process (ABI crossing + result copy);
+#   - worker frame round trip:  request frame out, reply frame back over the worker's pipes, measured on the
+#                               host thread that owns the pipes (target: under 10 µs);
+#   - worker executor execute:  a whole WorkerPoolExecutor.execute from a Swift task (argument encoding,
+#                               thread hand-off, reply parsing, result mapping).
+# Builds skillhost in release mode and runs its hidden `__bench-dispatch` subcommand.
+#
+# usage: scripts/bench-dispatch.sh [ITERATIONS]   (default 20000)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+iterations="${1:-20000}"
+work="$root/.build/dispatch-bench"
+mkdir -p "$work"
+chmod 700 "$work"
+
+cc -O2 -std=c99 -shared -fPIC -I "$root/Sources/CSkillABI/include" \
+    "$root/scripts/bench/dispatch_echo.c" -o "$work/libdispatch_echo.so"
+chmod 755 "$work/libdispatch_echo.so"
+
+(cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1)
+binary="$root/.build/release/skillhost"
+
+echo "dispatch benchmark: skill bench.echo {\"text\":\"hello\"}, $iterations calls per mode, $(nproc) cores"
+"$binary" __bench-dispatch "$work/libdispatch_echo.so" bench.echo '{"text":"hello"}' --iterations "$iterations"
