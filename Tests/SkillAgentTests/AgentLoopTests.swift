@@ -58,6 +58,30 @@ import Testing
         #expect(backend.invocations.count == 1)  // the invalid call never reached the skill
     }
 
+    @Test func theLoopChecksArgumentsEvenWhenTheBackendDoesNot() async throws {
+        /// Runs whatever it is given.
+        final class LaxBackend: SkillBackend {
+            let calls = Mutex(0)
+            func tools() async throws -> [AgentTool] { [TestSkills.addReminder.tool] }
+            func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
+                calls.withLock { $0 += 1 }
+                return .success("ran")
+            }
+        }
+        let backend = LaxBackend()
+        let provider = ScriptedProvider([
+            ModelReply(content: "", toolCalls: [Self.call("c1", "reminders_add", #"{"title": "gym", "time": "tomorrow", "extra": 1}"#)]),
+            ModelReply(content: "That time is not valid."),
+        ])
+        let all = await events(of: Agent(provider: provider, backend: backend), "remind me")
+        #expect(backend.calls.withLock { $0 } == 0)
+        let failure = try #require(all.skillFailures.first)
+        #expect(failure.kind == "invalidArguments")
+        #expect(failure.message.hasPrefix("reminders.add: invalid arguments: "))
+        #expect(failure.message.contains("/time"))
+        #expect(failure.message.contains("extra"))
+    }
+
     @Test func argumentsThatAreNotJSONGoBackToTheModel() async throws {
         let backend = TestSkills.backend(TestSkills.clockNow)
         let provider = ScriptedProvider([

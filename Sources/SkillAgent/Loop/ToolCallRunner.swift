@@ -3,15 +3,18 @@ import SkillJSON
 
 /// Runs the tool calls of one model reply: maps names to skills, parses and checks the arguments, runs up
 /// to `maxConcurrentCalls` at once with each skill's timeout, and returns one tool message per call in call
-/// order. Every failure becomes a tool message the model can act on; nothing here throws.
+/// order. Arguments are checked against the tool's schema before dispatch. Every failure becomes a tool
+/// message the model can act on; nothing here throws.
 struct ToolCallRunner: Sendable {
     let backend: any SkillBackend
     let names: ToolNameMap
     let toolsByID: [String: AgentTool]
     let configuration: AgentConfiguration
     let formatter: ToolResultFormatter
+    let checker: ArgumentChecker
 
     init(backend: any SkillBackend, tools: [AgentTool], names: ToolNameMap, configuration: AgentConfiguration) {
+        self.checker = ArgumentChecker(tools: tools)
         self.backend = backend
         self.names = names
         self.toolsByID = Dictionary(tools.map { ($0.skillID, $0) }, uniquingKeysWith: { first, _ in first })
@@ -87,6 +90,7 @@ struct ToolCallRunner: Sendable {
                     "arguments of \(skillID) must be a JSON object, not \(arguments.typeName); wrap them as {\"name\": value}",
                     skillID: skillID))
         }
+        if let error = checker.check(arguments, for: skillID) { return .failure(error) }
         let invocation = SkillInvocation(
             skillID: skillID, arguments: arguments, callID: call.id, sessionID: configuration.sessionID,
             approval: configuration.approval)
