@@ -163,3 +163,15 @@ import Testing
         #expect(!last.contains { $0.role == .user && $0.content.contains("turn number 0 ") })
     }
 }
+
+@Suite struct TimeZoneSlotTests {
+    @Test func citiesBecomeZoneIdentifiersForZoneParameters() {
+        let filler = OfflinePlannerTests.filler
+        let schema: JSONValue = ["type": "string"]
+        #expect(filler.value(for: ["Paris"], schema: schema, parameter: "timezone") == "Europe/Paris")
+        #expect(filler.value(for: ["new", "york"], schema: schema, parameter: "to_timezone") == "America/New_York")
+        #expect(filler.value(for: ["UTC"], schema: schema, parameter: "timezone") == "UTC")
+        #expect(filler.value(for: ["Atlantis"], schema: schema, parameter: "timezone") == "Atlantis")
+        #expect(filler.value(for: ["Paris"], schema: schema, parameter: "city") == "Paris")
+    }
+}

@@ -61,7 +61,7 @@ struct OfflinePlanner: Sendable {
             let sources = spec.tool.examples + (spec.tool.title.isEmpty ? [] : [spec.tool.title])
             for template in sources.compactMap(UtteranceTemplate.init) {
                 let matches = template.matches(words) { name, run in
-                    filler.value(for: run, schema: properties?[name]) != nil
+                    filler.value(for: run, schema: properties?[name], parameter: name) != nil
                 }
                 guard let captured = matches.first else { continue }
                 // More literal words is more specific; on a tie, fewer words inside slots.
@@ -70,7 +70,7 @@ struct OfflinePlanner: Sendable {
                 guard best == nil || score > best!.score else { continue }
                 var arguments = JSONObject()
                 for case .slot(let name) in template.pieces {
-                    if let run = captured[name], let value = filler.value(for: run, schema: properties?[name]) {
+                    if let run = captured[name], let value = filler.value(for: run, schema: properties?[name], parameter: name) {
                         arguments[name] = value
                     }
                 }

@@ -11,10 +11,12 @@ struct SlotFiller: Sendable {
     /// The user's time zone, for dates and times.
     let timeZone: TimeZone
 
-    /// The value for `words` under the parameter schema `schema` (nil schema: a string).
-    func value(for words: [String], schema: JSONValue?) -> JSONValue? {
+    /// The value for `words` under the parameter schema `schema` (nil schema: a string). A string
+    /// parameter whose name mentions a time zone also takes a city ("Paris" → "Europe/Paris").
+    func value(for words: [String], schema: JSONValue?, parameter: String = "") -> JSONValue? {
         let text = words.joined(separator: " ")
-        let plain = Self.unquoted(text)
+        var plain = Self.unquoted(text)
+        if parameter.lowercased().contains("zone"), let zone = Self.timeZoneIdentifier(plain) { plain = zone }
         guard !plain.isEmpty else { return nil }
         if let options = schema?["enum"]?.arrayValue {
             return options.first { option in
@@ -49,6 +51,15 @@ struct SlotFiller: Sendable {
         case .array(let types)?: return Set(types.compactMap(\.stringValue))
         default: return ["string"]
         }
+    }
+
+    /// The IANA identifier for a zone name or a city in it, ignoring case ("new york" → "America/New_York").
+    static func timeZoneIdentifier(_ text: String) -> String? {
+        if TimeZone(identifier: text) != nil { return text }
+        let wanted = text.lowercased().replacingOccurrences(of: " ", with: "_")
+        let known = TimeZone.knownTimeZoneIdentifiers
+        if let exact = known.first(where: { $0.lowercased() == wanted }) { return exact }
+        return known.first { $0.split(separator: "/").last.map { $0.lowercased() == wanted } ?? false }
     }
 
     static func unquoted(_ text: String) -> String {
