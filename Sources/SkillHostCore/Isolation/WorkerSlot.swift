@@ -33,6 +33,10 @@ final class WorkerSlot: @unchecked Sendable {
     /// The plugin file as it was when ``process`` loaded it; a changed file retires the worker.
     private var loadedFile: Posix.FileStatus?
     private var sendBuffer: [UInt8] = []
+    /// When the fast path last compared the plugin file with ``loadedFile`` (CLOCK_MONOTONIC nanoseconds).
+    private var lastFileCheck: UInt64 = 0
+    /// How often the fast path looks at the plugin file (a `stat`); the slow path always does.
+    static let fileCheckInterval: UInt64 = 50_000_000
     /// The worker of the call in flight, for ``cancel()`` from another thread.
     private let inFlight = Mutex<WorkerProcess?>(nil)
     private let cancelled = Atomic<Bool>(false)
@@ -82,9 +86,13 @@ final class WorkerSlot: @unchecked Sendable {
     /// sent, and the slot's thread takes over.
     private func fastPath(deadline: UInt64, configuration: WorkerPoolConfiguration) -> (outcome: Outcome?, sent: Bool) {
         guard sendBuffer.count <= Self.fastPathFrameLimit, let worker = process,
-            !cancelled.load(ordering: .sequentiallyConsistent),
-            (try? Posix.status(ofPath: configuration.pluginPath)) == loadedFile
+            !cancelled.load(ordering: .sequentiallyConsistent)
         else { return (nil, false) }
+        let now = FrameChannel.monotonicNanoseconds()
+        if now &- lastFileCheck > Self.fileCheckInterval {
+            guard (try? Posix.status(ofPath: configuration.pluginPath)) == loadedFile else { return (nil, false) }
+            lastFileCheck = now
+        }
         inFlight.withLock { $0 = worker }
         guard case .success = worker.send(sendBuffer) else { return (nil, false) }
         guard worker.replyArrives(within: Self.spinNanoseconds),
