@@ -56,7 +56,10 @@ enum ChatCommand: Command {
             maxSteps = value
         }
         let renderer = ChatRenderer(mode: outputMode(json: parsed.has("--json"), environment: environment))
-        let host = HostOptions.host(parsed)
+        // The standard gates, with the trust warning shown above the cards instead of through them.
+        let paths = HostOptions.paths(parsed)
+        let trust = TrustGate(registry: RegistryStore(path: paths.registry), pluginsFolder: paths.plugins, warn: renderer.warn)
+        let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, gates: [trust, RateLimitGate()])
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
         let agent = Agent(
             provider: selection.makeProvider(environment: environment), backend: HostSkillBackend(host: host),

@@ -1,4 +1,5 @@
 import SkillAgent
+import SkillHostCore
 import SkillJSON
 import Synchronization
 
@@ -82,6 +83,24 @@ final class ChatRenderer: Sendable {
     func resume() {
         state.withLock { state in
             state.paused = false
+            state.linesOnScreen = 0
+            draw(&state, changed: state.cards.indices)
+        }
+    }
+
+    /// Shows a warning from the host (e.g. an untrusted plugin): in a terminal above the cards, which are
+    /// redrawn below it; otherwise on stderr.
+    func warn(_ line: String) {
+        guard case .terminal = mode else {
+            TrustGate.writeToStandardError(line)
+            return
+        }
+        state.withLock { state in
+            var text = state.linesOnScreen > 0 ? "\u{1B}[\(state.linesOnScreen)A" : ""
+            if !state.atLineStart, state.linesOnScreen == 0 { text += "\n" }
+            text += "\r\u{1B}[2K" + line + "\n"
+            Self.write(text)
+            state.atLineStart = true
             state.linesOnScreen = 0
             draw(&state, changed: state.cards.indices)
         }
