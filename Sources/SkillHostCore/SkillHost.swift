@@ -26,11 +26,12 @@ public final class SkillHost: Sendable {
     /// - Parameters:
     ///   - helperExecutable: the `skillhost` binary (tests pass `.build/debug/skillhost`).
     ///   - executorFactory: chooses executors by the registry's `isolation`.
-    ///   - gates: checks run before each call.
+    ///   - gates: checks run before each call; nil for ``CallGates/standard(for:)`` (trust, permissions,
+    ///     rate limits).
     ///   - scanTimeout: seconds a scanner child may take per file.
     public init(
         paths: HostPaths, helperExecutable: String, executorFactory: ExecutorFactory = .standard,
-        gates: [any CallGate] = CallGates.standard, scanTimeout: Double = 10
+        gates: [any CallGate]? = nil, scanTimeout: Double = 10
     ) {
         self.paths = paths
         self.helperExecutable = helperExecutable
@@ -38,7 +39,7 @@ public final class SkillHost: Sendable {
         self.scanCache = ScanCache(directory: paths.cache)
         self.scanner = PluginScanner(helperExecutable: helperExecutable, timeout: scanTimeout)
         self.executorFactory = executorFactory
-        self.gates = gates
+        self.gates = gates ?? CallGates.standard(for: paths)
     }
 
     // MARK: - Catalog

@@ -39,6 +39,7 @@ struct CatalogBuilder {
         }
         var records = files.compactMap { file in outcomes[file].map { record(for: file, outcome: $0) } }
         markDuplicates(&records)
+        try applyHealth(&records, reset: forceRescan)
         return Catalog(plugins: records)
     }
 

@@ -9,6 +9,9 @@ public protocol CallGate: Sendable {
 
 /// The pre-call gates the host uses by default.
 public enum CallGates {
-    /// Trust, file permission and rate-limit checks, in that order.
-    public static var standard: [any CallGate] { [] }
+    /// Trust and file permissions (``TrustGate``, policy read from the registry at each call), then rate
+    /// limits (``RateLimitGate``, one window per host).
+    public static func standard(for paths: HostPaths) -> [any CallGate] {
+        [TrustGate(registry: RegistryStore(path: paths.registry), pluginsFolder: paths.plugins), RateLimitGate()]
+    }
 }

@@ -24,9 +24,9 @@ public struct ExecutorFactory: Sendable {
         self.process = process
     }
 
-    /// The executors the host uses by default: in-process, and the worker pool for `process` when it is
-    /// available.
-    public static var standard: ExecutorFactory { ExecutorFactory() }
+    /// The executors the host uses by default: ``InProcessExecutor`` for `inprocess`, the worker pool
+    /// (``WorkerPoolExecutor``) for `process`.
+    public static var standard: ExecutorFactory { ExecutorFactory(process: WorkerPoolExecutor.maker) }
 
     /// The maker for `mode`.
     public func maker(for mode: IsolationMode) -> Maker {
