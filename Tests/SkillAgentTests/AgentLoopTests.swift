@@ -196,6 +196,8 @@ import Testing
         let all = await events(of: agent, "go")
         #expect(all.states.last == .finished)
         #expect(all.answer?.contains("stopped after 1 tool steps") == true)
+        #expect(all.skillFailures.map(\.kind) == ["denied"])
+        #expect(all.skillFailures.first?.message == "not run: the limit of 1 tool steps per request is reached")
         let history = await agent.history.messages()
         let callIDs = history.flatMap(\.toolCalls).map(\.id)
         #expect(history.filter { $0.role == .tool }.compactMap(\.toolCallID) == callIDs)

@@ -127,11 +127,13 @@ private struct TurnDriver {
             move(.executingSkill)
             if atCap {
                 // The model called tools although they were off: answer every call, then stop.
+                let refusal = HostError(.denied, "not run: the limit of \(configuration.maxSteps) tool steps per request is reached")
                 let refusals = calls.map { call in
-                    ChatMessage.tool(
-                        callID: call.id,
-                        content: runner.formatter.text(
-                            for: HostError(.denied, "not run: the limit of \(configuration.maxSteps) tool steps per request is reached")))
+                    let info = SkillCallInfo(
+                        callID: call.id, toolName: call.name, skillID: names.skillID(for: call.name), argumentsText: call.argumentsText)
+                    emit(.skillStarted(info))
+                    emit(.skillFailed(info, error: refusal, seconds: 0))
+                    return ChatMessage.tool(callID: call.id, content: runner.formatter.text(for: refusal))
                 }
                 await agent.history.append(refusals)
                 move(.thinking)
