@@ -108,7 +108,9 @@ private struct TurnDriver {
             for index in calls.indices {
                 // Some local servers send no ids or repeat them; every call needs a unique one.
                 if calls[index].id.isEmpty || usedIDs.contains(calls[index].id) {
-                    calls[index].id = "call_\(step)_\(index)"
+                    var candidate = "call_\(step)_\(index)"
+                    while usedIDs.contains(candidate) { candidate += "_" }
+                    calls[index].id = candidate
                 }
                 usedIDs.insert(calls[index].id)
             }
