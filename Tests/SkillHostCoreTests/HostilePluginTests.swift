@@ -100,6 +100,26 @@ struct HostilePluginTests {
         await healthy.shutdown()
     }
 
+    @Test("a constructor that never returns is given up after the startup timeout and killed")
+    func constructorHang() async throws {
+        let hanging = try HostilePlugins.library("ctor_hang")
+        let executor = try HostilePlugins.executor(hanging, pluginID: "ctor_hang", startupTimeout: 1)
+        let started = Date()
+        let error = await HostilePlugins.failure {
+            () async throws(HostError) -> JSONValue in
+            try await executor.execute(HostilePlugins.call("never", path: hanging, timeout: 20, pluginID: "ctor_hang"))
+        }
+        #expect(error?.kind == .pluginCrashed, "\(String(describing: error))")
+        #expect(error?.message.contains("did not finish loading") == true, "\(error?.message ?? "")")
+        #expect(Date().timeIntervalSince(started) < 5)
+        await executor.shutdown()
+        let leftover = try String(contentsOfFile: "/proc/self/task/\(getpid())/children", encoding: .utf8)
+        for child in leftover.split(separator: " ") {
+            let command = (try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? ""
+            #expect(!command.contains("ctor_hang"), "the hung worker \(child) was left running")
+        }
+    }
+
     @Test("a skill's reported failure keeps the plugin's message, field and remedy")
     func reportedFailure() async throws {
         let path = try HostilePlugins.library("hostile")

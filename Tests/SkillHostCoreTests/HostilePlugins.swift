@@ -61,12 +61,13 @@ enum HostilePlugins {
     /// A pool executor for a hostile library.
     static func executor(
         _ path: String, pluginID: String = "hostile", maxWorkers: Int = 2, limits: ResourceLimits = .defaults,
-        crashPolicy: CrashPolicy = CrashPolicy(initialBackoff: 0.01), healthStore: PluginHealthStore? = nil
+        startupTimeout: Double = 10, crashPolicy: CrashPolicy = CrashPolicy(initialBackoff: 0.01),
+        healthStore: PluginHealthStore? = nil
     ) throws -> WorkerPoolExecutor {
         WorkerPoolExecutor(
             WorkerPoolConfiguration(
                 pluginID: pluginID, pluginPath: path, workerExecutable: try workerExecutable(), maxWorkers: maxWorkers,
-                limits: limits, crashPolicy: crashPolicy, healthStore: healthStore))
+                limits: limits, startupTimeout: startupTimeout, crashPolicy: crashPolicy, healthStore: healthStore))
     }
 
     /// A call of `hostile.<name>`.

@@ -41,6 +41,25 @@ struct WorkerPoolTests {
         await executor.shutdown()
     }
 
+    @Test("a call that waits for a busy pool past its timeout fails on time, naming max_workers")
+    func queueTimeout() async throws {
+        let path = try HostilePlugins.library("hostile")
+        let executor = try HostilePlugins.executor(path, maxWorkers: 1)
+        _ = try await executor.execute(HostilePlugins.call("ok", path: path))
+        let busy = Task { try await executor.execute(HostilePlugins.call("sleep", ["ms": 2000], path: path)) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let started = Date()
+        let error = await HostilePlugins.failure { () async throws(HostError) -> JSONValue in
+            try await executor.execute(HostilePlugins.call("ok", path: path, timeout: 0.5))
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(error?.kind == .timeout)
+        #expect(error?.message.contains("waiting for a free worker") == true && error?.message.contains("max_workers 1") == true)
+        #expect(elapsed >= 0.5 && elapsed < 0.8, "reported after \(elapsed) s")
+        _ = try await busy.value
+        await executor.shutdown()
+    }
+
     @Test("cancelling the task kills the worker and reports cancelled; the next call works")
     func cancellation() async throws {
         let path = try HostilePlugins.library("hostile")

@@ -32,10 +32,17 @@ final class BlockingThread: @unchecked Sendable {
         wakeup.deallocate()
     }
 
-    /// Queues `job`; it runs on this thread after the jobs queued before it.
-    func submit(_ job: @escaping @Sendable () -> Void) {
-        jobs.withLock { $0.queue.append(job) }
-        sem_post(wakeup)
+    /// Queues `job`; it runs on this thread after the jobs queued before it. Returns false (and drops the
+    /// job) once ``finish()`` was called.
+    @discardableResult
+    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        let accepted = jobs.withLock { state in
+            if state.finished { return false }
+            state.queue.append(job)
+            return true
+        }
+        if accepted { sem_post(wakeup) }
+        return accepted
     }
 
     /// Lets the thread end once its queued jobs have run.
@@ -44,10 +51,15 @@ final class BlockingThread: @unchecked Sendable {
         sem_post(wakeup)
     }
 
-    /// Runs `body` on this thread and suspends the calling task until it returns.
+    /// Runs `body` on this thread and suspends the calling task until it returns. After ``finish()``, runs
+    /// it on a new thread instead.
     func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
         await withUnsafeContinuation { continuation in
-            submit { continuation.resume(returning: body()) }
+            if !submit({ continuation.resume(returning: body()) }) {
+                let fallback = BlockingThread()
+                fallback.submit { continuation.resume(returning: body()) }
+                fallback.finish()
+            }
         }
     }
 

@@ -7,7 +7,7 @@ final class WorkerPool: Sendable {
         var idle: [WorkerSlot] = []
         var created = 0
         var waiters: [(id: UInt64, continuation: UnsafeContinuation<WorkerSlot?, Never>)] = []
-        var cancelledWaiters: Set<UInt64> = []
+        var withdrawnWaiters: Set<UInt64> = []
         var nextWaiterID: UInt64 = 0
         var isShutDown = false
         var consecutiveCrashes = 0
@@ -33,9 +33,9 @@ final class WorkerPool: Sendable {
     /// Crashes in a row and when the last one happened (monotonic seconds).
     var crashState: (count: Int, last: Double) { state.withLock { ($0.consecutiveCrashes, $0.lastCrash) } }
 
-    /// A free slot, waiting for one when all are busy. Returns nil when the task is cancelled or the pool
-    /// shut down while waiting.
-    func acquire() async -> WorkerSlot? {
+    /// A free slot, waiting for one when all are busy. Returns nil when the task is cancelled, the pool shut
+    /// down, or `deadline` (CLOCK_MONOTONIC nanoseconds) passed while waiting.
+    func acquire(deadline: UInt64) async -> WorkerSlot? {
         enum Immediate { case slot(WorkerSlot), create, wait(UInt64), refused }
         let immediate: Immediate = state.withLock { state in
             if state.isShutDown { return .refused }
@@ -55,26 +55,37 @@ final class WorkerPool: Sendable {
             state.withLock { $0.all.append(slot) }
             return slot
         case .wait(let id):
+            let now = FrameChannel.monotonicNanoseconds()
+            let timer = Task { [self] in
+                guard (try? await Task.sleep(nanoseconds: deadline > now ? deadline - now : 0)) != nil else { return }
+                withdraw(id)
+            }
+            defer { timer.cancel() }
             return await withTaskCancellationHandler {
                 await withUnsafeContinuation { continuation in
                     let resumeNow: Bool = state.withLock { state in
-                        if state.cancelledWaiters.remove(id) != nil || state.isShutDown { return true }
+                        if state.withdrawnWaiters.remove(id) != nil || state.isShutDown { return true }
                         state.waiters.append((id, continuation))
                         return false
                     }
                     if resumeNow { continuation.resume(returning: nil) }
                 }
             } onCancel: {
-                let waiter: UnsafeContinuation<WorkerSlot?, Never>? = state.withLock { state in
-                    if let index = state.waiters.firstIndex(where: { $0.id == id }) {
-                        return state.waiters.remove(at: index).continuation
-                    }
-                    state.cancelledWaiters.insert(id)
-                    return nil
-                }
-                waiter?.resume(returning: nil)
+                withdraw(id)
             }
         }
+    }
+
+    /// Takes waiter `id` out of the line and resumes it with nil (or remembers to, if it is not in line yet).
+    private func withdraw(_ id: UInt64) {
+        let waiter: UnsafeContinuation<WorkerSlot?, Never>? = state.withLock { state in
+            if let index = state.waiters.firstIndex(where: { $0.id == id }) {
+                return state.waiters.remove(at: index).continuation
+            }
+            state.withdrawnWaiters.insert(id)
+            return nil
+        }
+        waiter?.resume(returning: nil)
     }
 
     /// Gives a slot back: to the first waiter, else to the free list.

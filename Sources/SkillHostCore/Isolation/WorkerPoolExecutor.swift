@@ -43,9 +43,27 @@ public final class WorkerPoolExecutor: PluginExecutor {
         let started = FrameChannel.monotonicNanoseconds()
         let timeout = call.timeout > 0 ? call.timeout : 30
         let deadline = started + UInt64(timeout * 1e9)
-        guard let slot = await pool.acquire() else { throw cancelledError(call) }
-        defer { pool.release(slot) }
+        let acquired = await pool.acquire(deadline: deadline)
+        if acquired == nil, !Task.isCancelled, FrameChannel.monotonicNanoseconds() < deadline {
+            throw cancelledError(call)  // the pool shut down
+        }
+        if let slot = acquired {
+            defer { pool.release(slot) }
+            return try await execute(call, on: slot, started: started, timeout: timeout, deadline: deadline)
+        }
+        if Task.isCancelled { throw cancelledError(call) }
+        throw waitedTooLong(call, timeout: timeout)
+    }
+
+    /// The part of ``execute(_:)`` that runs once the call holds `slot`.
+    private func execute(
+        _ call: SkillCall, on slot: WorkerSlot, started: UInt64, timeout: Double, deadline: UInt64
+    ) async throws(HostError) -> JSONValue {
+        let pluginID = configuration.pluginID
         try await waitOutBackoff(call)
+        guard FrameChannel.monotonicNanoseconds() < deadline else {
+            throw waitedTooLong(call, timeout: timeout)
+        }
 
         let wallClockDeadline = Int64(Self.unixMilliseconds() + timeout * 1000)
         let request = WorkerCallRequest(call, deadlineUnixMilliseconds: wallClockDeadline)
@@ -57,6 +75,8 @@ public final class WorkerPoolExecutor: PluginExecutor {
             return try WorkerReplyMapping.result(of: reply, call: call)
         case .cancelled:
             throw cancelledError(call)
+        case .failure(.timedOut, true) where FrameChannel.monotonicNanoseconds() < deadline:
+            throw crashed(.timedOut, whileLoading: true, call: call)
         case .failure(.timedOut, _):
             let elapsed = Double(FrameChannel.monotonicNanoseconds() - started) / 1e9
             throw HostError(
@@ -94,7 +114,9 @@ public final class WorkerPoolExecutor: PluginExecutor {
         case .system(let reason):
             return HostError(.io, "plugin \(pluginID): \(reason)", skillID: call.skillID, pluginID: pluginID)
         case .timedOut:
-            message = "plugin \(pluginID) timed out"
+            message =
+                "plugin \(pluginID) did not finish loading \(configuration.pluginPath) within "
+                + "\(Self.seconds(configuration.startupTimeout)) s: its constructors or entry point hang"
         }
         let limit = configuration.crashPolicy.maximumConsecutiveCrashes
         let count = pool.recordCrash(
@@ -118,6 +140,15 @@ public final class WorkerPoolExecutor: PluginExecutor {
         } catch {
             throw cancelledError(call)
         }
+    }
+
+    private func waitedTooLong(_ call: SkillCall, timeout: Double) -> HostError {
+        HostError(
+            .timeout,
+            "skill \(call.skillID) timed out after \(Self.seconds(timeout)) s waiting for a free worker of plugin "
+                + "\(configuration.pluginID) (max_workers \(configuration.maxWorkers)); raise max_workers for it in "
+                + "the registry",
+            skillID: call.skillID, pluginID: configuration.pluginID)
     }
 
     private func cancelledError(_ call: SkillCall) -> HostError {

@@ -83,7 +83,10 @@ final class WorkerProcess: @unchecked Sendable {
                 return (kind, kind == .loadFailed ? try decoder.string() : "")
             }
         } catch {
-            throw worker.settle(error, loading: true)
+            let failure = worker.settle(error, loading: true)
+            // A worker stuck in the plugin's constructors or entry point must not outlive the attempt.
+            if failure == .timedOut { worker.stop() }
+            throw failure
         }
         switch first.kind {
         case .ready:

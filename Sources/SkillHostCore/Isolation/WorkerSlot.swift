@@ -55,7 +55,7 @@ final class WorkerSlot: @unchecked Sendable {
             if let outcome = fast.outcome { return outcome }
             let sent = fast.sent
             return await withUnsafeContinuation { continuation in
-                thread.submit { [self] in
+                let accepted = thread.submit { [self] in
                     let outcome = sent ? awaitSentCall(deadline: deadline) : run(deadline: deadline, configuration: configuration)
                     inFlight.withLock { $0 = nil }
                     var retired: WorkerProcess?
@@ -63,6 +63,8 @@ final class WorkerSlot: @unchecked Sendable {
                     continuation.resume(returning: outcome)
                     retired?.stop()
                 }
+                // The pool shut down between handing out this slot and now.
+                if !accepted { continuation.resume(returning: .cancelled) }
             }
         } onCancel: {
             cancel()
