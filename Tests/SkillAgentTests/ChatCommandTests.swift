@@ -11,11 +11,26 @@ import Testing
     }
 
     /// Runs `.build/debug/skillhost chat …` over a temporary copy of the example plugins.
-    static func chat(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Run {
+    static func chat(
+        _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:], plugins: [String] = [],
+        terminal: Bool = false
+    ) throws -> Run {
         let host = try HostEndToEndTests.makeHost()
+        for plugin in plugins {
+            let target = host.paths.plugins + "/" + URL(fileURLWithPath: plugin).lastPathComponent
+            try FileManager.default.copyItem(atPath: plugin, toPath: target)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: target)
+        }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: host.helperExecutable)
-        process.arguments = ["chat"] + arguments
+        if terminal {
+            // util-linux `script` gives the command a pseudo-terminal; our stdin is typed into it.
+            let command = ([host.helperExecutable, "chat"] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", command, "/dev/null"]
+        } else {
+            process.executableURL = URL(fileURLWithPath: host.helperExecutable)
+            process.arguments = ["chat"] + arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         for key in ["OPENAI_API_KEY", "OPENAI_BASE_URL", "SKILLHOST_MODEL"] { environment[key] = nil }
         environment["SKILLHOST_PLUGINS"] = host.paths.plugins
@@ -71,6 +86,69 @@ import Testing
         #expect(run.stdout.contains("[ok] clock.now"))
         #expect(run.stdout.contains("I could not map \"book a flight\" to any enabled skill."))
         #expect(!run.stdout.contains("sysinfo.uptime"))  // after 'exit'
+    }
+
+    /// The C fixture plugin (Tests/Fixtures/TestPlugins) as `fixture.so`; its `fixture.note` is a `write` skill.
+    static let fixturePlugin: Result<String, SetupError> = {
+        let root = HostEndToEndTests.packageRoot
+        let output = NSTemporaryDirectory() + "skillagent-fixture-\(UUID().uuidString.prefix(8))/fixture.so"
+        try? FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+        process.arguments = [
+            "-std=c99", "-D_DEFAULT_SOURCE", "-fPIC", "-shared", "-fvisibility=hidden", "-I", root + "/Sources/CSkillABI/include",
+            root + "/Tests/Fixtures/TestPlugins/fixture_plugin.c", "-o", output,
+        ]
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            return .failure(SetupError(description: "cannot run cc: \(error)"))
+        }
+        return process.terminationStatus == 0 ? .success(output) : .failure(SetupError(description: "cc failed on fixture_plugin.c"))
+    }()
+
+    typealias SetupError = HostEndToEndTests.SetupError
+
+    /// Runs one chat turn against a replay server that asks for `fixture.note`, then answers.
+    static func noteTurn(_ flags: [String], stdin: String? = nil, terminal: Bool = false) throws -> (Run, [JSONValue]) {
+        let server = try ReplayServer([.json("call_fixture_note.json"), .json("answer_note.json")])
+        defer { server.stop() }
+        let run = try chat(
+            flags + ["--json", "--base-url", server.baseURL, "--model", "gpt-4o-mini", "note buy milk"], stdin: stdin,
+            plugins: [try fixturePlugin.get()], terminal: terminal)
+        let events = run.stdout.split(whereSeparator: \.isNewline).compactMap { try? JSONValue(parsing: String($0)) }
+        return (run, events)
+    }
+
+    @Test func writeSkillsAreDeniedWhenNobodyCanBeAsked() throws {
+        let (run, events) = try Self.noteTurn([])
+        #expect(run.status == 0)
+        let failed = try #require(events.first { $0["event"] == "skillFailed" })
+        #expect(failed["skill"] == "fixture.note")
+        #expect(failed["error"]?["kind"] == "denied")
+        #expect(failed["error"]?["message"]?.stringValue?.contains("--yes") == true)
+        #expect(!events.contains { $0["event"] == "skillSucceeded" })
+    }
+
+    @Test func yesApprovesWriteSkills() throws {
+        let (run, events) = try Self.noteTurn(["--yes"])
+        #expect(run.status == 0)
+        let succeeded = try #require(events.first { $0["event"] == "skillSucceeded" })
+        #expect(succeeded["skill"] == "fixture.note")
+        #expect(succeeded["result"]?["written"]?.intValue ?? 0 > 0)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func aTerminalAsksAndTheAnswerDecides() throws {
+        // The prompt shares the terminal with the JSON lines, so look for the events in the raw output.
+        let (allowed, _) = try Self.noteTurn([], stdin: "y\n", terminal: true)
+        #expect(allowed.stdout.contains("Allow write skill fixture.note"))
+        #expect(allowed.stdout.contains(#"{"event":"skillSucceeded","call_id":"call_Nt1","tool":"fixture_note","skill":"fixture.note""#))
+        let (refused, _) = try Self.noteTurn([], stdin: "n\n", terminal: true)
+        #expect(refused.stdout.contains("Allow write skill fixture.note"))
+        #expect(refused.stdout.contains(#""error":{"kind":"denied""#))
+        #expect(!refused.stdout.contains("skillSucceeded"))
     }
 
     @Test func aServerWithoutAModelIsAUsageError() throws {
