@@ -45,19 +45,36 @@ import Testing
         #expect(throws: RegexSyntaxError.self) { try ECMARegex(pattern) }
     }
 
-    @Test func hostilePatternStopsAtTheStepBudget() throws {
+    @Test func nestedQuantifiersRunInLinearTime() throws {
+        // Small patterns without backreferences run on the bitset matcher, which never backtracks.
         let regex = try ECMARegex("^(a+)+$")
+        #expect(regex.search(String(repeating: "a", count: 5_000) + "!") == .noMatch)
+        #expect(regex.search("aaaa") == .match)
+        #expect(try ECMARegex("^(a|aa)+$").search(String(repeating: "a", count: 5_000) + "b") == .noMatch)
+    }
+
+    @Test func backtrackingStopsAtTheStepBudget() throws {
+        // A backreference forces the backtracking engine; its exponential search is cut off.
+        let regex = try ECMARegex(#"^(a+)+\1?$"#)
         let hostile = String(repeating: "a", count: 40) + "!"
         #expect(regex.search(hostile) == .budgetExceeded)
         #expect(regex.search("aaaa") == .match)
     }
 
     @Test func hostilePatternInASchemaIsReportedNotHung() throws {
-        let schema = try Schema(compiling: ["type": "string", "pattern": "^(a|aa)+$"])
+        let schema = try Schema(compiling: ["type": "string", "pattern": #"^(a|aa)+\1?$"#])
         let errors = schema.validate(.string(String(repeating: "a", count: 60) + "b"))
         #expect(errors.count == 1)
         #expect(errors.first?.message.contains("took too long") == true)
         #expect(errors.first?.keywordLocation == "/pattern")
+    }
+
+    @Test func largePatternsMatchLikeSmallOnes() throws {
+        // Over 64 program steps: the backtracking engine; same answers.
+        let long = try ECMARegex("^[a-z]{30}-[0-9]{40}$")
+        #expect(long.matches(String(repeating: "x", count: 30) + "-" + String(repeating: "7", count: 40)))
+        #expect(!long.matches(String(repeating: "x", count: 29) + "-" + String(repeating: "7", count: 40)))
+        #expect(try ECMARegex("b[0-9]{70}").matches("ab" + String(repeating: "1", count: 70) + "c"))
     }
 
     @Test func invalidPatternIsASchemaErrorWithPointer() {

@@ -150,6 +150,14 @@ extension SchemaCompiler {
                 last.append(ExtraPropertiesKeyword(try node(at: child("unevaluatedProperties")), known: NameSet([]), patterns: [], unevaluatedOnly: true))
             }
         }
+        if let requiredIndex = checks.firstIndex(where: { $0 is RequiredKeyword }),
+            let propertiesIndex = checks.firstIndex(where: { $0 is PropertiesKeyword }),
+            let required = checks[requiredIndex] as? RequiredKeyword,
+            let fused = (checks[propertiesIndex] as? PropertiesKeyword)?.absorbing(required)
+        {
+            checks[propertiesIndex] = fused
+            checks.remove(at: requiredIndex)
+        }
         return (checks + last, !last.isEmpty)
     }
 

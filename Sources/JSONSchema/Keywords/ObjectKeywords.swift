@@ -64,16 +64,41 @@ final class DependentRequiredKeyword: Keyword, @unchecked Sendable {
 }
 
 /// `properties`; fused with `additionalProperties` when there is no `patternProperties`, so one pass
-/// over the instance's members serves both.
+/// over the instance's members serves both, and with `required` when every required name is a listed
+/// property (the pass notes which properties it saw, so required names cost no lookups).
 final class PropertiesKeyword: Keyword, @unchecked Sendable {
     let names: NameSet
     let schemas: [NodeRef]
     let additional: ExtraPropertiesKeyword?
+    /// Positions (in ``names``) of the required properties, in `required` order.
+    let required: [Int]
+    private let requiredMask: UInt64
 
     init(_ members: [(String, SchemaNode)], additional: ExtraPropertiesKeyword? = nil) {
         names = NameSet(members.map(\.0))
         schemas = members.map { NodeRef($0.1) }
         self.additional = additional
+        required = []
+        requiredMask = 0
+    }
+
+    private init(_ base: PropertiesKeyword, required: [Int]) {
+        names = base.names
+        schemas = base.schemas
+        additional = base.additional
+        self.required = required
+        requiredMask = required.reduce(0) { $0 | 1 << UInt64($1) }
+    }
+
+    /// This keyword also checking `required`, when all its names are listed properties (at most 64).
+    func absorbing(_ requiredKeyword: RequiredKeyword) -> PropertiesKeyword? {
+        guard self.required.isEmpty, names.names.count <= 64 else { return nil }
+        var positions: [Int] = []
+        for name in requiredKeyword.names {
+            guard let position = names.position(of: name) else { return nil }
+            if !positions.contains(position) { positions.append(position) }
+        }
+        return PropertiesKeyword(self, required: positions)
     }
 
     override func evaluate(
@@ -82,10 +107,28 @@ final class PropertiesKeyword: Keyword, @unchecked Sendable {
     ) -> Bool {
         guard case .object(let object) = instance else { return true }
         var valid = true
-        guard let additional else {
+        var seen: UInt64 = 0
+        if let additional {
+            for member in 0..<object.count {
+                let (key, value) = object.member(at: member)
+                let passed: Bool
+                if let position = names.position(of: key) {
+                    if position < 64 { seen |= 1 << UInt64(position) }
+                    passed = evaluator.evaluate(schemas[position], value, key: key)
+                } else {
+                    passed = additional.evaluateExtra(value, key: key, node, &evaluator)
+                }
+                if !passed {
+                    valid = false
+                    if evaluator.stopping { return false }
+                }
+            }
+            if valid && track { annotations.allProperties = true }
+        } else {
             for position in schemas.indices {
                 let name = names.names[position]
                 guard let value = object[name] else { continue }
+                if position < 64 { seen |= 1 << UInt64(position) }
                 if evaluator.evaluate(schemas[position], value, key: name) {
                     if track { annotations.insert(property: name) }
                 } else {
@@ -93,22 +136,14 @@ final class PropertiesKeyword: Keyword, @unchecked Sendable {
                     if evaluator.stopping { return false }
                 }
             }
-            return valid
         }
-        for member in 0..<object.count {
-            let (key, value) = object.member(at: member)
-            let passed: Bool
-            if let position = names.position(of: key) {
-                passed = evaluator.evaluate(schemas[position], value, key: key)
-            } else {
-                passed = additional.evaluateExtra(value, key: key, node, &evaluator)
-            }
-            if !passed {
-                valid = false
+        if seen & requiredMask != requiredMask {
+            for position in required where seen & (1 << UInt64(position)) == 0 {
+                evaluator.report(node, "required", "missing required property \(ValueText.describe(.string(names.names[position])))")
                 if evaluator.stopping { return false }
             }
+            return false
         }
-        if valid && track { annotations.allProperties = true }
         return valid
     }
 }

@@ -1,6 +1,7 @@
 /// An ECMA-262 regular expression in unicode mode, as JSON Schema's `pattern`, `patternProperties` and
-/// `format: "regex"` use it: compiled once, searched (unanchored) many times, with a step budget so a
-/// hostile pattern such as `(a+)+$` cannot hang validation.
+/// `format: "regex"` use it: compiled once, searched (unanchored) many times. Small patterns without
+/// backreferences or lookaround run on a linear-time ``BitsetMatcher``; the rest backtrack with a step
+/// budget, so a hostile pattern cannot hang validation either way.
 struct ECMARegex: Sendable {
     /// The outcome of a search.
     enum SearchResult: Equatable {
@@ -14,6 +15,8 @@ struct ECMARegex: Sendable {
     let source: String
     private let program: RegexProgram
     private let anchoredAtStart: Bool
+    /// The linear-time matcher, for programs small and simple enough.
+    private let bitset: BitsetMatcher?
 
     /// Compiles `source`.
     /// - Throws: ``RegexSyntaxError`` saying what is wrong and where.
@@ -22,6 +25,7 @@ struct ECMARegex: Sendable {
         var parser = RegexParser(source)
         let (syntax, groups) = try parser.parse()
         program = try RegexProgram.compile(syntax, groups: groups, recordsCaptures: parser.hasBackreferences)
+        bitset = BitsetMatcher(program)
         switch syntax {
         case .lineStart: anchoredAtStart = true
         case .sequence(let items): if case .lineStart? = items.first { anchoredAtStart = true } else { anchoredAtStart = false }
@@ -32,9 +36,11 @@ struct ECMARegex: Sendable {
     /// Searches `text` for a match anywhere (JSON Schema patterns are not implicitly anchored).
     func search(_ text: String) -> SearchResult {
         var text = text
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            return text.withUTF8 { search(in: $0) }
+        let ascii: SearchResult? = text.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 { return nil }
+            return search(in: bytes)
         }
+        if let ascii { return ascii }
         var scalars: [UInt32] = []
         scalars.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars { scalars.append(scalar.value) }
@@ -43,6 +49,7 @@ struct ECMARegex: Sendable {
 
     /// Tries every start position (only the first when the pattern begins with `^`).
     private func search<Element: FixedWidthInteger & UnsignedInteger>(in input: UnsafeBufferPointer<Element>) -> SearchResult {
+        if let bitset { return bitset.search(input, anchored: anchoredAtStart) ? .match : .noMatch }
         var machine = RegexMachine(input: input, budget: SchemaLimits.regexStepBudget, slots: program.captureSlots)
         let lastStart = anchoredAtStart ? 0 : input.count
         for start in 0...lastStart {
