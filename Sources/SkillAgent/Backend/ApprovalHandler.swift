@@ -26,12 +26,14 @@ public protocol ApprovalHandler: Sendable {
 
 /// Denies everything: the default when nobody can be asked (not a terminal, no `--yes`).
 public struct DenyAllApproval: ApprovalHandler {
+    /// A handler that refuses every call.
     public init() {}
     public func approve(_ request: ApprovalRequest) async -> Bool { false }
 }
 
 /// Allows everything: what `--yes` selects.
 public struct AllowAllApproval: ApprovalHandler {
+    /// A handler that allows every call.
     public init() {}
     public func approve(_ request: ApprovalRequest) async -> Bool { true }
 }
