@@ -31,22 +31,22 @@ struct TimeDifference: Skill {
     struct Output: Encodable {
         var from: String
         var to: String
-        var totalSeconds: Int64
-        var totalMinutes: Int64
-        var totalHours: Double
-        var totalDays: Double
         var days: Int
         var hours: Int
         var minutes: Int
         var seconds: Int
+        var totalDays: Double
+        var totalHours: Double
+        var totalMinutes: Int64
+        var totalSeconds: Int64
         var isPast: Bool
 
         enum CodingKeys: String, CodingKey {
             case from, to, days, hours, minutes, seconds
-            case totalSeconds = "total_seconds"
-            case totalMinutes = "total_minutes"
-            case totalHours = "total_hours"
             case totalDays = "total_days"
+            case totalHours = "total_hours"
+            case totalMinutes = "total_minutes"
+            case totalSeconds = "total_seconds"
             case isPast = "is_past"
         }
     }
@@ -58,9 +58,9 @@ struct TimeDifference: Skill {
         let seconds = Int64(end.timeIntervalSince(start).rounded())
         let parts = clock.difference(from: start, to: end)
         return Output(
-            from: clock.iso8601(start), to: clock.iso8601(end), totalSeconds: seconds, totalMinutes: seconds / 60,
-            totalHours: (Double(seconds) / 36).rounded() / 100, totalDays: (Double(seconds) / 864).rounded() / 100,
-            days: parts.day ?? 0, hours: parts.hour ?? 0, minutes: parts.minute ?? 0, seconds: parts.second ?? 0,
+            from: clock.iso8601(start), to: clock.iso8601(end), days: parts.day ?? 0, hours: parts.hour ?? 0,
+            minutes: parts.minute ?? 0, seconds: parts.second ?? 0, totalDays: (Double(seconds) / 864).rounded() / 100,
+            totalHours: (Double(seconds) / 36).rounded() / 100, totalMinutes: seconds / 60, totalSeconds: seconds,
             isPast: end < start)
     }
 }

@@ -36,13 +36,13 @@ struct TextStatistics: Skill {
     }
 
     struct Output: Encodable {
-        var characters: Int
-        var charactersWithoutSpaces: Int
         var words: Int
-        var uniqueWords: Int
         var sentences: Int
         var paragraphs: Int
+        var characters: Int
+        var charactersWithoutSpaces: Int
         var lines: Int
+        var uniqueWords: Int
         var averageWordLength: Double
         var averageSentenceLength: Double
         var readingTimeSeconds: Int
@@ -50,8 +50,12 @@ struct TextStatistics: Skill {
         var topWords: [WordCount]
 
         enum CodingKeys: String, CodingKey {
-            case characters, words, sentences, paragraphs, lines
+            case words
+            case sentences
+            case paragraphs
+            case characters
             case charactersWithoutSpaces = "characters_without_spaces"
+            case lines
             case uniqueWords = "unique_words"
             case averageWordLength = "average_word_length"
             case averageSentenceLength = "average_sentence_length"
@@ -71,10 +75,10 @@ struct TextStatistics: Skill {
             .prefix(arguments.top ?? 5).map { WordCount(word: $0.key, count: $0.value) }
         let text = arguments.text
         return Output(
+            words: words.count, sentences: analysis.sentences.count, paragraphs: analysis.paragraphCount,
             characters: text.count, charactersWithoutSpaces: text.filter { !$0.isWhitespace }.count,
-            words: words.count, uniqueWords: Set(words).count, sentences: analysis.sentences.count,
-            paragraphs: analysis.paragraphCount,
             lines: text.isEmpty ? 0 : text.split(separator: "\n", omittingEmptySubsequences: false).count,
+            uniqueWords: Set(words).count,
             averageWordLength: TextStatistics.rounded(Double(letters) / Double(max(words.count, 1))),
             averageSentenceLength: TextStatistics.rounded(Double(words.count) / Double(max(analysis.sentences.count, 1))),
             readingTimeSeconds: Int((Double(words.count) / TextStatistics.readingSpeed * 60).rounded(.up)),
