@@ -296,6 +296,12 @@ import Testing
         #expect(Set(ids).count == 3)
     }
 
+    @Test func anEmptyAnswerSaysSo() async {
+        let provider = ScriptedProvider([ModelReply(content: "", finishReason: "content_filter")])
+        let all = await events(of: Agent(provider: provider, backend: TestSkills.backend(TestSkills.clockNow)), "hm")
+        #expect(all.answer == "The model gave no answer (finish reason: content_filter); try rephrasing the request.")
+    }
+
     @Test func stateDiagramRefusesMissingEdges() {
         var machine = AgentStateMachine()
         var moves: [Bool] = []

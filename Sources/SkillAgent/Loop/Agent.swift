@@ -115,7 +115,11 @@ private struct TurnDriver {
                 usedIDs.insert(calls[index].id)
             }
             if calls.isEmpty {
-                let answer = ChatMessage.assistant(reply.content)
+                // An empty answer (content filter, length cap, a confused local model) still says something.
+                let text = reply.content.isEmpty
+                    ? "The model gave no answer (finish reason: \(reply.finishReason ?? "none")); try rephrasing the request."
+                    : reply.content
+                let answer = ChatMessage.assistant(text)
                 await agent.history.append([answer])
                 move(.generating)
                 emit(.messageCompleted(answer))
