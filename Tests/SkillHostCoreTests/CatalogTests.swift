@@ -90,4 +90,40 @@ struct CatalogTests {
         }
         #expect(catalog.plugin(" FIXTURE ")?.id == "fixture")
     }
+
+    @Test("a corrupt scan cache is treated as empty and rewritten")
+    func corruptCache() throws {
+        let (host, root) = try HostTestSupport.makeHost()
+        try HostTestSupport.install(try HostTestSupport.fixturePlugin(), into: root + "/plugins", as: "fixture.so")
+        try HostTestSupport.write("{\"version\": 1, \"entries\": [garbage", to: host.scanCache.file)
+        #expect(try host.catalog().plugins.first?.status == .ok)
+        #expect(host.scanCache.load().count == 1)
+    }
+
+    @Test("repeated worker crashes recorded in the health store show as broken until rescan")
+    func workerCrashHistory() throws {
+        let (host, root) = try HostTestSupport.makeHost()
+        let path = try HostTestSupport.install(try HostTestSupport.fixturePlugin(), into: root + "/plugins", as: "fixture.so")
+        let health = PluginHealthStore(cacheDirectory: host.paths.cache)
+        try health.recordCrash(pluginID: "fixture", path: path, message: "plugin fixture crashed: signal 11", limit: 1)
+        let broken = try #require(try host.catalog().plugin("fixture"))
+        #expect(broken.status == .broken)
+        #expect(broken.error?.contains("signal 11") == true)
+        #expect(try host.enabledSkills().isEmpty)
+        #expect(try host.rescan().plugin("fixture")?.status == .ok)
+    }
+
+    @Test("paths come from flags, then SKILLHOST_* variables, then XDG defaults")
+    func pathResolution() {
+        let environment = ["HOME": "/home/u", "XDG_CONFIG_HOME": "/cfg", "SKILLHOST_CACHE": "/envcache"]
+        let paths = HostPaths.resolve(plugins: "/flag/plugins", environment: environment)
+        #expect(paths.plugins == "/flag/plugins")
+        #expect(paths.registry == "/cfg/skillhost/skill_registry.json")
+        #expect(paths.cache == "/envcache")
+        #expect(paths.data == "/home/u/.local/share/skillhost/data")
+        #expect(paths.dataDirectory(forPlugin: "Clock") == "/home/u/.local/share/skillhost/data/clock")
+        let defaults = HostPaths.resolve(environment: ["HOME": "/home/u", "SKILLHOST_PLUGINS": ""])
+        #expect(defaults.plugins == "/home/u/.local/share/skillhost/plugins")
+        #expect(defaults.cache == "/home/u/.cache/skillhost")
+    }
 }
