@@ -36,4 +36,13 @@ import Testing
     @Test func baseURLLosesTrailingSlashes() {
         #expect(OpenAIConfiguration(baseURL: "http://h/v1/ ", model: "m").chatCompletionsURL == "http://h/v1/chat/completions")
     }
+
+    @Test func credentialsInTheBaseURLStayOutOfMessages() {
+        #expect(OpenAIConfiguration.redacted("http://user:secret@localhost:8080/v1") == "http://localhost:8080/v1")
+        #expect(OpenAIConfiguration.redacted("http://localhost:8080/v1/a@b") == "http://localhost:8080/v1/a@b")
+        #expect(OpenAIConfiguration.redacted("https://api.openai.com/v1") == "https://api.openai.com/v1")
+        let provider = OpenAIProvider(configuration: OpenAIConfiguration(baseURL: "http://u:secret@127.0.0.1:9/v1", model: "m"))
+        let error = provider.error(for: HTTPResponseHead(status: 401, headers: [:]), detail: "")
+        #expect(!error.message.contains("secret"))
+    }
 }

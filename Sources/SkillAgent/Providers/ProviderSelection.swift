@@ -23,7 +23,7 @@ public enum ProviderSelection: Sendable, Equatable {
             guard let model else {
                 throw ModelProviderError(
                     .badRequest,
-                    "no model named for \(base); pass --model NAME or set SKILLHOST_MODEL (e.g. llama3.1 for Ollama)")
+                    "no model named for \(OpenAIConfiguration.redacted(base)); pass --model NAME or set SKILLHOST_MODEL (e.g. llama3.1 for Ollama)")
             }
             return .openAI(baseURL: base, model: model)
         }

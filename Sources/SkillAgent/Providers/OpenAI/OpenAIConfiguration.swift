@@ -42,6 +42,15 @@ public struct OpenAIConfiguration: Sendable {
         self.initialRetryDelay = initialRetryDelay
     }
 
+    /// `url` without credentials (`http://user:secret@host/v1` → `http://host/v1`), for messages.
+    public static func redacted(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
+    }
+
     /// The Chat Completions endpoint.
     public var chatCompletionsURL: String { baseURL + "/chat/completions" }
 }

@@ -107,7 +107,8 @@ public struct OpenAIProvider: ModelProvider {
         yield(.reply(accumulator.reply))
     }
 
-    private var host: String { configuration.baseURL }
+    /// The base URL for messages, without any `user:password@` part.
+    private var host: String { OpenAIConfiguration.redacted(configuration.baseURL) }
 
     /// The error for a failed status, in one line with the server's own message.
     func error(for head: HTTPResponseHead, detail: String) -> ModelProviderError {

@@ -17,7 +17,7 @@ public struct URLSessionTransport: HTTPTransport {
     {
         guard let url = URL(string: request.url), url.scheme == "http" || url.scheme == "https" else {
             throw ModelProviderError(
-                .transport, "'\(request.url)' is not an http(s) URL; pass --base-url like http://localhost:11434/v1")
+                .transport, "'\(OpenAIConfiguration.redacted(request.url))' is not an http(s) URL; pass --base-url like http://localhost:11434/v1")
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method
