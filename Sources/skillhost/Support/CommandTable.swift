@@ -1,6 +1,7 @@
 /// Every subcommand, in the order `--help` lists them. Add a command by adding one line here.
 enum CommandTable {
-    static let all: [any Command.Type] = [
+    /// Immutable after start-up; metatypes of stateless command enums are safe to share.
+    nonisolated(unsafe) static let all: [any Command.Type] = [
         // commands
         ListCommand.self,
         InspectCommand.self,
