@@ -14,9 +14,11 @@ let packageRoot: String = {
     return String(path.dropLast())
 }()
 
-/// Swift plugins export exactly one symbol, `skill_plugin_entry` (see Plugins/skill_exports.map).
+/// Swift plugins export exactly one symbol, `skill_plugin_entry` (see Plugins/skill_exports.map). Linked
+/// with lld, whose dynamic symbol table then holds only that symbol (gold also lists the hidden Swift
+/// metadata there, as LOCAL entries, which `nm -D --defined-only` shows).
 let pluginLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-Xlinker", "--version-script=\(packageRoot)/Plugins/skill_exports.map"]),
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "--version-script=\(packageRoot)/Plugins/skill_exports.map"]),
 ]
 
 /// Declares one example Swift plugin: `Plugins/<name>/` built as `lib<name>.so`.

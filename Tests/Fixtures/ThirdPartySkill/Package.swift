@@ -5,7 +5,8 @@
 //   swift build --package-path Tests/Fixtures/ThirdPartySkill
 //
 // The linker line is the one every Swift plugin needs: a version script that exports only
-// `skill_plugin_entry` (the SDK and Swift metadata stay private to this plugin).
+// `skill_plugin_entry` (the SDK and Swift metadata stay private to this plugin); lld keeps the dynamic
+// symbol table down to that one entry.
 import PackageDescription
 
 /// This folder, so the version script is found from any working directory.
@@ -38,7 +39,7 @@ let package = Package(
         .target(
             name: "ThirdPartySkill",
             dependencies: [.product(name: "SkillSDK", package: skillHostIdentity)],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(here)/skill_exports.map"])]
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "--version-script=\(here)/skill_exports.map"])]
         ),
     ]
 )

@@ -43,9 +43,9 @@ struct PluginLibrary {
         await host.call(descriptor, skillID, arguments.serialized())
     }
 
-    /// The global dynamic symbols the file defines (`nm -D --defined-only --extern-only`).
+    /// The dynamic symbols the file defines (`nm -D --defined-only`), local ones included.
     static func exportedSymbols(_ path: String) throws -> [String] {
-        try run("/usr/bin/env", ["nm", "-D", "--defined-only", "--extern-only", path]).split(separator: "\n")
+        try run("/usr/bin/env", ["nm", "-D", "--defined-only", path]).split(separator: "\n")
             .compactMap { $0.split(separator: " ").last.map(String.init) }
     }
 
