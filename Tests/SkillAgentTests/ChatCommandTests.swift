@@ -16,6 +16,7 @@ import Testing
         terminal: Bool = false
     ) throws -> Run {
         let host = try HostEndToEndTests.makeHost()
+        defer { HostEndToEndTests.cleanUp(host) }
         for plugin in plugins {
             let target = host.paths.plugins + "/" + URL(fileURLWithPath: plugin).lastPathComponent
             try FileManager.default.copyItem(atPath: plugin, toPath: target)

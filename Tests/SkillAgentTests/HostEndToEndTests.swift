@@ -36,6 +36,11 @@ import Testing
         return SkillHost(paths: paths, helperExecutable: helper)
     }
 
+    /// Removes the temporary folder of a host made by ``makeHost()``.
+    static func cleanUp(_ host: SkillHost) {
+        try? FileManager.default.removeItem(atPath: (host.paths.plugins as NSString).deletingLastPathComponent)
+    }
+
     static let offline = OfflineProvider(now: { Date(timeIntervalSince1970: 1_770_710_400) }, timeZone: TimeZone(identifier: "UTC")!)
 
     @Test func offlineTurnRunsTwoRealSkills() async throws {
@@ -43,6 +48,7 @@ import Testing
         let agent = Agent(provider: Self.offline, backend: HostSkillBackend(host: host))
         let all = await events(of: agent, "What time is it in Asia/Tokyo, then count the words in hello big world")
         await host.shutdown()
+        Self.cleanUp(host)
         #expect(all.skillFailures == [])
         let skills = all.compactMap { if case .skillSucceeded(let info, _, _) = $0 { info.skillID } else { nil } }
         #expect(skills == ["clock.now", "text.stats"])
@@ -63,6 +69,7 @@ import Testing
         let agent = Agent(provider: provider, backend: HostSkillBackend(host: host))
         let all = await events(of: agent, "time in UTC")
         await host.shutdown()
+        Self.cleanUp(host)
         #expect(all.skillFailures.map(\.kind) == ["invalidArguments"])
         #expect(all.skillFailures.first?.message.contains("/timezone") == true)
         #expect(all.successes == ["c2"])
@@ -73,6 +80,7 @@ import Testing
         let host = try Self.makeHost()
         let tools = try await HostSkillBackend(host: host).tools()
         await host.shutdown()
+        Self.cleanUp(host)
         let ids = tools.map(\.skillID)
         #expect(ids.contains("clock.now"))
         #expect(ids.contains("text.stats"))
