@@ -6,6 +6,7 @@ public struct Catalog: Sendable, Equatable {
     /// One record per `.so` file, sorted by path.
     public var plugins: [PluginRecord]
 
+    /// Creates a catalog of these records.
     public init(plugins: [PluginRecord]) { self.plugins = plugins }
 
     /// The plugin with this id (normalized first): the first by path that has a manifest, else the first

@@ -9,6 +9,7 @@ public struct HostPaths: Sendable, Equatable {
     /// The folder holding one data folder per plugin.
     public var data: String
 
+    /// Paths as given (relative ones are made absolute against the working directory).
     public init(plugins: String, registry: String, cache: String, data: String) {
         self.plugins = Posix.absolutePath(plugins)
         self.registry = Posix.absolutePath(registry)

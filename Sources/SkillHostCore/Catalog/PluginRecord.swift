@@ -34,6 +34,7 @@ public struct PluginRecord: Sendable, Equatable {
     /// Whether its skills can be called.
     public var isUsable: Bool { status == .ok }
 
+    /// Creates a record.
     public init(
         id: String, path: String, status: PluginStatus, enabled: Bool, error: String? = nil,
         manifest: PluginManifest? = nil, skills: [SkillDescription] = [], settings: PluginSettings = PluginSettings()

@@ -29,6 +29,7 @@ public struct SkillDescription: Sendable, Equatable {
     /// Calls per minute allowed (registry), nil for no limit.
     public var rateLimitPerMinute: Int?
 
+    /// Creates a description.
     public init(
         id: String, title: String, description: String, parameters: JSONValue, permission: Permission,
         timeout: Double, idempotent: Bool, examples: [String], pluginID: String, pluginPath: String,

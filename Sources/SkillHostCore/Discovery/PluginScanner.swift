@@ -17,6 +17,8 @@ public struct PluginScanner: Sendable {
     public static var childrenStarted: Int { startedCount.load(ordering: .relaxed) }
     private static let startedCount = Atomic<Int>(0)
 
+    /// A scanner that starts `helperExecutable __scan FILE`, killing it after `timeout` seconds, with at most
+    /// `parallelism` children at once.
     public init(helperExecutable: String, timeout: Double = 10, parallelism: Int = 2) {
         self.helperExecutable = helperExecutable
         self.timeout = timeout

@@ -8,10 +8,14 @@ import SkillJSON
 public struct ScanCache: Sendable {
     /// What identifies one version of a file.
     public struct FileKey: Sendable, Equatable {
+        /// File size in bytes.
         public var size: Int64
+        /// Modification time in nanoseconds since the epoch.
         public var modificationNanoseconds: Int64
+        /// Inode number (a replaced file has a new one).
         public var inode: UInt64
 
+        /// Creates a key.
         public init(size: Int64, modificationNanoseconds: Int64, inode: UInt64) {
             self.size = size
             self.modificationNanoseconds = modificationNanoseconds
@@ -27,7 +31,9 @@ public struct ScanCache: Sendable {
 
     /// One remembered outcome.
     public struct Entry: Sendable, Equatable {
+        /// The file version the outcome belongs to.
         public var key: FileKey
+        /// What scanning that version found.
         public var outcome: ScanOutcome
     }
 
@@ -36,6 +42,7 @@ public struct ScanCache: Sendable {
     /// The cache file.
     public var file: String { directory + "/scan_cache.json" }
 
+    /// The cache in `directory` (made absolute).
     public init(directory: String) { self.directory = Posix.absolutePath(directory) }
 
     /// Every entry, keyed by absolute path; empty when the file is missing or unreadable.

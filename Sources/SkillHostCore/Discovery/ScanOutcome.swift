@@ -21,6 +21,7 @@ public struct ScanOutcome: Sendable, Equatable {
     /// Each manifest problem on its own line, when the manifest was the reason it is invalid.
     public var problems: [String]
 
+    /// Creates an outcome.
     public init(status: Status, error: String? = nil, manifest: JSONValue? = nil, problems: [String] = []) {
         self.status = status
         self.error = error

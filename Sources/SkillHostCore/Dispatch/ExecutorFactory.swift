@@ -5,7 +5,9 @@
 public struct ExecutorFactory: Sendable {
     /// What a maker gets: the plugin (with manifest and registry settings) and the host's paths.
     public struct Request: Sendable {
+        /// The plugin, with its manifest and registry settings.
         public var plugin: PluginRecord
+        /// The host's folders (cache, data).
         public var paths: HostPaths
         /// The `skillhost` executable to start as a worker.
         public var helperExecutable: String
@@ -19,6 +21,7 @@ public struct ExecutorFactory: Sendable {
     /// Makes worker-process executors; nil = fall back to ``inProcess``.
     public var process: Maker?
 
+    /// Creates a factory; `process` nil makes `process` isolation fall back to in-process.
     public init(inProcess: @escaping Maker = ExecutorFactory.makeInProcess, process: Maker? = nil) {
         self.inProcess = inProcess
         self.process = process

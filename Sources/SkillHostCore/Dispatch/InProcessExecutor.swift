@@ -29,6 +29,7 @@ public final class InProcessExecutor: PluginExecutor {
         self.threadSafe = threadSafe
     }
 
+    /// Runs one call on a thread of its own; see the type's discussion for timeouts and cancellation.
     public func execute(_ call: SkillCall) async throws(HostError) -> JSONValue {
         guard !isShutDown.load(ordering: .relaxed) else {
             throw HostError(.cancelled, "the executor for \(path) is shut down", skillID: call.skillID, pluginID: call.pluginID)
@@ -56,6 +57,7 @@ public final class InProcessExecutor: PluginExecutor {
         return try result.get()
     }
 
+    /// Refuses later calls (loaded libraries stay loaded: the host never unloads).
     public func shutdown() async {
         isShutDown.store(true, ordering: .relaxed)
     }

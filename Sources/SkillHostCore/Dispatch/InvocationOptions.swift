@@ -17,6 +17,7 @@ public struct InvocationOptions: Sendable {
     /// Decides calls that need approval.
     public var approval: ApprovalHandler?
 
+    /// Creates options; everything is optional.
     public init(
         sessionID: String = "", callID: String? = nil, idempotencyKey: String? = nil,
         sessionContext: SessionContext = SessionContext(), approval: ApprovalHandler? = nil

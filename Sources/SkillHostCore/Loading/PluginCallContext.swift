@@ -23,6 +23,7 @@ public struct PluginCallContext: Sendable {
     /// Receives the plugin's `log` lines (level, text); by default they go to stderr with a prefix.
     public var log: @Sendable (Int32, String) -> Void
 
+    /// Creates a context; `log` receives the plugin's log lines.
     public init(
         callID: String, sessionID: String = "", idempotencyKey: String = "", deadlineUnixMilliseconds: Int64 = 0,
         configuration: JSONValue = [:], dataDirectory: String, isCancelled: @escaping @Sendable () -> Bool = { false },
@@ -47,6 +48,7 @@ public struct PluginResult: Sendable, Equatable {
     /// The result JSON (status OK) or the error object (otherwise); empty when the plugin gave none.
     public var bytes: [UInt8]
 
+    /// Creates a result.
     public init(status: Int32, bytes: [UInt8]) {
         self.status = status
         self.bytes = bytes

@@ -9,6 +9,7 @@ public struct ManifestProblem: Sendable, Equatable, CustomStringConvertible {
     /// What is wrong and how to fix it.
     public var message: String
 
+    /// Creates a problem.
     public init(pointer: String, skillID: String? = nil, message: String) {
         self.pointer = pointer
         self.skillID = skillID
@@ -30,6 +31,7 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
     /// Every problem, in document order.
     public var problems: [ManifestProblem]
 
+    /// Creates an error for `file`.
     public init(file: String, problems: [ManifestProblem]) {
         self.file = file
         self.problems = problems

@@ -39,6 +39,7 @@ public struct PluginSettings: Sendable, Equatable {
     /// The plugin's configuration object (`{}` when none), handed to every call.
     public var configuration: JSONValue
 
+    /// Creates settings; the defaults are those of a registry without entries.
     public init(
         enabled: Bool? = nil, isolation: IsolationMode = .process, sha256: String? = nil,
         limits: ResourceLimits = .defaults, maxWorkers: Int = 2, configuration: JSONValue = [:]
@@ -63,6 +64,7 @@ public struct SkillSettings: Sendable, Equatable {
     /// Calls per minute allowed; nil for no limit.
     public var rateLimitPerMinute: Int?
 
+    /// Creates an entry; nil members are not set.
     public init(enabled: Bool? = nil, timeout: Double? = nil, approval: ApprovalPolicy? = nil, rateLimitPerMinute: Int? = nil) {
         self.enabled = enabled
         self.timeout = timeout

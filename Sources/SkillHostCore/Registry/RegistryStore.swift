@@ -14,6 +14,7 @@ public struct RegistryStore: Sendable {
     /// The lock file next to it.
     public var lockPath: String { path + ".lock" }
 
+    /// The store for the registry file at `path` (made absolute).
     public init(path: String) { self.path = Posix.absolutePath(path) }
 
     /// The registry as it is on disk now.
