@@ -16,7 +16,13 @@ struct CatalogBuilder {
         var keys: [String: ScanCache.FileKey] = [:]
         var toScan: [String] = []
         for file in files {
-            guard let key = try? ScanCache.FileKey(path: file) else { continue }
+            let key: ScanCache.FileKey
+            do {
+                key = try ScanCache.FileKey(path: file)
+            } catch {
+                outcomes[file] = ScanOutcome(status: .invalid, error: "\(error.message) (a dangling link?); fix or remove it")
+                continue
+            }
             keys[file] = key
             if let entry = cached[file], entry.key == key {
                 outcomes[file] = entry.outcome
@@ -43,12 +49,16 @@ struct CatalogBuilder {
         return Catalog(plugins: records)
     }
 
-    /// Absolute paths of the `*.so` regular files in the plugins folder, sorted.
+    /// Absolute paths of the `*.so` files in the plugins folder, sorted: regular files, and links that lead
+    /// nowhere (listed as invalid rather than hidden). Folders and hidden names are skipped.
     func pluginFiles() -> [String] {
         guard let names = Posix.directoryEntries(paths.plugins) else { return [] }
         return names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }.sorted()
             .map { paths.plugins + "/" + $0 }
-            .filter { (try? Posix.status(ofPath: $0))?.isRegularFile == true }
+            .filter { path in
+                guard let status = try? Posix.status(ofPath: path) else { return true }
+                return status.isRegularFile
+            }
     }
 
     /// The record of one file from its outcome and the registry.
