@@ -48,8 +48,7 @@ struct Summarize: Skill {
         let summary = picked.joined(separator: " ")
         return Output(
             summary: summary, sentences: picked, sentenceIndices: chosen, originalSentences: analysis.sentences.count,
-            compressionRatio: TextStatistics.rounded(
-                Double(summary.count) / Double(max(arguments.text.count, 1)) * 100) / 100)
+            compressionRatio: (Double(summary.count) / Double(max(arguments.text.count, 1)) * 100).rounded() / 100)
     }
 
     /// Sentence indices, best first: the sum of the sentence's content-word frequencies, divided by the square

@@ -73,6 +73,31 @@ import Testing
         #expect(call.json?["message"]?.stringValue?.contains("cannot be encoded") == true)
     }
 
+    @Test func missingResultSkillIDOrContextNeverCrash() {
+        // These return before any task starts, so calling on the test's own thread is safe.
+        let invoke = descriptor.pointee.invoke!
+        #expect(invoke(descriptor, "sdktest.greet", "{}", 2, nil, nil) == SKILL_STATUS_INTERNAL)
+        var result = skill_result()
+        result.struct_size = UInt32(MemoryLayout<skill_result>.size)
+        #expect(invoke(descriptor, nil, "{}", 2, nil, &result) == SKILL_STATUS_INTERNAL)
+        descriptor.pointee.free_result!(descriptor, &result)
+        result = skill_result()
+        result.struct_size = UInt32(MemoryLayout<skill_result>.size)
+        #expect(invoke(descriptor, "sdktest.greet", #"{"name":"x"}"#, 12, nil, &result) == SKILL_STATUS_FAILED)
+        let text = String(cString: result.json)
+        #expect(text.contains("without a call context"))
+        descriptor.pointee.free_result!(descriptor, &result)
+        #expect(result.json == nil)
+        descriptor.pointee.free_result!(descriptor, &result)  // a NULL json is accepted
+    }
+
+    @Test func resultTooSmallForABI1IsRefusedUntouched() {
+        var result = skill_result()
+        result.struct_size = 8
+        #expect(descriptor.pointee.invoke!(descriptor, "sdktest.greet", "{}", 2, nil, &result) == SKILL_STATUS_INTERNAL)
+        #expect(result.json == nil)
+    }
+
     @Test func cancellationFlagStopsAPollingSkill() async {
         let clock = ContinuousClock()
         let start = clock.now
@@ -108,6 +133,14 @@ import Testing
         #expect(call.json?["config"] == ["units": "metric"])
         #expect(host.callbackThreads.count == 3)
         #expect(host.callbackThreads.allSatisfy { $0 == call.invokeThread })
+    }
+
+    @Test func contextFromAHostWithoutCallbacksIsNotCalledBack() async {
+        // A context whose struct_size ends before the 1.0 callbacks: the SDK must not read them.
+        let call = await host.call(descriptor, "sdktest.count", contextSize: 72)
+        #expect(call.status == SKILL_STATUS_FAILED)
+        #expect(call.json?["message"]?.stringValue?.contains("cannot store \"counter\"") == true)
+        #expect(host.callbackThreads.isEmpty)
     }
 
     @Test func missingSessionValueReadsAsNil() async {

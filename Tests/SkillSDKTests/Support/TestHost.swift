@@ -38,7 +38,8 @@ final class TestHost: Sendable {
     /// Calls `skillID` through `descriptor` on a new thread and waits for it.
     func call(
         _ descriptor: UnsafePointer<skill_plugin_descriptor>, _ skillID: String, _ arguments: String = "{}",
-        deadlineUnixMilliseconds: Int64 = 0, configuration: String = "{}", cancelAfter: Duration? = nil
+        deadlineUnixMilliseconds: Int64 = 0, configuration: String = "{}", cancelAfter: Duration? = nil,
+        contextSize: Int = MemoryLayout<skill_call_context>.size
     ) async -> Call {
         nonisolated(unsafe) let descriptor = descriptor
         if let cancelAfter {
@@ -50,20 +51,21 @@ final class TestHost: Sendable {
         return await withCheckedContinuation { continuation in
             Thread.detachNewThread { [self] in
                 continuation.resume(
-                    returning: callOnThisThread(descriptor, skillID, arguments, deadlineUnixMilliseconds, configuration))
+                    returning: callOnThisThread(
+                        descriptor, skillID, arguments, deadlineUnixMilliseconds, configuration, contextSize))
             }
         }
     }
 
     private func callOnThisThread(
         _ descriptor: UnsafePointer<skill_plugin_descriptor>, _ skillID: String, _ arguments: String,
-        _ deadline: Int64, _ configuration: String
+        _ deadline: Int64, _ configuration: String, _ contextSize: Int
     ) -> Call {
         let texts: [String] = ["call-1", "session-1", "key-1", configuration, "/tmp/sdk-test-data"]
         let strings = texts.map { strdup($0)! }
         defer { strings.forEach { free($0) } }
         var context = skill_call_context()
-        context.struct_size = UInt32(MemoryLayout<skill_call_context>.size)
+        context.struct_size = UInt32(contextSize)
         context.call_id = UnsafePointer(strings[0])
         context.session_id = UnsafePointer(strings[1])
         context.idempotency_key = UnsafePointer(strings[2])
