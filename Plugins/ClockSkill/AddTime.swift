@@ -23,7 +23,8 @@ struct AddTime: Skill {
             "amount": .integer("How many units to add; negative to go back", minimum: -1_000_000, maximum: 1_000_000),
             "unit": .string("The unit of amount", oneOf: ClockSchema.units),
             "start": ClockSchema.dateTime("Start date, e.g. 2026-03-01 or 2026-03-01T09:30; now if absent"),
-            "timezone": ClockSchema.timeZone("Time zone (IANA name, city or abbreviation) for the start and the result; UTC if absent"),
+            "timezone": ClockSchema.timeZone(
+                "Time zone (IANA name, city or abbreviation) for the start and the result; UTC if absent"),
         ], required: ["amount", "unit"])
     let timeout = 5.0
     let examples = [
@@ -39,7 +40,8 @@ struct AddTime: Skill {
 
     func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
         let clock = try ClockTime(zoneNamed: arguments.timezone, field: "/timezone")
-        let start = try arguments.start.map { text throws(SkillError) in try clock.date(from: text, field: "/start") } ?? Date()
+        let start =
+            try arguments.start.map { text throws(SkillError) in try clock.date(from: text, field: "/start") } ?? Date()
         guard let result = clock.adding(arguments.amount, arguments.unit, to: start) else {
             throw SkillError.invalidArguments(
                 field: "/unit", message: "unknown unit \"\(arguments.unit)\"",

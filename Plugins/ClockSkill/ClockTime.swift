@@ -6,7 +6,9 @@ struct ClockTime {
     /// The zone dates are read and shown in.
     let timeZone: TimeZone
     /// The zone's name as reported: its IANA identifier, "UTC" for UTC (Foundation calls it "GMT").
-    var zoneName: String { timeZone.secondsFromGMT() == 0 && timeZone.identifier == "GMT" ? "UTC" : timeZone.identifier }
+    var zoneName: String {
+        timeZone.secondsFromGMT() == 0 && timeZone.identifier == "GMT" ? "UTC" : timeZone.identifier
+    }
     private let calendar: Calendar
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
@@ -28,7 +30,9 @@ struct ClockTime {
         guard let zone = ClockTime.timeZone(named: name) else {
             throw SkillError.invalidArguments(
                 field: field, message: "unknown time zone \"\(name)\"",
-                remedy: "use an IANA name such as \"Europe/Paris\" or \"America/New_York\", a city such as \"Tokyo\", or \"UTC\"")
+                remedy:
+                    "use an IANA name such as \"Europe/Paris\" or \"America/New_York\", a city such as \"Tokyo\", or \"UTC\""
+            )
         }
         self.init(timeZone: zone)
     }
@@ -105,7 +109,8 @@ struct ClockTime {
                     zone = TimeZone(identifier: "UTC")!
                 } else if bytes[index] == 0x2B || bytes[index] == 0x2D, index + 6 == bytes.count,
                     let hours = number(index + 1, 2), bytes[index + 3] == 0x3A, let minutes = number(index + 4, 2),
-                    let offsetZone = TimeZone(secondsFromGMT: (bytes[index] == 0x2D ? -1 : 1) * (hours * 3600 + minutes * 60))
+                    let offsetZone = TimeZone(
+                        secondsFromGMT: (bytes[index] == 0x2D ? -1 : 1) * (hours * 3600 + minutes * 60))
                 {
                     zone = offsetZone
                 } else {
@@ -129,8 +134,9 @@ struct ClockTime {
     /// "2026-03-01T09:30:00+01:00" in this clock's zone.
     func iso8601(_ date: Date) -> String {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!,
-                      parts.minute!, parts.second!) + utcOffset(date)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!,
+            parts.minute!, parts.second!) + utcOffset(date)
     }
 
     /// "+01:00", "-05:30" or "Z".
@@ -163,7 +169,9 @@ struct ClockTime {
         case "minutes": component = .minute
         case "hours": component = .hour
         case "days": component = .day
-        case "weeks": component = .day; amount *= 7
+        case "weeks":
+            component = .day
+            amount *= 7
         case "months": component = .month
         case "years": component = .year
         default: return nil

@@ -24,7 +24,8 @@ struct ConvertTime: Skill {
     let parameters = ParameterSchema.object(
         [
             "time": ClockSchema.dateTime("The time to convert, e.g. 2026-03-01T09:30 or 2026-03-01T09:30:00+09:00"),
-            "from_timezone": ClockSchema.timeZone("Time zone (IANA name, city or abbreviation) the time is written in; UTC if absent"),
+            "from_timezone": ClockSchema.timeZone(
+                "Time zone (IANA name, city or abbreviation) the time is written in; UTC if absent"),
             "to_timezone": ClockSchema.timeZone("Time zone (IANA name, city or abbreviation) to show the time in"),
         ], required: ["time", "to_timezone"])
     let timeout = 5.0

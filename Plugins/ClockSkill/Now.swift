@@ -15,7 +15,10 @@ struct Now: Skill {
         (use clock.add) and not for converting a given time between zones (use clock.convert).
         """
     let parameters = ParameterSchema.object(
-        ["timezone": ClockSchema.timeZone("Time zone: IANA name (Europe/Paris), city (Tokyo) or abbreviation (PST); UTC if absent")],
+        [
+            "timezone": ClockSchema.timeZone(
+                "Time zone: IANA name (Europe/Paris), city (Tokyo) or abbreviation (PST); UTC if absent")
+        ],
         required: [])
     let timeout = 5.0
     let examples = [

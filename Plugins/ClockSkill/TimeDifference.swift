@@ -20,7 +20,8 @@ struct TimeDifference: Skill {
         [
             "from": ClockSchema.dateTime("Start, e.g. 2026-03-01 or 2026-03-01T09:30:00+01:00"),
             "to": ClockSchema.dateTime("End; now if absent"),
-            "timezone": ClockSchema.timeZone("Time zone (IANA name, city or abbreviation) for dates without an offset; UTC if absent"),
+            "timezone": ClockSchema.timeZone(
+                "Time zone (IANA name, city or abbreviation) for dates without an offset; UTC if absent"),
         ], required: ["from"])
     let timeout = 5.0
     let examples = [

@@ -47,7 +47,8 @@ struct Keywords: Skill {
         // A phrase counts when it repeats; it then outranks its words at the same count.
         let ranked = counts.filter { !$0.key.contains(" ") || $0.value > 1 }.sorted { lhs, rhs in
             if lhs.value != rhs.value { return lhs.value > rhs.value }
-            let lhsWords = lhs.key.split(separator: " ").count, rhsWords = rhs.key.split(separator: " ").count
+            let lhsWords = lhs.key.split(separator: " ").count
+            let rhsWords = rhs.key.split(separator: " ").count
             return lhsWords != rhsWords ? lhsWords > rhsWords : lhs.key < rhs.key
         }
         return Output(keywords: ranked.prefix(arguments.count ?? 10).map { Keyword(keyword: $0.key, count: $0.value) })

@@ -40,7 +40,7 @@ struct TextAnalysis {
                 if let joiner = pendingJoiner, !current.isEmpty { current.append(joiner) }
                 pendingJoiner = nil
                 current.append(contentsOf: character.lowercased())
-            } else if (character == "'" || character == "’" || character == "-"), !current.isEmpty, pendingJoiner == nil {
+            } else if character == "'" || character == "’" || character == "-", !current.isEmpty, pendingJoiner == nil {
                 pendingJoiner = character == "’" ? "'" : character
             } else {
                 if !current.isEmpty { words.append(current) }
@@ -66,7 +66,9 @@ struct TextAnalysis {
         while index < text.endIndex {
             let character = text[index]
             let next = text.index(after: index)
-            if character == "\n", next < text.endIndex, text[next...].prefix(while: { $0 != "\n" }).allSatisfy(\.isWhitespace) {
+            if character == "\n", next < text.endIndex,
+                text[next...].prefix(while: { $0 != "\n" }).allSatisfy(\.isWhitespace)
+            {
                 emit(upTo: next)
             } else if ".!?…".contains(character) {
                 var end = next

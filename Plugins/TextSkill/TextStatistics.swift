@@ -80,7 +80,8 @@ struct TextStatistics: Skill {
             lines: text.isEmpty ? 0 : text.split(separator: "\n", omittingEmptySubsequences: false).count,
             uniqueWords: Set(words).count,
             averageWordLength: TextStatistics.rounded(Double(letters) / Double(max(words.count, 1))),
-            averageSentenceLength: TextStatistics.rounded(Double(words.count) / Double(max(analysis.sentences.count, 1))),
+            averageSentenceLength: TextStatistics.rounded(
+                Double(words.count) / Double(max(analysis.sentences.count, 1))),
             readingTimeSeconds: Int((Double(words.count) / TextStatistics.readingSpeed * 60).rounded(.up)),
             speakingTimeSeconds: Int((Double(words.count) / TextStatistics.speakingSpeed * 60).rounded(.up)),
             topWords: Array(top))

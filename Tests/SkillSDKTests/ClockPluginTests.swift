@@ -17,12 +17,14 @@ import Testing
         #expect(manifest["id"] == "clock")
         #expect(manifest["abi_version"] == "1.0")
         #expect(manifest["thread_safe"] == true)
-        #expect(manifest["skills"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
-            == ["clock.now", "clock.add", "clock.difference", "clock.convert"])
+        #expect(
+            manifest["skills"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+                == ["clock.now", "clock.add", "clock.difference", "clock.convert"])
         #expect(SkillPlugin.problems(inManifest: manifest) == [])
         for skill in manifest["skills"]?.arrayValue ?? [] {
             #expect((skill["examples"]?.arrayValue?.count ?? 0) >= 4, "\(skill["id"]!) needs several examples")
-            #expect(skill["description"]?.stringValue?.contains("Not ") == true, "\(skill["id"]!) says what it is not for")
+            #expect(
+                skill["description"]?.stringValue?.contains("Not ") == true, "\(skill["id"]!) says what it is not for")
         }
     }
 
@@ -96,7 +98,8 @@ import Testing
     }
 
     @Test func differenceHonoursOffsets() async {
-        let call = await plugin.call("clock.difference", ["from": "2026-06-01T12:00:00+02:00", "to": "2026-06-01T12:00:00Z"])
+        let call = await plugin.call(
+            "clock.difference", ["from": "2026-06-01T12:00:00+02:00", "to": "2026-06-01T12:00:00Z"])
         #expect(call.json?["total_seconds"] == 7200)
     }
 

@@ -31,7 +31,10 @@ import Testing
 
     @Test func encodesInDeclarationOrderAndLeavesOutNilOptionals() throws {
         let json = try JSONValueEncoder().encode(sample)
-        #expect(json.serialized() == #"{"title":"Run","kind":"workout","minutes":45,"ratio":0.5,"tags":["a","b"],"place":{"name":"Park"},"attendees":[{"name":"Ada","floor":3}],"reminders":{"early":10},"done":false}"#)
+        #expect(
+            json.serialized()
+                == #"{"title":"Run","kind":"workout","minutes":45,"ratio":0.5,"tags":["a","b"],"place":{"name":"Park"},"attendees":[{"name":"Ada","floor":3}],"reminders":{"early":10},"done":false}"#
+        )
     }
 
     @Test func integralDoublesDecodeAsIntegersButFractionsDoNot() throws {
@@ -41,15 +44,22 @@ import Testing
     }
 
     @Test func outOfRangeIntegerIsInvalidAtItsPointer() {
-        struct Small: Decodable { var items: [Item]; struct Item: Decodable { var level: UInt8 } }
-        #expect(throws: SkillError.invalidArguments(field: "/items/1/level", message: "/items/1/level: 300 does not fit in UInt8")) {
+        struct Small: Decodable {
+            var items: [Item]
+            struct Item: Decodable { var level: UInt8 }
+        }
+        #expect(
+            throws: SkillError.invalidArguments(
+                field: "/items/1/level", message: "/items/1/level: 300 does not fit in UInt8")
+        ) {
             try JSONValueDecoder().decodeArguments(Small.self, from: ["items": [["level": 1], ["level": 300]]])
         }
     }
 
     @Test func nullForARequiredMemberNamesTheMember() {
         struct Need: Decodable { var title: String }
-        #expect(throws: SkillError.invalidArguments(field: "/title", message: "/title: expected a string, found null")) {
+        #expect(throws: SkillError.invalidArguments(field: "/title", message: "/title: expected a string, found null"))
+        {
             try JSONValueDecoder().decodeArguments(Need.self, from: ["title": nil])
         }
     }
@@ -59,14 +69,19 @@ import Testing
             var value: Int
             enum CodingKeys: String, CodingKey { case value = "a/b~c" }
         }
-        #expect(throws: SkillError.invalidArguments(field: "/a~1b~0c", message: "/a~1b~0c: expected an integer, found boolean")) {
+        #expect(
+            throws: SkillError.invalidArguments(
+                field: "/a~1b~0c", message: "/a~1b~0c: expected an integer, found boolean")
+        ) {
             try JSONValueDecoder().decodeArguments(Odd.self, from: ["a/b~c": true])
         }
     }
 
     @Test func wrongRootTypeIsInvalidAtTheRoot() {
         struct Any1: Decodable { var x: Int? }
-        #expect(throws: SkillError.invalidArguments(field: "", message: "the arguments: expected an object, found array")) {
+        #expect(
+            throws: SkillError.invalidArguments(field: "", message: "the arguments: expected an object, found array")
+        ) {
             try JSONValueDecoder().decodeArguments(Any1.self, from: [1, 2])
         }
     }

@@ -12,10 +12,11 @@ import Testing
         #expect(manifest["version"] == "0.1.0")
         #expect(manifest["abi_version"] == "1.0")
         #expect(manifest["thread_safe"] == true)
-        #expect(manifest["skills"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [
-            "sdktest.greet", "sdktest.refuse", "sdktest.crash", "sdktest.wait", "sdktest.sleep", "sdktest.count",
-            "sdktest.nan",
-        ])
+        #expect(
+            manifest["skills"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [
+                "sdktest.greet", "sdktest.refuse", "sdktest.crash", "sdktest.wait", "sdktest.sleep", "sdktest.count",
+                "sdktest.nan",
+            ])
     }
 
     @Test func skillFieldsComeFromTheSkillType() throws {
@@ -26,20 +27,23 @@ import Testing
         #expect(greet["timeout"] == .double(2.5))
         #expect(greet["idempotent"] == true)
         #expect(greet["examples"] == ["greet {name}", "say hello to {name} {times} times"])
-        #expect(greet["parameters"] == [
-            "type": "object",
-            "properties": [
-                "name": ["type": "string", "description": "Who to greet", "minLength": 1],
-                "times": ["type": "integer", "description": "Repeat count", "minimum": 1, "maximum": 3],
-            ],
-            "required": ["name"],
-            "additionalProperties": false,
-        ])
+        #expect(
+            greet["parameters"] == [
+                "type": "object",
+                "properties": [
+                    "name": ["type": "string", "description": "Who to greet", "minLength": 1],
+                    "times": ["type": "integer", "description": "Repeat count", "minimum": 1, "maximum": 3],
+                ],
+                "required": ["name"],
+                "additionalProperties": false,
+            ])
     }
 
     @Test func defaultsForPermissionTimeoutIdempotenceAndExamples() throws {
         let skills = try #require(manifest["skills"]?.arrayValue)
-        let refuse = skills[1], count = skills[5], crash = skills[2]
+        let refuse = skills[1]
+        let count = skills[5]
+        let crash = skills[2]
         #expect(refuse["permission"] == "dangerous")
         #expect(refuse["idempotent"] == false)
         #expect(count["permission"] == "write")

@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func skillsRunWithoutAHost() async throws {
-        let output = try await TestSkills.Greet().execute(.init(name: "Bo", times: nil), context: SkillContext(callID: "c9"))
+        let output = try await TestSkills.Greet().execute(
+            .init(name: "Bo", times: nil), context: SkillContext(callID: "c9"))
         #expect(output.greeting == "Hello, Bo!")
         #expect(output.callID == "c9")
     }

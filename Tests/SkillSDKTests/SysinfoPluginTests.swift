@@ -11,11 +11,13 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let root = PluginLibrary.repositoryRoot
         let path = directory + "/sysinfo.so"
-        try PluginLibrary.run("/usr/bin/env", [
-            "cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared", "-fvisibility=hidden",
-            "-I", root + "/Sources/CSkillABI/include", root + "/Plugins/sysinfo/sysinfo.c",
-            root + "/Plugins/sysinfo/sysinfo_json.c", "-o", path,
-        ])
+        try PluginLibrary.run(
+            "/usr/bin/env",
+            [
+                "cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared", "-fvisibility=hidden",
+                "-I", root + "/Sources/CSkillABI/include", root + "/Plugins/sysinfo/sysinfo.c",
+                root + "/Plugins/sysinfo/sysinfo_json.c", "-o", path,
+            ])
         return path
     }
 
@@ -38,8 +40,9 @@ import Testing
         let manifest = try plugin.manifest()
         #expect(manifest["id"] == "sysinfo")
         #expect(manifest["abi_version"] == "1.0")
-        #expect(manifest["skills"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
-            == ["sysinfo.kernel", "sysinfo.uptime", "sysinfo.load", "sysinfo.memory"])
+        #expect(
+            manifest["skills"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+                == ["sysinfo.kernel", "sysinfo.uptime", "sysinfo.load", "sysinfo.memory"])
         #expect(SkillPlugin.problems(inManifest: manifest) == [])
         #expect(plugin.descriptor.pointee.struct_size == 48)
     }
@@ -48,7 +51,8 @@ import Testing
         let call = await plugin.call("sysinfo.kernel")
         #expect(call.status == SKILL_STATUS_OK)
         #expect(call.json?["name"] == "Linux")
-        let release = try PluginLibrary.run("/usr/bin/env", ["uname", "-r"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let release = try PluginLibrary.run("/usr/bin/env", ["uname", "-r"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(call.json?["release"] == .string(release))
     }
 
@@ -80,7 +84,10 @@ import Testing
     @Test func unknownUnitIsAnInvalidArgument() async {
         let call = await plugin.call("sysinfo.memory", ["unit": "TB"])
         #expect(call.status == SKILL_STATUS_INVALID_ARGUMENTS)
-        #expect(call.json == ["message": "unknown unit \"TB\"", "field": "/unit", "remedy": "use one of bytes, KiB, MiB, GiB"])
+        #expect(
+            call.json == [
+                "message": "unknown unit \"TB\"", "field": "/unit", "remedy": "use one of bytes, KiB, MiB, GiB",
+            ])
     }
 
     @Test func nonStringUnitIsAnInvalidArgument() async {

@@ -23,8 +23,9 @@ import Testing
     @Test func manifestFollowsTheContract() throws {
         let manifest = try plugin.manifest()
         #expect(manifest["id"] == "text")
-        #expect(manifest["skills"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
-            == ["text.stats", "text.summarize", "text.keywords"])
+        #expect(
+            manifest["skills"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+                == ["text.stats", "text.summarize", "text.keywords"])
         #expect(SkillPlugin.problems(inManifest: manifest) == [])
     }
 
@@ -35,9 +36,10 @@ import Testing
         #expect(call.json?["sentences"] == 7, "\"Dr.\" does not end a sentence")
         #expect(call.json?["paragraphs"] == 2)
         #expect(call.json?["lines"] == 4)
-        #expect(call.json?["top_words"] == [
-            ["word": "electricity", "count": 3], ["word": "panels", "count": 3], ["word": "solar", "count": 3],
-        ], "ties sort alphabetically; \"school's\" is its own word")
+        #expect(
+            call.json?["top_words"] == [
+                ["word": "electricity", "count": 3], ["word": "panels", "count": 3], ["word": "solar", "count": 3],
+            ], "ties sort alphabetically; \"school's\" is its own word")
         #expect(call.json?["reading_time_seconds"] == 14)
     }
 
@@ -53,7 +55,10 @@ import Testing
         #expect(call.status == SKILL_STATUS_OK)
         #expect(call.json?["original_sentences"] == 7)
         #expect(call.json?["sentence_indices"] == [0, 1])
-        #expect(call.json?["summary"] == "Solar panels turn sunlight into electricity. Dr. Lee installed solar panels on the school roof in May.")
+        #expect(
+            call.json?["summary"]
+                == "Solar panels turn sunlight into electricity. Dr. Lee installed solar panels on the school roof in May."
+        )
     }
 
     @Test func summaryOfAShortTextIsTheText() async {
@@ -69,9 +74,11 @@ import Testing
 
     @Test func keywordsRankByCountThenPhrasesBeforeWords() async {
         let call = await plugin.call("text.keywords", ["text": .string(TextPluginTests.article), "count": 5])
-        #expect(call.json?["keywords"] == [
-            ["keyword": "electricity", "count": 3], ["keyword": "panels", "count": 3],
-            ["keyword": "solar", "count": 3], ["keyword": "solar panels", "count": 2], ["keyword": "roof", "count": 2],
-        ])
+        #expect(
+            call.json?["keywords"] == [
+                ["keyword": "electricity", "count": 3], ["keyword": "panels", "count": 3],
+                ["keyword": "solar", "count": 3], ["keyword": "solar panels", "count": 2],
+                ["keyword": "roof", "count": 2],
+            ])
     }
 }

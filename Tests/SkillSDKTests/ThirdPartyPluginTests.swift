@@ -5,12 +5,15 @@ import SkillSDK
 import Testing
 
 /// Where `swift build --package-path Tests/Fixtures/ThirdPartySkill` puts the plugin.
-let thirdPartyPluginPath = PluginLibrary.repositoryRoot + "/Tests/Fixtures/ThirdPartySkill/.build/debug/libThirdPartySkill.so"
+let thirdPartyPluginPath =
+    PluginLibrary.repositoryRoot + "/Tests/Fixtures/ThirdPartySkill/.build/debug/libThirdPartySkill.so"
 
 /// The separate package under Tests/Fixtures/ThirdPartySkill, built by scripts/test.sh with
 /// `swift build --package-path Tests/Fixtures/ThirdPartySkill` (a nested `swift build` inside `swift test`
 /// would wait on the build lock, so these tests run only when that build exists).
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: thirdPartyPluginPath), "build Tests/Fixtures/ThirdPartySkill first"))
+@Suite(
+    .enabled(
+        if: FileManager.default.fileExists(atPath: thirdPartyPluginPath), "build Tests/Fixtures/ThirdPartySkill first"))
 struct ThirdPartyPluginTests {
     let plugin: PluginLibrary
 

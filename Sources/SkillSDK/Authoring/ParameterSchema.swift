@@ -76,7 +76,9 @@ public struct SchemaProperty: Sendable, Equatable {
     }
 
     /// An array schema.
-    public static func array(_ description: String, of items: SchemaProperty, minItems: Int? = nil, maxItems: Int? = nil)
+    public static func array(
+        _ description: String, of items: SchemaProperty, minItems: Int? = nil, maxItems: Int? = nil
+    )
         -> SchemaProperty
     {
         var schema: JSONObject = ["type": "array", "description": .string(description), "items": items.schema]

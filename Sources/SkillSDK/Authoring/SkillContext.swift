@@ -1,9 +1,9 @@
 import SkillJSON
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Everything a skill may know about the current call, and its ways back into the host: logging,
@@ -18,7 +18,8 @@ import Musl
 public final class SkillContext: Sendable {
     /// Severity of a log line.
     public enum LogLevel: Int32, Sendable, CaseIterable {
-        case debug = 0, info, warning, error
+        case debug = 0
+        case info, warning, error
     }
 
     /// Unique id of this call, for logs and traces.

@@ -20,7 +20,8 @@ extension SkillPlugin {
         }
         let version = manifest["version"]?.stringValue ?? ""
         if !isSemanticVersion(version) {
-            problems.append("plugin \(pluginID): version \"\(version)\" is not semver MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")
+            problems.append(
+                "plugin \(pluginID): version \"\(version)\" is not semver MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")
         }
         if manifest["abi_version"]?.stringValue?.split(separator: ".").count != 2 {
             problems.append("plugin \(pluginID): abi_version must be \"MAJOR.MINOR\", e.g. \"1.0\"")

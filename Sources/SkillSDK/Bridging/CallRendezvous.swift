@@ -67,10 +67,14 @@ final class CallRendezvous: ContextChannel {
         guard hasCallbacks else { return nil }
         return await withCheckedContinuation { (continuation: CheckedContinuation<JSONValue?, Never>) in
             post { context in
-                guard let context, let get = context.pointee.context_get else { return continuation.resume(returning: nil) }
+                guard let context, let get = context.pointee.context_get else {
+                    return continuation.resume(returning: nil)
+                }
                 var bytes: UnsafePointer<CChar>?
                 var length = 0
-                guard get(context, key, &bytes, &length) != 0, let bytes else { return continuation.resume(returning: nil) }
+                guard get(context, key, &bytes, &length) != 0, let bytes else {
+                    return continuation.resume(returning: nil)
+                }
                 let value = try? JSONValue(parsing: UnsafeRawBufferPointer(start: bytes, count: length))
                 continuation.resume(returning: value)
             }
@@ -82,7 +86,9 @@ final class CallRendezvous: ContextChannel {
         let status: skill_status? = await withCheckedContinuation { continuation in
             guard hasCallbacks else { return continuation.resume(returning: nil) }
             post { context in
-                guard let context, let set = context.pointee.context_set else { return continuation.resume(returning: nil) }
+                guard let context, let set = context.pointee.context_set else {
+                    return continuation.resume(returning: nil)
+                }
                 var text = text
                 let status = text.withUTF8 { bytes in
                     bytes.withMemoryRebound(to: CChar.self) { set(context, key, $0.baseAddress, $0.count) }
@@ -91,7 +97,8 @@ final class CallRendezvous: ContextChannel {
             }
         }
         guard let status else {
-            throw SkillError.failed(message: "cannot store \"\(key)\": the call has ended or the host has no session store")
+            throw SkillError.failed(
+                message: "cannot store \"\(key)\": the call has ended or the host has no session store")
         }
         guard status == SKILL_STATUS_OK else {
             throw SkillError.failed(message: "the host refused to store \"\(key)\" (status \(status))")

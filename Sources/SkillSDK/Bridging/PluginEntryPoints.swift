@@ -1,9 +1,9 @@
 import CSkillABI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `skill_plugin_descriptor.invoke` for every SDK plugin. Never unwinds: every outcome is a status code and
@@ -36,10 +36,11 @@ let pluginInvoke:
 
 /// `skill_plugin_descriptor.free_result`: frees the JSON `invoke` malloc'd. Accepts a NULL json.
 /// [any-thread]
-let pluginFreeResult: @convention(c) (UnsafePointer<skill_plugin_descriptor>?, UnsafeMutablePointer<skill_result>?) -> Void = {
-    _, result in
-    guard let result else { return }
-    free(UnsafeMutableRawPointer(mutating: result.pointee.json))
-    result.pointee.json = nil
-    result.pointee.json_length = 0
-}
+let pluginFreeResult:
+    @convention(c) (UnsafePointer<skill_plugin_descriptor>?, UnsafeMutablePointer<skill_result>?) -> Void = {
+        _, result in
+        guard let result else { return }
+        free(UnsafeMutableRawPointer(mutating: result.pointee.json))
+        result.pointee.json = nil
+        result.pointee.json_length = 0
+    }

@@ -2,9 +2,9 @@ import CSkillABI
 import SkillJSON
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One exported plugin: its C descriptor and the skills behind it. Created once per plugin id and never

@@ -56,7 +56,8 @@ final class JSONTreeDecoder: Decoder {
     }
 
     func mismatch(expected: String, at path: [any CodingKey]) -> DecodingError {
-        .typeMismatch(Any.self, .init(codingPath: path, debugDescription: "expected \(expected), found \(value.typeName)"))
+        .typeMismatch(
+            Any.self, .init(codingPath: path, debugDescription: "expected \(expected), found \(value.typeName)"))
     }
 }
 
@@ -67,7 +68,8 @@ struct JSONPrimitive {
 
     func error(_ expected: String) -> DecodingError {
         let found = value.isNull ? "null" : value.typeName
-        return .typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(found)"))
+        return .typeMismatch(
+            Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(found)"))
     }
 
     func bool() throws -> Bool {
@@ -180,7 +182,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         let key = IndexKey(currentIndex)
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
-                Any.self, .init(codingPath: codingPath + [key], debugDescription: "the array has only \(elements.count) elements"))
+                Any.self,
+                .init(codingPath: codingPath + [key], debugDescription: "the array has only \(elements.count) elements")
+            )
         }
         defer { currentIndex += 1 }
         return JSONPrimitive(value: elements[currentIndex], codingPath: codingPath + [key])

@@ -238,5 +238,7 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws {
         node.set(try JSONTreeEncoder.integer(value, codingPath))
     }
-    mutating func encode<T: Encodable>(_ value: T) throws { try JSONTreeEncoder.store(value, in: node, codingPath: codingPath) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try JSONTreeEncoder.store(value, in: node, codingPath: codingPath)
+    }
 }

@@ -20,13 +20,15 @@ struct PluginLibrary {
     /// The Swift plugin product `name` (e.g. "ClockSkill") from the build directory.
     static func swiftProduct(_ name: String) throws -> PluginLibrary {
         let path = "\(buildDirectory)/lib\(name).so"
-        try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing: run swift build --product \(name)")
+        try #require(
+            FileManager.default.fileExists(atPath: path), "\(path) is missing: run swift build --product \(name)")
         return try PluginLibrary(path: path)
     }
 
     init(path: String) throws {
         self.path = path
-        let handle = try #require(dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE), "dlopen \(path): \(String(cString: dlerror()))")
+        let handle = try #require(
+            dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE), "dlopen \(path): \(String(cString: dlerror()))")
         let symbol = try #require(dlsym(handle, "skill_plugin_entry"), "\(path) has no skill_plugin_entry")
         let entry = unsafeBitCast(symbol, to: skill_plugin_entry_fn.self)
         descriptor = try #require(entry(1, 0, nil), "\(path) returned no descriptor for ABI 1.0")
@@ -34,8 +36,9 @@ struct PluginLibrary {
 
     /// The manifest the descriptor carries.
     func manifest() throws -> JSONValue {
-        try JSONValue(parsing: UnsafeRawBufferPointer(
-            start: descriptor.pointee.manifest_json, count: descriptor.pointee.manifest_json_length))
+        try JSONValue(
+            parsing: UnsafeRawBufferPointer(
+                start: descriptor.pointee.manifest_json, count: descriptor.pointee.manifest_json_length))
     }
 
     /// Calls a skill on a thread of its own.
@@ -55,7 +58,8 @@ struct PluginLibrary {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()

@@ -44,7 +44,9 @@ final class TestHost: Sendable {
         nonisolated(unsafe) let descriptor = descriptor
         if let cancelAfter {
             Thread.detachNewThread { [self] in
-                Thread.sleep(forTimeInterval: Double(cancelAfter.components.seconds) + Double(cancelAfter.components.attoseconds) / 1e18)
+                Thread.sleep(
+                    forTimeInterval: Double(cancelAfter.components.seconds) + Double(cancelAfter.components.attoseconds)
+                        / 1e18)
                 cancelled.store(true, ordering: .sequentiallyConsistent)
             }
         }
@@ -74,7 +76,9 @@ final class TestHost: Sendable {
         context.config_json_length = strlen(strings[3])
         context.data_dir = UnsafePointer(strings[4])
         context.host_data = Unmanaged.passUnretained(self).toOpaque()
-        context.is_cancelled = { context in TestHost.from(context).cancelled.load(ordering: .sequentiallyConsistent) ? 1 : 0 }
+        context.is_cancelled = { context in
+            TestHost.from(context).cancelled.load(ordering: .sequentiallyConsistent) ? 1 : 0
+        }
         context.log = { context, level, message, length in
             let host = TestHost.from(context)
             let text = String(decoding: UnsafeRawBufferPointer(start: message, count: length), as: UTF8.self)
@@ -111,12 +115,17 @@ final class TestHost: Sendable {
         var bytes = Array(arguments.utf8)
         let status = bytes.withUnsafeMutableBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { arguments in
-                descriptor.pointee.invoke!(descriptor, skillID, arguments.baseAddress, arguments.count, &context, &result)
+                descriptor.pointee.invoke!(
+                    descriptor, skillID, arguments.baseAddress, arguments.count, &context, &result)
             }
         }
-        let text = result.json.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: result.json_length), as: UTF8.self) } ?? ""
+        let text =
+            result.json.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: result.json_length), as: UTF8.self)
+            } ?? ""
         descriptor.pointee.free_result!(descriptor, &result)
-        return Call(status: status, text: text, json: try? JSONValue(parsing: text), invokeThread: TestHost.threadName())
+        return Call(
+            status: status, text: text, json: try? JSONValue(parsing: text), invokeThread: TestHost.threadName())
     }
 
     private static func from(_ context: UnsafePointer<skill_call_context>?) -> TestHost {

@@ -23,7 +23,8 @@ enum TestSkills {
         let examples = ["greet {name}", "say hello to {name} {times} times"]
 
         func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
-            let greeting = Array(repeating: "Hello, \(arguments.name)!", count: arguments.times ?? 1).joined(separator: " ")
+            let greeting = Array(repeating: "Hello, \(arguments.name)!", count: arguments.times ?? 1).joined(
+                separator: " ")
             return Output(greeting: greeting, callID: context.callID)
         }
     }

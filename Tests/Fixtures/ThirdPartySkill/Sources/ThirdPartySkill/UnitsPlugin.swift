@@ -60,7 +60,8 @@ struct Convert: Skill {
         }
         guard from.dimension == to.dimension else {
             throw SkillError.invalidArguments(
-                field: "/to", message: "cannot convert \(from.dimension) (\(arguments.from)) to \(to.dimension) (\(arguments.to))",
+                field: "/to",
+                message: "cannot convert \(from.dimension) (\(arguments.from)) to \(to.dimension) (\(arguments.to))",
                 remedy: "pick a target unit of the same kind")
         }
         let result: Double
