@@ -87,3 +87,25 @@ import Testing
         }
     }
 }
+
+/// The bitset matcher and the backtracking machine must agree on every pattern both can run.
+@Suite struct RegexEngineAgreementTests {
+    static let patterns = [
+        "^([01][0-9]|2[0-3]):[0-5][0-9]$", "a+b*c?", "^(ab|a)(bc|c)$", "\\bfoo\\b", "\\Bo", "^$", "x*",
+        "^[^0-9]+$", "colou?r", "(a|b)*abb", "^.{2,4}$", "[\\p{L}-]+", "^(?:a*)*b$", "\\d{3}-\\d{4}", "é+",
+        "^\\s*\\w+\\s*$", "ab{0,2}c", "^(a|)+$", "[a-c][^a-c]", "🐲.🐉",
+    ]
+    static let inputs = [
+        "", "a", "ab", "abb", "aabb", "abc", "bc", "12:30", "24:00", "09:59", "foo", "food", "a foo b", "boo",
+        "color", "colour", "colouur", "ab", "abcd", "abcde", "héé", "555-1234", "  word  ", "ac", "abbc",
+        "abbbc", "aaaa", "xyz", "ad", "🐲x🐉", "🐲🐉", "b", "aab", "-", "Ω-ß",
+    ]
+
+    @Test(arguments: patterns) func enginesAgree(_ pattern: String) throws {
+        let regex = try ECMARegex(pattern)
+        #expect(regex.usesBitsetMatcher, "\(pattern) should fit the bitset matcher")
+        for input in Self.inputs {
+            #expect(regex.search(input) == regex.search(input, backtrackingOnly: true), "/\(pattern)/ on \"\(input)\"")
+        }
+    }
+}

@@ -26,6 +26,7 @@ struct Evaluator {
         self.maxErrors = max(1, maxErrors)
         self.silent = silent ? 1 : 0
         self.tracksScope = tracksScope
+        if !silent { path.reserveCapacity(16) }
     }
 
     /// Whether evaluation may stop at the first failure.

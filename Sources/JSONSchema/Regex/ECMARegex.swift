@@ -34,22 +34,30 @@ struct ECMARegex: Sendable {
     }
 
     /// Searches `text` for a match anywhere (JSON Schema patterns are not implicitly anchored).
-    func search(_ text: String) -> SearchResult {
+    func search(_ text: String) -> SearchResult { search(text, backtrackingOnly: false) }
+
+    /// ``search(_:)``; `backtrackingOnly` bypasses the bitset matcher (tests compare the two engines).
+    func search(_ text: String, backtrackingOnly: Bool) -> SearchResult {
         var text = text
         let ascii: SearchResult? = text.withUTF8 { bytes in
             for byte in bytes where byte >= 0x80 { return nil }
-            return search(in: bytes)
+            return search(in: bytes, backtrackingOnly: backtrackingOnly)
         }
         if let ascii { return ascii }
         var scalars: [UInt32] = []
         scalars.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars { scalars.append(scalar.value) }
-        return scalars.withUnsafeBufferPointer { search(in: $0) }
+        return scalars.withUnsafeBufferPointer { search(in: $0, backtrackingOnly: backtrackingOnly) }
     }
 
+    /// Whether the linear-time bitset matcher handles this pattern.
+    var usesBitsetMatcher: Bool { bitset != nil }
+
     /// Tries every start position (only the first when the pattern begins with `^`).
-    private func search<Element: FixedWidthInteger & UnsignedInteger>(in input: UnsafeBufferPointer<Element>) -> SearchResult {
-        if let bitset { return bitset.search(input, anchored: anchoredAtStart) ? .match : .noMatch }
+    private func search<Element: FixedWidthInteger & UnsignedInteger>(
+        in input: UnsafeBufferPointer<Element>, backtrackingOnly: Bool
+    ) -> SearchResult {
+        if let bitset, !backtrackingOnly { return bitset.search(input, anchored: anchoredAtStart) ? .match : .noMatch }
         var machine = RegexMachine(input: input, budget: SchemaLimits.regexStepBudget, slots: program.captureSlots)
         let lastStart = anchoredAtStart ? 0 : input.count
         for start in 0...lastStart {
