@@ -42,6 +42,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible {
     /// Structured detail: the plugin's error object, or the list of validation errors.
     public var details: JSONValue?
 
+    /// Creates an error of `kind` with a one-line `message`.
     public init(
         _ kind: Kind, _ message: String, skillID: String? = nil, pluginID: String? = nil, details: JSONValue? = nil
     ) {

@@ -25,6 +25,7 @@ public struct SkillCall: Sendable {
     /// The session's execution context, shared with later skills.
     public var sessionContext: SessionContext
 
+    /// Creates a call; `timeout` is in seconds.
     public init(
         pluginID: String, pluginPath: String, skillID: String, arguments: JSONValue, callID: String,
         sessionID: String = "", idempotencyKey: String = "", timeout: Double, configuration: JSONValue = [:],
