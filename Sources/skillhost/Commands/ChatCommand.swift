@@ -125,7 +125,7 @@ enum ChatCommand: Command {
         guard let prompt = TerminalApproval.handler(assumeYes: assumeYes) else { return HostApproval(nil) }
         if assumeYes { return HostApproval(prompt) }
         return HostApproval { skill, arguments in
-            renderer.pause()
+            renderer.pause(awaitingApprovalOf: skill.id)
             defer { renderer.resume() }
             return await prompt(skill, arguments)
         }

@@ -77,12 +77,22 @@ final class ChatRenderer: Sendable {
         }
     }
 
-    /// Stops redrawing while the user answers an approval prompt; `resume` starts a fresh block below it.
-    func pause() { state.withLock { $0.paused = true } }
+    /// Marks `skillID`'s running card as waiting for approval, then stops redrawing while the user answers
+    /// the prompt; ``resume()`` starts a fresh block below it.
+    func pause(awaitingApprovalOf skillID: String) {
+        state.withLock { state in
+            if let index = state.cards.firstIndex(where: { $0.name == skillID && !$0.isDone }) {
+                state.cards[index].awaitingApproval = true
+                draw(&state, changed: index..<(index + 1))
+            }
+            state.paused = true
+        }
+    }
 
     func resume() {
         state.withLock { state in
             state.paused = false
+            for index in state.cards.indices { state.cards[index].awaitingApproval = false }
             state.linesOnScreen = 0
             draw(&state, changed: state.cards.indices)
         }

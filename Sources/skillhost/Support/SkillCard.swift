@@ -17,6 +17,8 @@ struct SkillCard {
     var name: String
     /// Where the call is.
     var status: Status
+    /// Whether the user is being asked to approve the call.
+    var awaitingApproval = false
 
     /// Whether the call has ended.
     var isDone: Bool {
@@ -38,6 +40,8 @@ struct SkillCard {
         switch status {
         case .pending:
             (symbol, tint, text) = ("○", "2", "pending")
+        case .running where awaitingApproval:
+            (symbol, tint, text) = ("?", "35", "waiting for your approval")
         case .running(let since):
             (symbol, tint, text) = ("◐", "33", "running " + Self.format(seconds(since.duration(to: now))))
         case .succeeded(let summary, let seconds):
@@ -54,6 +58,7 @@ struct SkillCard {
     var plainLine: String {
         switch status {
         case .pending: return "  [pending] \(name)"
+        case .running where awaitingApproval: return "  [approval] \(name)"
         case .running: return "  [running] \(name)"
         case .succeeded(let summary, let seconds): return "  [ok] \(name): \(summary) (\(Self.format(seconds)))"
         case .failed(let message, let seconds): return "  [failed] \(name): \(message) (\(Self.format(seconds)))"
