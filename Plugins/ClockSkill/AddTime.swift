@@ -33,12 +33,7 @@ struct AddTime: Skill {
         "what date is {amount} {unit} after {start}",
     ]
 
-    struct Output: Encodable {
-        var start: ClockReading
-        var result: ClockReading
-    }
-
-    func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
+    func execute(_ arguments: Arguments, context: SkillContext) async throws -> ClockResult {
         let clock = try ClockTime(zoneNamed: arguments.timezone, field: "/timezone")
         let start =
             try arguments.start.map { text throws(SkillError) in try clock.date(from: text, field: "/start") } ?? Date()
@@ -47,6 +42,6 @@ struct AddTime: Skill {
                 field: "/unit", message: "unknown unit \"\(arguments.unit)\"",
                 remedy: "use one of \(ClockSchema.units.joined(separator: ", "))")
         }
-        return Output(start: clock.describe(start), result: clock.describe(result))
+        return ClockResult(reading: clock.describe(result), extras: [("start", clock.iso8601(start))])
     }
 }

@@ -184,22 +184,3 @@ struct ClockTime {
         calendar.dateComponents([.day, .hour, .minute, .second], from: start, to: end)
     }
 }
-
-/// One instant as the clock skills report it.
-struct ClockReading: Encodable, Equatable {
-    var iso8601: String
-    var date: String
-    var time: String
-    var weekday: String
-    var timezone: String
-    var utcOffset: String
-    var isDaylightSavingTime: Bool
-    var unixSeconds: Int64
-
-    enum CodingKeys: String, CodingKey {
-        case iso8601, date, time, weekday, timezone
-        case utcOffset = "utc_offset"
-        case isDaylightSavingTime = "is_dst"
-        case unixSeconds = "unix_seconds"
-    }
-}

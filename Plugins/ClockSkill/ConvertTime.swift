@@ -34,15 +34,12 @@ struct ConvertTime: Skill {
         "{time} {from_timezone} in {to_timezone} time", "when is {time} in {to_timezone}",
     ]
 
-    struct Output: Encodable {
-        var from: ClockReading
-        var to: ClockReading
-    }
-
-    func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
+    func execute(_ arguments: Arguments, context: SkillContext) async throws -> ClockResult {
         let source = try ClockTime(zoneNamed: arguments.fromTimeZone, field: "/from_timezone")
         let target = try ClockTime(zoneNamed: arguments.toTimeZone, field: "/to_timezone")
         let date = try source.date(from: arguments.time, field: "/time")
-        return Output(from: source.describe(date), to: target.describe(date))
+        return ClockResult(
+            reading: target.describe(date),
+            extras: [("from", source.iso8601(date)), ("from_timezone", source.zoneName)])
     }
 }

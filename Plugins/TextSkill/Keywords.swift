@@ -30,6 +30,8 @@ struct Keywords: Skill {
     }
 
     struct Output: Encodable {
+        /// The keywords, comma-separated, for reading at a glance.
+        var summary: String
         var keywords: [Keyword]
     }
 
@@ -51,6 +53,7 @@ struct Keywords: Skill {
             let rhsWords = rhs.key.split(separator: " ").count
             return lhsWords != rhsWords ? lhsWords > rhsWords : lhs.key < rhs.key
         }
-        return Output(keywords: ranked.prefix(arguments.count ?? 10).map { Keyword(keyword: $0.key, count: $0.value) })
+        let keywords = ranked.prefix(arguments.count ?? 10).map { Keyword(keyword: $0.key, count: $0.value) }
+        return Output(summary: keywords.map(\.keyword).joined(separator: ", "), keywords: keywords)
     }
 }
