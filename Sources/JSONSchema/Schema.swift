@@ -29,6 +29,10 @@ public struct Schema: Sendable {
         var evaluator = Evaluator(maxErrors: maxErrors, silent: false, tracksScope: program.tracksScope)
         var annotations = Annotations()
         _ = evaluator.evaluate(program.root, instance, &annotations, track: false)
+        if evaluator.errors.isEmpty {
+            // Every failing keyword reports; this keeps validate() and isValid() consistent regardless.
+            return [ValidationError(instanceLocation: "", keywordLocation: "", message: "does not match the schema")]
+        }
         return evaluator.errors
     }
 

@@ -32,6 +32,18 @@ import JSONSchema
         #expect(errors.map(\.keywordLocation) == ["/properties/value/type"])
     }
 
+    @Test func deepInstancesHitTheBoundInsideTasksWithoutOverflowingTheStack() async throws {
+        var instance: JSONValue = 1
+        for _ in 0..<(JSONValue.maximumParseDepth - 1) { instance = [instance] }
+        let schema = try Schema(compiling: ["type": ["array", "integer"], "items": ["$ref": "#"]])
+        let (valid, errors) = await Task.detached { (schema.isValid(instance), schema.validate(instance)) }.value
+        #expect(!valid)
+        #expect(errors.first?.message.contains("nesting exceeds") == true)
+        var shallow: JSONValue = 1
+        for _ in 0..<100 { shallow = [shallow] }
+        #expect(schema.isValid(shallow))
+    }
+
     @Test func tooDeeplyNestedSchemaIsRejected() {
         var schema: JSONValue = ["type": "string"]
         for _ in 0...SchemaLimits.maximumSchemaDepth { schema = ["items": schema] }
