@@ -152,6 +152,37 @@ import Testing
         #expect(!refused.stdout.contains("skillSucceeded"))
     }
 
+    @Test func interruptCancelsTheTurnAndExits130() throws {
+        var slow = ReplayServer.Response.json("answer_time.json")
+        slow.delay = 20
+        let server = try ReplayServer([slow])
+        defer { server.stop() }
+        let host = try HostEndToEndTests.makeHost()
+        defer { HostEndToEndTests.cleanUp(host) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: host.helperExecutable)
+        process.arguments = ["chat", "--base-url", server.baseURL, "--model", "m", "hello"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SKILLHOST_PLUGINS"] = host.paths.plugins
+        environment["SKILLHOST_REGISTRY"] = host.paths.registry
+        environment["SKILLHOST_CACHE"] = host.paths.cache
+        environment["XDG_DATA_HOME"] = host.paths.data
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        let start = Date()
+        try process.run()
+        // Wait until the request reached the server, then press Ctrl-C.
+        while server.requests.isEmpty, Date().timeIntervalSince(start) < 10 { usleep(20_000) }
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(Date().timeIntervalSince(start) < 10)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.contains("chat: interrupted"))
+    }
+
     @Test func aServerWithoutAModelIsAUsageError() throws {
         let run = try Self.chat(["--base-url", "http://127.0.0.1:9/v1", "hi"])
         #expect(run.status == 2)

@@ -17,6 +17,8 @@ final class ReplayServer: Sendable {
         var body: [UInt8]
         /// Bytes per write (0: all at once).
         var pieceSize: Int
+        /// Seconds to wait before answering (a slow model); the server stops waiting when stopped.
+        var delay: Double = 0
 
         /// A recorded SSE stream from Fixtures/openai.
         static func stream(_ fixture: String, pieceSize: Int = 17) -> Response {
@@ -128,6 +130,8 @@ final class ReplayServer: Sendable {
                 ? Response(status: 500, headers: [:], body: Array(#"{"error":{"message":"no more recorded responses"}}"#.utf8), pieceSize: 0)
                 : state.responses.removeFirst()
         }
+        let answerAt = Date().addingTimeInterval(response.delay)
+        while Date() < answerAt, !state.withLock({ $0.stopped }) { usleep(20_000) }
         var head = "HTTP/1.1 \(response.status) \(response.status == 200 ? "OK" : "Status")\r\nConnection: close\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         if response.pieceSize == 0 { head += "Content-Length: \(response.body.count)\r\n" }
