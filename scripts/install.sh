@@ -31,4 +31,9 @@ if [ ! -e "$registry" ]; then
     echo "==> seeded the registry at $registry"
 fi
 echo "==> installed $prefix/bin/skillhost and $(ls "$plugins" | wc -l) plugin file(s) in $plugins"
-"$prefix/bin/skillhost" rescan
+"$prefix/bin/skillhost" --plugins "$plugins" --registry "$registry" rescan
+# The installer built these files itself, so it pins their hashes: a later swap of any of them is refused.
+for plugin in .build/plugins-release/*.so; do
+    id=$(basename "$plugin" .so)
+    "$prefix/bin/skillhost" trust "$id" --plugins "$plugins" --registry "$registry"
+done

@@ -3,7 +3,18 @@
 import Glibc
 #endif
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+/// The command line with global options that stand before the command word moved behind it, so
+/// `skillhost --plugins DIR list` and `skillhost list --plugins DIR` mean the same.
+let arguments: [String] = {
+    var rest = Array(CommandLine.arguments.dropFirst())
+    var leading: [String] = []
+    while let first = rest.first, ParsedArguments.globalOptions.contains(where: { first == $0 || first.hasPrefix($0 + "=") }) {
+        leading.append(rest.removeFirst())
+        if !first.contains("="), !rest.isEmpty { leading.append(rest.removeFirst()) }
+    }
+    guard !rest.isEmpty else { return leading }
+    return [rest[0]] + leading + rest.dropFirst()
+}()
 signal(SIGPIPE, SIG_IGN)
 
 func printTopLevelHelp() {
