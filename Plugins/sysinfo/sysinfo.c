@@ -6,6 +6,7 @@
  *   sysinfo.uptime  time since boot, in seconds and as "3 days, 4:05"
  *   sysinfo.load    1/5/15-minute load averages, CPU count, running/total tasks
  *   sysinfo.memory  total/free/available RAM and swap, in a chosen unit
+ *   sysinfo.overview  the headline of each of the above in one flat object
  *
  * Built by scripts/build-plugins.sh:
  *   cc -std=c99 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -I Sources/CSkillABI/include \
@@ -160,6 +161,37 @@ static skill_status memory_skill(const char *arguments, size_t arguments_length,
     return SKILL_STATUS_OK;
 }
 
+static skill_status overview_skill(const char *arguments, size_t arguments_length, sysinfo_buffer *out) {
+    struct utsname names;
+    struct sysinfo info;
+    double load[3];
+    long long total = meminfo_bytes("MemTotal"), available = meminfo_bytes("MemAvailable");
+    (void)arguments;
+    (void)arguments_length;
+    if (uname(&names) != 0 || sysinfo(&info) != 0) {
+        sysinfo_error(out, "the kernel did not report uname() or sysinfo()", NULL);
+        return SKILL_STATUS_FAILED;
+    }
+    sysinfo_append(out, "{\"hostname\":");
+    sysinfo_string(out, names.nodename);
+    sysinfo_append(out, ",\"kernel\":");
+    sysinfo_string(out, names.release);
+    sysinfo_append(out, ",\"machine\":");
+    sysinfo_string(out, names.machine);
+    sysinfo_appendf(out, ",\"uptime\":\"%ld day%s, %ld:%02ld\",\"uptime_seconds\":%ld", (long)info.uptime / 86400,
+                    info.uptime / 86400 == 1 ? "" : "s", (long)info.uptime % 86400 / 3600,
+                    (long)info.uptime % 3600 / 60, (long)info.uptime);
+    if (getloadavg(load, 3) == 3) sysinfo_appendf(out, ",\"load_1m\":%.2f", load[0]);
+    sysinfo_appendf(out, ",\"cpus\":%ld", sysconf(_SC_NPROCESSORS_ONLN));
+    if (total > 0 && available >= 0) {
+        sysinfo_appendf(out, ",\"memory_total_mib\":%.1f,\"memory_available_mib\":%.1f,\"memory_used_percent\":%.1f",
+                        (double)total / 1048576.0, (double)available / 1048576.0,
+                        100.0 * (double)(total - available) / (double)total);
+    }
+    sysinfo_append(out, "}");
+    return SKILL_STATUS_OK;
+}
+
 static const struct {
     const char *id;
     sysinfo_skill_fn run;
@@ -168,6 +200,7 @@ static const struct {
     {"sysinfo.uptime", uptime_skill},
     {"sysinfo.load", load_skill},
     {"sysinfo.memory", memory_skill},
+    {"sysinfo.overview", overview_skill},
 };
 
 /* [any-thread] [blocking-ok] */
@@ -187,7 +220,7 @@ static skill_status sysinfo_invoke(const skill_plugin_descriptor *plugin, const 
     }
     if (status == SKILL_STATUS_NOT_FOUND) {
         sysinfo_error(&out, "no such skill in plugin sysinfo; it has sysinfo.kernel, sysinfo.uptime, "
-                            "sysinfo.load and sysinfo.memory", NULL);
+                            "sysinfo.load, sysinfo.memory and sysinfo.overview", NULL);
     }
     if (out.failed) {
         free(out.bytes);

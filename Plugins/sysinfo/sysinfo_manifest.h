@@ -40,7 +40,15 @@
     "\"required\":[],\"additionalProperties\":false}," \
     "\"permission\":\"read\",\"timeout\":5,\"idempotent\":true," \
     "\"examples\":[\"how much memory is free\",\"how much RAM do I have in {unit}\",\"memory usage\"," \
-    "\"how much swap is used\"]}" \
+    "\"how much swap is used\"]}," \
+    "{\"id\":\"sysinfo.overview\",\"title\":\"System overview\"," \
+    "\"description\":\"One summary of this computer: host name, kernel, architecture, uptime, load, CPU count " \
+    "and memory use. Use it for a general \\\"how is the machine\\\" question; for detail use sysinfo.kernel, " \
+    "sysinfo.uptime, sysinfo.load or sysinfo.memory. Not for other machines.\"," \
+    "\"parameters\":" SYSINFO_NO_PARAMETERS "," \
+    "\"permission\":\"read\",\"timeout\":5,\"idempotent\":true," \
+    "\"examples\":[\"system overview\",\"how is the machine doing\",\"show system information\"," \
+    "\"tell me about this computer\"]}" \
     "]}"
 
 #endif /* SYSINFO_MANIFEST_H */

@@ -42,7 +42,7 @@ import Testing
         #expect(manifest["abi_version"] == "1.0")
         #expect(
             manifest["skills"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
-                == ["sysinfo.kernel", "sysinfo.uptime", "sysinfo.load", "sysinfo.memory"])
+                == ["sysinfo.kernel", "sysinfo.uptime", "sysinfo.load", "sysinfo.memory", "sysinfo.overview"])
         #expect(SkillPlugin.problems(inManifest: manifest) == [])
         #expect(plugin.descriptor.pointee.struct_size == 48)
     }
@@ -79,6 +79,18 @@ import Testing
         let totalGiB = try #require(gibibytes.json?["total"]?.doubleValue)
         #expect(abs(total / 1024 - totalGiB) < 0.1)
         #expect(Double(ProcessInfo.processInfo.physicalMemory) / 1_048_576 - total < 1)
+    }
+
+    @Test func overviewAgreesWithTheDetailedSkills() async throws {
+        let overview = await plugin.call("sysinfo.overview")
+        let kernel = await plugin.call("sysinfo.kernel")
+        let memory = await plugin.call("sysinfo.memory")
+        #expect(overview.status == SKILL_STATUS_OK)
+        #expect(overview.json?["hostname"] == kernel.json?["hostname"])
+        #expect(overview.json?["kernel"] == kernel.json?["release"])
+        #expect(overview.json?["memory_total_mib"] == memory.json?["total"])
+        #expect(overview.json?["cpus"]?.intValue == Int64(ProcessInfo.processInfo.activeProcessorCount))
+        #expect(overview.json?["uptime"]?.stringValue?.contains("day") == true)
     }
 
     @Test func unknownUnitIsAnInvalidArgument() async {
