@@ -22,6 +22,19 @@ struct WorkerPoolTests {
         await executor.shutdown()
     }
 
+    @Test("a worker killed while idle is replaced without failing the next call")
+    func idleWorkerDeath() async throws {
+        let path = try HostilePlugins.library("hostile")
+        let executor = try HostilePlugins.executor(path, maxWorkers: 1)
+        let first = try #require(pid(try await executor.execute(HostilePlugins.call("pid", path: path))))
+        kill(pid_t(first), SIGKILL)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let second = try #require(pid(try await executor.execute(HostilePlugins.call("pid", path: path))))
+        #expect(second != first)
+        #expect(executor.brokenReason == nil)
+        await executor.shutdown()
+    }
+
     @Test("at most max_workers workers run at once; calls beyond wait their turn")
     func bound() async throws {
         let path = try HostilePlugins.library("hostile")
@@ -55,7 +68,7 @@ struct WorkerPoolTests {
         let elapsed = Date().timeIntervalSince(started)
         #expect(error?.kind == .timeout)
         #expect(error?.message.contains("waiting for a free worker") == true && error?.message.contains("max_workers 1") == true)
-        #expect(elapsed >= 0.5 && elapsed < 0.8, "reported after \(elapsed) s")
+        #expect(elapsed >= 0.5 && elapsed < 1.5, "reported after \(elapsed) s, before the busy call ended")
         _ = try await busy.value
         await executor.shutdown()
     }
@@ -74,7 +87,8 @@ struct WorkerPoolTests {
         task.cancel()
         let error = await task.value
         #expect(error?.kind == .cancelled, "\(String(describing: error))")
-        #expect(Date().timeIntervalSince(started) < 3)
+        // Far below the 10 s the skill would sleep (generous: other tests may be spinning both cores).
+        #expect(Date().timeIntervalSince(started) < 6)
         #expect(try await executor.execute(HostilePlugins.call("ok", path: path)) == ["ok": true, "echo": [:]])
         await executor.shutdown()
     }

@@ -31,8 +31,13 @@ final class FrameChannel {
     init(input: Int32, output: Int32) {
         self.input = input
         self.output = output
-        buffer = [UInt8](repeating: 0, count: 64 << 10)
+        buffer = [UInt8](repeating: 0, count: Self.initialBufferBytes)
     }
+
+    /// The read buffer's starting size.
+    static let initialBufferBytes = 64 << 10
+    /// A buffer grown past this for a large frame is replaced by a fresh one once the frame is consumed.
+    static let retainedBufferBytes = 1 << 20
 
     /// Writes a whole frame.
     func send(_ frame: [UInt8]) throws(Failure) {
@@ -78,6 +83,10 @@ final class FrameChannel {
             Swift.Result { () throws(FrameError) -> Result in
                 try body(kind, UnsafeRawBufferPointer(rebasing: raw[payloadStart..<payloadStart + length]))
             }
+        }
+        if start == end, buffer.count > Self.retainedBufferBytes {
+            // Do not keep a large reply's buffer for the life of the worker.
+            buffer = [UInt8](repeating: 0, count: Self.initialBufferBytes)
         }
         switch result {
         case .success(let value): return value

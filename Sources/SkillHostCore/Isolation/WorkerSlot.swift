@@ -118,23 +118,27 @@ final class WorkerSlot: @unchecked Sendable {
             // The file was replaced or rewritten: the worker runs the old code (or a torn mapping of it).
             takeProcess()?.stop()
         }
-        let worker: WorkerProcess
-        if let process {
-            worker = process
-        } else {
-            let now = FrameChannel.monotonicNanoseconds()
-            let startupDeadline = now + UInt64(configuration.startupTimeout * 1e9)
-            guard deadline > now else { return .failure(.timedOut, whileLoading: true) }
-            do {
-                worker = try WorkerProcess.launch(
-                    executable: configuration.workerExecutable, pluginPath: configuration.pluginPath,
-                    limits: configuration.limits, startupTimeout: Double(min(startupDeadline, deadline) - now) / 1e9)
-            } catch {
-                return cancelled.load(ordering: .sequentiallyConsistent) ? .cancelled : .failure(error, whileLoading: true)
-            }
-            process = worker
-            loadedFile = file
+        if let idle = process, case .failure(.closed) = idle.send(sendBuffer) {
+            // The worker died while idle (killed from outside, out of memory): the request never reached
+            // it, so a fresh worker can take it without running anything twice.
+            takeProcess()?.stop()
+        } else if let worker = process {
+            inFlight.withLock { $0 = worker }
+            return finish(worker.awaitReply(deadline: deadline))
         }
+        let now = FrameChannel.monotonicNanoseconds()
+        guard deadline > now else { return .failure(.timedOut, whileLoading: true) }
+        let worker: WorkerProcess
+        do {
+            let startupDeadline = now + UInt64(configuration.startupTimeout * 1e9)
+            worker = try WorkerProcess.launch(
+                executable: configuration.workerExecutable, pluginPath: configuration.pluginPath,
+                limits: configuration.limits, startupTimeout: Double(min(startupDeadline, deadline) - now) / 1e9)
+        } catch {
+            return cancelled.load(ordering: .sequentiallyConsistent) ? .cancelled : .failure(error, whileLoading: true)
+        }
+        process = worker
+        loadedFile = file
         inFlight.withLock { $0 = worker }
         if cancelled.load(ordering: .sequentiallyConsistent) { return .cancelled }
         if case .failure(let failure) = worker.send(sendBuffer), case .system = failure {
