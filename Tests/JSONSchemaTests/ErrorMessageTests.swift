@@ -81,6 +81,16 @@ import JSONSchema
         #expect(found.first?.description == #"`/start`: expected a string matching /^[0-2][0-9]:[0-5][0-9]$/, got "9am""#)
     }
 
+    @Test func longEnumsMatchByValueAndListTheFirstChoices() throws {
+        let countries: JSONValue = .array((0..<40).map { .string("C\($0)") } + [1, ["k": [true]]])
+        let schema = try Schema(compiling: ["enum": countries])
+        #expect(schema.isValid("C39"))
+        #expect(schema.isValid(1.0))
+        #expect(schema.isValid(["k": [true]]))
+        #expect(!schema.isValid("C40"))
+        #expect(schema.validate("C40").first?.message.contains("(and 32 more)") == true)
+    }
+
     @Test func longValuesAreShortenedInMessages() throws {
         let long = String(repeating: "x", count: 500)
         let message = try #require(try errors(.string(long), ["type": "integer"]).first?.message)

@@ -98,6 +98,7 @@ struct Evaluator {
     }
 
     /// Evaluates `node` against the member `key` of the current object.
+    @inline(__always)
     mutating func evaluate(_ node: SchemaNode, _ value: JSONValue, key: String) -> Bool {
         var ignored = Annotations()
         if silent > 0 { return evaluate(node, value, &ignored, track: false) }
@@ -107,6 +108,7 @@ struct Evaluator {
     }
 
     /// Evaluates `node` against the element `index` of the current array.
+    @inline(__always)
     mutating func evaluate(_ node: SchemaNode, _ value: JSONValue, index: Int) -> Bool {
         var ignored = Annotations()
         if silent > 0 { return evaluate(node, value, &ignored, track: false) }

@@ -18,15 +18,24 @@ final class TypeKeyword: Keyword, @unchecked Sendable {
     }
 }
 
+/// `enum`: a linear scan for the usual handful of values, a hash set for long lists.
 final class EnumKeyword: Keyword, @unchecked Sendable {
     let values: [JSONValue]
-    init(_ values: [JSONValue]) { self.values = values }
+    private let hashed: Set<JSONValue>?
+    init(_ values: [JSONValue]) {
+        self.values = values
+        hashed = values.count > 16 ? Set(values) : nil
+    }
 
     override func evaluate(
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        for value in values where value == instance { return true }
+        if let hashed {
+            if hashed.contains(instance) { return true }
+        } else {
+            for value in values where value == instance { return true }
+        }
         evaluator.report(node, "enum", "expected \(ValueText.list(values)), got \(ValueText.describe(instance))")
         return false
     }
