@@ -22,7 +22,8 @@ struct Summarize: Skill {
         ], required: ["text"])
     let timeout = 10.0
     let examples = [
-        "summarize {text}", "give me a summary of {text}", "summarize {text} in {sentences} sentences",
+        "summarize {text}", "summarize this: {text}", "give me a summary of {text}",
+        "summarize {text} in {sentences} sentences",
         "what are the key points of {text}", "tl;dr {text}",
     ]
 

@@ -24,6 +24,7 @@ struct TextStatistics: Skill {
     let examples = [
         "how many words are in {text}", "count the words in {text}", "text statistics for {text}",
         "how long does it take to read {text}", "list the {top} most frequent words in {text}",
+        "give me statistics for the text {text}", "word count of {text}",
     ]
 
     /// Reading and speaking speeds, in words per minute.
