@@ -18,18 +18,11 @@ public enum FilePermissionCheck {
     ///   or `notFound` when the file does not exist.
     public static func verify(pluginPath: String, pluginID: String, extraFolders: [String] = []) throws(HostError) {
         try verify(path: pluginPath, isFolder: false, pluginID: pluginID)
-        var folders = [parentFolder(of: pluginPath)]
+        var folders = [Posix.directoryName(of: pluginPath)]
         for folder in extraFolders where !folders.contains(folder) { folders.append(folder) }
         for folder in folders {
             try verify(path: folder, isFolder: true, pluginID: pluginID)
         }
-    }
-
-    /// The folder part of `path` ("/" for a file at the root, "." for a bare name).
-    static func parentFolder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let folder = String(path[..<slash])
-        return folder.isEmpty ? "/" : folder
     }
 
     private static func verify(path: String, isFolder: Bool, pluginID: String) throws(HostError) {
