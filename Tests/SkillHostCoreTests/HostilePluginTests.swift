@@ -81,6 +81,15 @@ struct HostilePluginTests {
         await executor.shutdown()
     }
 
+    @Test("a plugin reading stdin gets end of file, not the host's frames")
+    func readingStdin() async throws {
+        let path = try HostilePlugins.library("hostile")
+        let executor = try HostilePlugins.executor(path, maxWorkers: 1)
+        #expect(try await executor.execute(HostilePlugins.call("stdin", path: path)) == ["read": 0])
+        #expect(try await executor.execute(HostilePlugins.call("ok", path: path)) == ["ok": true, "echo": [:]])
+        await executor.shutdown()
+    }
+
     @Test("a constructor that aborts kills only the worker; other plugins still work")
     func constructorAbort() async throws {
         let broken = try HostilePlugins.library("ctor_abort")

@@ -5,14 +5,16 @@ import Glibc
 
 /// The worker process's side of isolation: `skillhost __worker FILE [--as-mb N] [--cpu-s N] [--nofile N]`.
 ///
-/// Startup order matters and is part of the contract (docs/isolation.md):
-/// 1. keep the real stdout for frames (a private descriptor), then point descriptor 1 at stderr, so anything
-///    the plugin prints lands on stderr and can never corrupt a frame;
-/// 2. restore the default action of crash signals (no Swift backtracer) and apply the resource limits with
+/// Startup order matters and is part of the contract (docs/isolation.md, "The worker"):
+/// 1. close pipes and sockets inherited from the host;
+/// 2. unblock signals on the serving thread;
+/// 3. keep the real stdin and stdout as private descriptors for frames, then point descriptor 0 at /dev/null
+///    and descriptor 1 at stderr, so a plugin that reads stdin or prints can never touch a frame;
+/// 4. restore the default action of crash signals (no Swift backtracer) and apply the resource limits with
 ///    `setrlimit`;
-/// 3. load the plugin (``PluginLibrary``; its constructors run here, not in the host);
-/// 4. send `ready` (or `loadFailed` with the reason, and exit 3);
-/// 5. serve calls one at a time until the host closes the pipe (exit 0).
+/// 5. load the plugin (``PluginLibrary``; its constructors run here, not in the host);
+/// 6. send `ready` (or `loadFailed` with the reason, and exit 3);
+/// 7. serve calls one at a time until the host closes the pipe (exit 0).
 public enum WorkerServer {
     /// Exit status when the plugin could not be loaded.
     public static let loadFailureStatus: Int32 = 3
@@ -35,36 +37,39 @@ public enum WorkerServer {
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
         let (limits, rest) = ResourceLimits.parse(workerArguments: arguments)
-        // 1. Frames go to a private copy of stdout; descriptor 1 becomes stderr.
+        // 3. Frames travel on private copies of stdin and stdout; the plugin gets /dev/null and stderr.
+        let frameInput = fcntl(0, F_DUPFD_CLOEXEC, 3)
         let frameOutput = fcntl(1, F_DUPFD_CLOEXEC, 3)
-        guard frameOutput >= 0, dup2(2, 1) == 1 else {
-            PluginLog.write(label: "worker", level: 3, text: "cannot set up the frame pipe: \(Posix.describe(errno: errno))")
+        let nothing = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard frameInput >= 0, frameOutput >= 0, nothing >= 0, dup2(nothing, 0) == 0, dup2(2, 1) == 1 else {
+            PluginLog.write(label: "worker", level: 3, text: "cannot set up the frame pipes: \(Posix.describe(errno: errno))")
             return protocolFailureStatus
         }
-        let channel = FrameChannel(input: 0, output: frameOutput)
+        close(nothing)
+        let channel = FrameChannel(input: frameInput, output: frameOutput)
         guard rest.count == 1, let path = rest.first else {
             return fail(channel, "usage: skillhost __worker FILE [--as-mb N] [--cpu-s N] [--nofile N]")
         }
         // Crashes end the worker at once with the signal's default action: the host reports them in one line,
         // so the Swift runtime's backtracer (slow, pages of output) is switched off here.
         for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { signal(crash, SIG_DFL) }
-        // 2. Limits before any plugin code runs.
+        // 4. Limits before any plugin code runs.
         do {
             try limits.apply()
         } catch {
             return fail(channel, error.message)
         }
-        // 3. Load.
+        // 5. Load.
         let library: PluginLibrary
         do {
             library = try PluginLibrary.load(path: path)
         } catch {
             return fail(channel, error.message)
         }
-        // 4. Ready.
+        // 6. Ready.
         var encoder = FrameEncoder(.ready)
         guard (try? channel.send(encoder.finish())) != nil else { return 0 }
-        // 5. Serve.
+        // 7. Serve.
         var budget = CPUBudget(secondsPerCall: limits.cpuSeconds)
         var replyBuffer: [UInt8] = []
         while true {

@@ -7,7 +7,8 @@
  * cancellation), hostile.huge (a 64 MiB result), hostile.garbage (prints junk on stdout, then answers),
  * hostile.exit (calls exit(7)), hostile.fail (reports SKILL_STATUS_FAILED), hostile.context (increments
  * the session value "counter"), hostile.sleep ({"ms": N}), hostile.pid (the worker's pid),
- * hostile.limits (the rlimits it runs under).
+ * hostile.limits (the rlimits it runs under), hostile.stdin (reads fd 0, where a careless plugin could steal
+ * the host's frames).
  */
 #include "skill_abi.h"
 
@@ -37,7 +38,8 @@ static const char manifest[] =
     SKILL("context", "Increments the session value counter.") ","
     SKILL("sleep", "Sleeps for ms milliseconds.") ","
     SKILL("pid", "Returns the process id.") ","
-    SKILL("limits", "Returns its resource limits.")
+    SKILL("limits", "Returns its resource limits.") ","
+    SKILL("stdin", "Reads its standard input.")
     "]}";
 
 static skill_status answer(skill_result *result, skill_status status, char *json) {
@@ -122,6 +124,11 @@ static skill_status invoke(const skill_plugin_descriptor *plugin, const char *sk
         return answer(result, SKILL_STATUS_OK,
                       format("{\"address_space\":%lld,\"cpu_seconds\":%lld,\"open_files\":%lld}", limit_of(RLIMIT_AS),
                              limit_of(RLIMIT_CPU), limit_of(RLIMIT_NOFILE)));
+    }
+    if (strcmp(name, "stdin") == 0) {
+        char buffer[256];
+        ssize_t got = read(0, buffer, sizeof buffer);
+        return answer(result, SKILL_STATUS_OK, format("{\"read\":%lld}", (long long)got, 0, 0));
     }
     return answer(result, SKILL_STATUS_NOT_FOUND, strdup("{\"message\":\"no such skill\"}"));
 }
