@@ -59,6 +59,31 @@ struct Evaluator {
     mutating func evaluate(
         _ node: SchemaNode, _ instance: JSONValue, _ annotations: inout Annotations, track: Bool
     ) -> Bool {
+        guard !track, !node.collectsAnnotations, !tracksScope, depth < SchemaLimits.maximumEvaluationDepth else {
+            return evaluateTracking(node, instance, &annotations, track: track)
+        }
+        // The hot path: no annotations, no dynamic scope. Keywords only write annotations when
+        // tracking, so the caller's are passed through untouched.
+        depth += 1
+        defer { depth -= 1 }
+        var valid = true
+        if let types = node.types, !types.matches(instance) {
+            TypeKeyword.report(types, instance, node, &self)
+            if stopping { return false }
+            valid = false
+        }
+        for reference in node.keywordRefs where !reference.evaluate(instance, node, &self, &annotations, track: false) {
+            valid = false
+            if stopping { return false }
+        }
+        return valid
+    }
+
+    /// ``evaluate(_:_:_:track:)`` with the depth bound, the dynamic scope and annotation collection.
+    @inline(never)
+    private mutating func evaluateTracking(
+        _ node: SchemaNode, _ instance: JSONValue, _ annotations: inout Annotations, track: Bool
+    ) -> Bool {
         if depth >= SchemaLimits.maximumEvaluationDepth {
             report(
                 node, "",
@@ -80,16 +105,9 @@ struct Evaluator {
             if stopping { return false }
             valid = false
         }
-        if !track && !node.collectsAnnotations {
-            // No annotations wanted: keywords only write them when tracking, so the caller's are passed.
-            for reference in node.keywordRefs where !reference.evaluate(instance, node, &self, &annotations, track: false) {
-                valid = false
-                if stopping { return false }
-            }
-            return valid
-        }
+        let collecting = track || node.collectsAnnotations
         var local = Annotations()
-        for reference in node.keywordRefs where !reference.evaluate(instance, node, &self, &local, track: true) {
+        for reference in node.keywordRefs where !reference.evaluate(instance, node, &self, &local, track: collecting) {
             valid = false
             if stopping { return false }
         }
