@@ -39,8 +39,7 @@ public struct PluginHealthStore: Sendable {
     /// The record of `pluginID`, when one exists for the file at `pluginPath` as it is now.
     public func record(pluginID: String, path pluginPath: String) -> Record? {
         guard let entry = (try? load())?["plugins"]?[pluginID], let identity = Self.identity(of: pluginPath),
-            entry["path"]?.stringValue == pluginPath, entry["size"]?.intValue == identity.size,
-            entry["mtime_ns"]?.intValue == identity.modified
+            Self.matches(entry, path: pluginPath, identity: identity)
         else { return nil }
         return Record(
             consecutiveCrashes: Int(entry["consecutive_crashes"]?.intValue ?? 0),
@@ -53,19 +52,23 @@ public struct PluginHealthStore: Sendable {
         return "crashed \(record.consecutiveCrashes) times in a row; last: \(record.lastCrash)"
     }
 
-    /// Counts one crash; marks the plugin broken once `limit` crashes happened in a row. Returns the record.
+    /// Counts one crash; marks the plugin broken once `limit` crashes happened in a row. The count is read
+    /// and written under the lock, so crashes in several processes at once all count. Returns the record.
     @discardableResult
     public func recordCrash(pluginID: String, path pluginPath: String, message: String, limit: Int) throws(HostError)
         -> Record
     {
-        let previous = record(pluginID: pluginID, path: pluginPath)
-        let count = (previous?.consecutiveCrashes ?? 0) + 1
-        let record = Record(consecutiveCrashes: count, lastCrash: message, broken: count >= limit)
-        try update(pluginID: pluginID) { _ in
+        var record = Record(consecutiveCrashes: 1, lastCrash: message, broken: limit <= 1)
+        try update(pluginID: pluginID) { before in
             guard let identity = Self.identity(of: pluginPath) else { return nil }
+            if let before, Self.matches(before, path: pluginPath, identity: identity) {
+                record.consecutiveCrashes = Int(before["consecutive_crashes"]?.intValue ?? 0) + 1
+                record.broken = record.consecutiveCrashes >= limit
+            }
             return [
                 "path": .string(pluginPath), "size": .int(identity.size), "mtime_ns": .int(identity.modified),
-                "consecutive_crashes": .int(Int64(count)), "last_crash": .string(message), "broken": .bool(record.broken),
+                "consecutive_crashes": .int(Int64(record.consecutiveCrashes)), "last_crash": .string(message),
+                "broken": .bool(record.broken),
             ]
         }
         return record
@@ -95,6 +98,12 @@ public struct PluginHealthStore: Sendable {
     private func load() throws -> JSONValue? {
         guard Posix.exists(path) else { return nil }
         return try JSONValue(parsing: Posix.readFile(atPath: path))
+    }
+
+    /// Whether a stored entry describes the file as it is now.
+    private static func matches(_ entry: JSONValue, path: String, identity: (size: Int64, modified: Int64)) -> Bool {
+        entry["path"]?.stringValue == path && entry["size"]?.intValue == identity.size
+            && entry["mtime_ns"]?.intValue == identity.modified
     }
 
     private static func identity(of path: String) -> (size: Int64, modified: Int64)? {
