@@ -1,9 +1,9 @@
 /// Compiling the validation vocabulary's keywords.
 extension SchemaCompiler {
-    func validationChecks(
+    func validationKeywords(
         _ schema: JSONObject, fault: (String, String) -> SchemaError
     ) throws(SchemaError) -> [Keyword] {
-        var checks: [Keyword] = []
+        var keywords: [Keyword] = []
         if let value = schema["type"] {
             var types: JSONTypes = []
             let names: [JSONValue]
@@ -20,12 +20,12 @@ extension SchemaCompiler {
                 }
                 types.insert(type)
             }
-            checks.append(TypeKeyword(types))
+            keywords.append(TypeKeyword(types))
         }
-        if let value = schema["const"] { checks.append(ConstKeyword(value)) }
+        if let value = schema["const"] { keywords.append(ConstKeyword(value)) }
         if let value = schema["enum"] {
             guard case .array(let elements) = value else { throw fault("enum", "enum must be an array of values") }
-            checks.append(EnumKeyword(elements))
+            keywords.append(EnumKeyword(elements))
         }
         for keyword in ["multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"] {
             guard let value = schema[keyword] else { continue }
@@ -33,11 +33,11 @@ extension SchemaCompiler {
             switch keyword {
             case "multipleOf":
                 guard number > 0 else { throw fault(keyword, "multipleOf must be greater than 0") }
-                checks.append(MultipleOfKeyword(value))
-            case "maximum": checks.append(NumberLimitKeyword(.maximum, value))
-            case "exclusiveMaximum": checks.append(NumberLimitKeyword(.exclusiveMaximum, value))
-            case "minimum": checks.append(NumberLimitKeyword(.minimum, value))
-            default: checks.append(NumberLimitKeyword(.exclusiveMinimum, value))
+                keywords.append(MultipleOfKeyword(value))
+            case "maximum": keywords.append(NumberLimitKeyword(.maximum, value))
+            case "exclusiveMaximum": keywords.append(NumberLimitKeyword(.exclusiveMaximum, value))
+            case "minimum": keywords.append(NumberLimitKeyword(.minimum, value))
+            default: keywords.append(NumberLimitKeyword(.exclusiveMinimum, value))
             }
         }
         for keyword in ["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"] {
@@ -47,23 +47,23 @@ extension SchemaCompiler {
             }
             let limit = number > Int64(Int.max) ? Int.max : Int(number)
             switch keyword {
-            case "maxLength": checks.append(MaxLengthKeyword(limit))
-            case "minLength": if limit > 0 { checks.append(MinLengthKeyword(limit)) }
-            case "maxItems": checks.append(ItemCountKeyword(limit: limit, isMaximum: true))
-            case "minItems": if limit > 0 { checks.append(ItemCountKeyword(limit: limit, isMaximum: false)) }
-            case "maxProperties": checks.append(PropertyCountKeyword(limit: limit, isMaximum: true))
-            default: if limit > 0 { checks.append(PropertyCountKeyword(limit: limit, isMaximum: false)) }
+            case "maxLength": keywords.append(MaxLengthKeyword(limit))
+            case "minLength": if limit > 0 { keywords.append(MinLengthKeyword(limit)) }
+            case "maxItems": keywords.append(ItemCountKeyword(limit: limit, isMaximum: true))
+            case "minItems": if limit > 0 { keywords.append(ItemCountKeyword(limit: limit, isMaximum: false)) }
+            case "maxProperties": keywords.append(PropertyCountKeyword(limit: limit, isMaximum: true))
+            default: if limit > 0 { keywords.append(PropertyCountKeyword(limit: limit, isMaximum: false)) }
             }
         }
         if let value = schema["pattern"] {
             guard case .string(let source) = value else { throw fault("pattern", "pattern must be a string") }
             do {
-                checks.append(PatternKeyword(try ECMARegex(source)))
+                keywords.append(PatternKeyword(try ECMARegex(source)))
             } catch {
                 throw fault("pattern", "invalid regular expression /\(source)/: \(error.reason)")
             }
         }
-        if case .bool(true)? = schema["uniqueItems"] { checks.append(UniqueItemsKeyword()) }
+        if case .bool(true)? = schema["uniqueItems"] { keywords.append(UniqueItemsKeyword()) }
         if let value = schema["required"] {
             guard case .array(let elements) = value else { throw fault("required", "required must be an array of property names") }
             var names: [String] = []
@@ -73,7 +73,7 @@ extension SchemaCompiler {
                 }
                 names.append(name)
             }
-            if !names.isEmpty { checks.append(RequiredKeyword(names)) }
+            if !names.isEmpty { keywords.append(RequiredKeyword(names)) }
         }
         if let value = schema["dependentRequired"] {
             guard case .object(let members) = value else {
@@ -86,8 +86,8 @@ extension SchemaCompiler {
                 }
                 pairs.append((name, elements.compactMap(\.stringValue)))
             }
-            checks.append(DependentRequiredKeyword(pairs))
+            keywords.append(DependentRequiredKeyword(pairs))
         }
-        return checks
+        return keywords
     }
 }
