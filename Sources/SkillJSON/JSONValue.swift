@@ -111,6 +111,9 @@ extension JSONValue: Hashable {
 
     /// Whether two strings have the same code points (not merely canonical equivalence).
     static func sameCodePoints(_ lhs: String, _ rhs: String) -> Bool {
+        // Equal code points imply String equality (canonical equivalence), so `==` rules out most pairs
+        // on its fast path; the byte comparison then rejects equivalent but different spellings.
+        guard lhs.utf8.count == rhs.utf8.count, lhs == rhs else { return false }
         var lhs = lhs
         var rhs = rhs
         return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
