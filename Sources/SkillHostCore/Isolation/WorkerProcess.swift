@@ -46,8 +46,10 @@ final class WorkerProcess: @unchecked Sendable {
     ///   - pluginPath: absolute path of the plugin file.
     ///   - limits: resource limits the worker applies before loading the plugin.
     ///   - startupTimeout: seconds to wait for the plugin to load.
+    ///   - started: told about the process as soon as it exists (so it can be killed while it loads).
     static func launch(
-        executable: String, pluginPath: String, limits: ResourceLimits, startupTimeout: Double
+        executable: String, pluginPath: String, limits: ResourceLimits, startupTimeout: Double,
+        started: (WorkerProcess) -> Void = { _ in }
     ) throws(Failure) -> WorkerProcess {
         let toWorker: (read: Int32, write: Int32)
         let fromWorker: (read: Int32, write: Int32)
@@ -75,6 +77,7 @@ final class WorkerProcess: @unchecked Sendable {
         close(toWorker.read)
         close(fromWorker.write)
         let worker = WorkerProcess(pid: pid, channel: FrameChannel(input: fromWorker.read, output: toWorker.write))
+        started(worker)
         let deadline = FrameChannel.monotonicNanoseconds() + UInt64(startupTimeout * 1e9)
         let first: (kind: WorkerFrame.Kind, message: String)
         do {

@@ -133,7 +133,12 @@ final class WorkerSlot: @unchecked Sendable {
             let startupDeadline = now + UInt64(configuration.startupTimeout * 1e9)
             worker = try WorkerProcess.launch(
                 executable: configuration.workerExecutable, pluginPath: configuration.pluginPath,
-                limits: configuration.limits, startupTimeout: Double(min(startupDeadline, deadline) - now) / 1e9)
+                limits: configuration.limits, startupTimeout: Double(min(startupDeadline, deadline) - now) / 1e9,
+                started: { [self] loading in
+                    // From now on a cancellation kills the worker even while it loads the plugin.
+                    inFlight.withLock { $0 = loading }
+                    if cancelled.load(ordering: .sequentiallyConsistent) { loading.kill(SIGKILL) }
+                })
         } catch {
             return cancelled.load(ordering: .sequentiallyConsistent) ? .cancelled : .failure(error, whileLoading: true)
         }
