@@ -42,13 +42,17 @@ public final class RateLimiter: Sendable {
             return nil
         }
         if let retryAfter {
-            let seconds = max(1, Int(retryAfter.rounded(.up)))
-            throw HostError(
-                .rateLimited,
-                "skill \(skillID) is limited to \(limit) calls per minute; retry in \(seconds) s, or raise "
-                    + "rate_limit_per_minute for it in the registry",
-                skillID: skillID, details: ["retry_after_seconds": .int(Int64(seconds)), "limit_per_minute": .int(Int64(limit))])
+            throw Self.exceeded(skillID: skillID, limit: limit, retryAfter: max(1, Int(retryAfter.rounded(.up))))
         }
+    }
+
+    /// The error for a call over the limit: what the limit is and in how many seconds to retry.
+    static func exceeded(skillID: String, limit: Int, retryAfter seconds: Int) -> HostError {
+        HostError(
+            .rateLimited,
+            "skill \(skillID) is limited to \(limit) calls per minute; retry in \(seconds) s, or raise "
+                + "rate_limit_per_minute for it in the registry",
+            skillID: skillID, details: ["retry_after_seconds": .int(Int64(seconds)), "limit_per_minute": .int(Int64(limit))])
     }
 
     /// Seconds on CLOCK_MONOTONIC.
