@@ -69,12 +69,12 @@ struct HostileCLITests {
     @Test("the registry's timeout for a skill is enforced by killing the worker (exit code 7)")
     func registryTimeout() throws {
         let root = try makeRoot()
-        try Data(#"{"version": 1, "plugins": {"hostile": {"skills": {"hostile.loop": {"timeout": 1}}}}}"#.utf8)
+        try Data(#"{"version": 1, "plugins": {"hostile": {"skills": {"hostile.hang": {"timeout": 1}}}}}"#.utf8)
             .write(to: URL(fileURLWithPath: root + "/skill_registry.json"))
         let started = Date()
-        let result = try skillhost(["call", "hostile.loop"], root: root)
+        let result = try skillhost(["call", "hostile.hang"], root: root)
         #expect(result.status == 7, "\(result.stderr)")
-        #expect(result.stderr.contains("skill hostile.loop timed out after") && result.stderr.contains("(limit 1 s)"), "\(result.stderr)")
+        #expect(result.stderr.contains("skill hostile.hang timed out after") && result.stderr.contains("(limit 1 s)"), "\(result.stderr)")
         #expect(Date().timeIntervalSince(started) < 5)
     }
 }

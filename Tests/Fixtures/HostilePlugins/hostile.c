@@ -4,7 +4,7 @@
  * (cc -shared -fPIC); never installed.
  *
  * Skills: hostile.ok (echo), hostile.segfault, hostile.abort, hostile.loop (spins forever, ignores
- * cancellation), hostile.huge (a 64 MiB result), hostile.garbage (prints junk on stdout, then answers),
+ * cancellation), hostile.hang (blocks forever without using CPU), hostile.huge (a 64 MiB result), hostile.garbage (prints junk on stdout, then answers),
  * hostile.exit (calls exit(7)), hostile.fail (reports SKILL_STATUS_FAILED), hostile.context (increments
  * the session value "counter"), hostile.sleep ({"ms": N}), hostile.pid (the worker's pid),
  * hostile.limits (the rlimits it runs under), hostile.stdin (reads fd 0, where a careless plugin could steal
@@ -31,6 +31,7 @@ static const char manifest[] =
     SKILL("segfault", "Dereferences NULL.") ","
     SKILL("abort", "Calls abort().") ","
     SKILL("loop", "Spins forever.") ","
+    SKILL("hang", "Sleeps forever without using CPU.") ","
     SKILL("huge", "Returns a 64 MiB result.") ","
     SKILL("garbage", "Writes junk to stdout, then answers.") ","
     SKILL("exit", "Calls exit(7).") ","
@@ -81,6 +82,9 @@ static skill_status invoke(const skill_plugin_descriptor *plugin, const char *sk
     if (strcmp(name, "loop") == 0) {
         volatile unsigned long spins = 0;
         for (;;) spins++;
+    }
+    if (strcmp(name, "hang") == 0) {
+        for (;;) pause();
     }
     if (strcmp(name, "huge") == 0) {
         size_t size = 64u << 20;
