@@ -22,7 +22,7 @@ final class WorkerSlot: @unchecked Sendable {
     }
 
     /// How long the calling thread polls for a quick reply before handing the wait to ``thread``. A trivial
-    /// skill answers in a few microseconds; skipping two thread hand-offs halves the cost of such a call.
+    /// skill answers in a few microseconds; skipping two thread hand-offs saves about a third of such a call.
     static let spinNanoseconds: UInt64 = 30_000
     /// Requests larger than this skip the fast path (their write could block the calling thread).
     static let fastPathFrameLimit = 32 << 10
