@@ -10,8 +10,15 @@ public protocol CallGate: Sendable {
 /// The pre-call gates the host uses by default.
 public enum CallGates {
     /// Trust and file permissions (``TrustGate``, policy read from the registry at each call), then rate
-    /// limits (``RateLimitGate``, one window per host).
-    public static func standard(for paths: HostPaths) -> [any CallGate] {
-        [TrustGate(registry: RegistryStore(path: paths.registry), pluginsFolder: paths.plugins), RateLimitGate()]
+    /// limits (``RateLimitGate``, counted in a window file in the cache folder, so separate `skillhost call`
+    /// processes share one limit).
+    /// - Parameter warn: receives the one-line warning about an untrusted plugin (default: stderr).
+    public static func standard(
+        for paths: HostPaths, warn: @escaping @Sendable (String) -> Void = TrustGate.writeToStandardError
+    ) -> [any CallGate] {
+        [
+            TrustGate(registry: RegistryStore(path: paths.registry), pluginsFolder: paths.plugins, warn: warn),
+            RateLimitGate(cacheDirectory: paths.cache),
+        ]
     }
 }

@@ -3,7 +3,7 @@ import SkillJSON
 
 extension PluginResult {
     /// The largest result the host accepts from a skill.
-    public static let maximumResultBytes = 64 << 20
+    public static let maximumResultBytes = 16 << 20
 
     /// The skill's result JSON for `SKILL_STATUS_OK`; otherwise a ``HostError`` whose kind follows the
     /// status and whose message carries the plugin's error object (`message`, `field`, `remedy`).

@@ -9,7 +9,7 @@ public struct WorkerCallReply: Sendable, Equatable {
     public static let resultTooLarge: Int32 = -1
     /// The largest result a skill may return through a worker: 16 MiB. A skill's output goes back to a
     /// model, whose context holds far less; a larger result is a bug or an attack.
-    public static let maximumResultBytes = 16 << 20
+    public static let maximumResultBytes = PluginResult.maximumResultBytes
 
     /// `SKILL_STATUS_*` or ``resultTooLarge``.
     public var status: Int32

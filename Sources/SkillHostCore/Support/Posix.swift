@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -211,12 +212,19 @@ enum Posix {
 
     // MARK: - Processes
 
+    /// Serializes pipe creation with spawning (see ``makePipe()``).
+    private static let spawnLock = Mutex<Void>(())
+
     /// A pipe whose ends are closed on exec.
     static func makePipe() throws(HostError) -> (read: Int32, write: Int32) {
-        var ends: [Int32] = [0, 0]
-        try retrying("pipe", path: "(pipe)") { pipe(&ends) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        return (ends[0], ends[1])
+        // Creating the pipe and marking it close-on-exec happen under the spawn lock, so a spawn on another
+        // thread cannot slip in between and leak the ends into its child (pipe2 is not visible to Swift).
+        try spawnLock.withLock { _ throws(HostError) -> (read: Int32, write: Int32) in
+            var ends: [Int32] = [0, 0]
+            try retrying("pipe", path: "(pipe)") { pipe(&ends) }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            return (ends[0], ends[1])
+        }
     }
 
     /// Starts `executable` with `arguments` (argv[1...]) through `posix_spawn`, with the given descriptors as
@@ -248,8 +256,21 @@ enum Posix {
         }
         let envp: [UnsafeMutablePointer<CChar>?] = (environment + extraEnvironment).map { strdup($0) } + [nil]
         defer { for pointer in envp { free(pointer) } }
+        // The child starts with no blocked signals and default handlers for the ones the parent may ignore
+        // or catch (chat ignores SIGINT, the CLI ignores SIGPIPE): a worker must die on SIGTERM/SIGINT.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let result = spawnLock.withLock { _ in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
         guard result == 0 else {
             throw HostError(.io, "posix_spawn \(executable): \(describe(errno: result))")
         }

@@ -58,8 +58,8 @@ enum ChatCommand: Command {
         let renderer = ChatRenderer(mode: outputMode(json: parsed.has("--json"), environment: environment))
         // The standard gates, with the trust warning shown above the cards instead of through them.
         let paths = HostOptions.paths(parsed)
-        let trust = TrustGate(registry: RegistryStore(path: paths.registry), pluginsFolder: paths.plugins, warn: renderer.warn)
-        let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, gates: [trust, RateLimitGate()])
+        let gates = CallGates.standard(for: paths, warn: renderer.warn)
+        let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, gates: gates)
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
         let agent = Agent(
             provider: selection.makeProvider(environment: environment), backend: HostSkillBackend(host: host),
