@@ -11,4 +11,6 @@ bash scripts/build-plugins.sh .build/plugins
 echo "==> building the third-party plugin fixture (a separate package that uses SkillSDK by path)"
 swift build --package-path Tests/Fixtures/ThirdPartySkill
 echo "==> running the tests"
-swift test "$@"
+# One test at a time: many tests start child processes, kill workers on deadlines and assert how long that
+# took; run side by side on a 2-core machine they starve each other and those timings become noise.
+swift test --no-parallel "$@"
