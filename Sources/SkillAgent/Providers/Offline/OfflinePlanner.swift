@@ -1,54 +1,61 @@
 import Foundation
 import SkillJSON
 
-/// The offline planner's reading of one request: the skill calls to make, in order, and the clauses it
-/// could not map to any skill.
-struct OfflinePlan: Sendable, Equatable {
-    /// One planned call.
-    struct Step: Sendable, Equatable {
-        /// The clause it came from.
-        var clause: String
-        /// The tool to call.
-        var toolName: String
-        /// The filled arguments.
-        var arguments: JSONValue
-    }
-
-    /// The calls, in the order the user asked for them.
-    var steps: [Step]
-    /// Clauses no example utterance matched.
-    var unmapped: [String]
-}
-
-/// Maps a sentence to skill calls by matching its clauses against the tools' example utterances
-/// (`examples` in the manifest; a tool's title also counts as an example without slots). Deterministic:
-/// the same sentence and tools give the same plan.
+/// Maps a sentence to skill calls. Each clause is first matched word for word against the tools' example
+/// utterances (`examples` in the manifest; a tool's title also counts as an example without slots); when
+/// none matches, ``SkillScorer`` picks the tool whose words the clause uses, if one clearly wins, and
+/// ``SlotExtractor`` finds its values anywhere in the clause. A tool whose required values are not in the
+/// clause is not called. Deterministic: the same sentence and tools give the same plan.
 struct OfflinePlanner: Sendable {
     let filler: SlotFiller
 
+    /// One clause's outcome: calls, or the reason there are none.
+    enum ClauseOutcome {
+        case steps([OfflinePlan.Step])
+        case unmapped(OfflinePlan.Unmapped)
+    }
+
     /// The plan for `text` over `tools`.
     func plan(_ text: String, tools: [ToolSpec]) -> OfflinePlan {
+        let scorer = SkillScorer(tools: tools, filler: filler)
         var plan = OfflinePlan(steps: [], unmapped: [])
         for clause in RequestSplitter.clauses(of: text) {
-            if let steps = steps(for: clause, tools: tools) {
-                plan.steps.append(contentsOf: steps)
-            } else {
-                plan.unmapped.append(clause)
+            switch outcome(for: clause, tools: tools, scorer: scorer) {
+            case .steps(let steps): plan.steps.append(contentsOf: steps)
+            case .unmapped(let unmapped): plan.unmapped.append(unmapped)
             }
         }
         return plan
     }
 
     /// The steps of one clause: split at weak separators when every part is a step of its own, else the
-    /// whole clause as one step; nil when it maps to nothing.
-    func steps(for clause: String, tools: [ToolSpec]) -> [OfflinePlan.Step]? {
+    /// whole clause as one step.
+    func outcome(for clause: String, tools: [ToolSpec], scorer: SkillScorer) -> ClauseOutcome {
         for separators in RequestSplitter.weakSeparators {
             let parts = RequestSplitter.parts(of: clause, separators: separators)
             guard parts.count > 1 else { continue }
-            let steps = parts.compactMap { bestStep(for: $0, tools: tools) }
-            if steps.count == parts.count { return steps }
+            let steps = parts.compactMap { part -> OfflinePlan.Step? in
+                if case .steps(let steps) = single(part, tools: tools, scorer: scorer) { return steps.first }
+                return nil
+            }
+            if steps.count == parts.count { return .steps(steps) }
         }
-        return bestStep(for: clause, tools: tools).map { [$0] }
+        return single(clause, tools: tools, scorer: scorer)
+    }
+
+    /// One clause as one step: the best template match, else the scorer's clear winner.
+    func single(_ clause: String, tools: [ToolSpec], scorer: SkillScorer) -> ClauseOutcome {
+        if let step = bestStep(for: clause, tools: tools) { return .steps([step]) }
+        switch scorer.best(for: clause) {
+        case .match(let score) where score.reading.missing.isEmpty:
+            return .steps([OfflinePlan.Step(clause: clause, toolName: score.vocabulary.name, arguments: .object(score.reading.arguments))])
+        case .match(let score):
+            return .unmapped(.init(clause: clause, reason: .missing(toolName: score.vocabulary.name, parameters: score.reading.missing)))
+        case .ambiguous(let scores):
+            return .unmapped(.init(clause: clause, reason: .ambiguous(toolNames: scores.map(\.vocabulary.name))))
+        case .none:
+            return .unmapped(.init(clause: clause, reason: .noMatch))
+        }
     }
 
     /// The most specific template match for one clause, or nil.
@@ -61,7 +68,7 @@ struct OfflinePlanner: Sendable {
             let sources = spec.tool.examples + (spec.tool.title.isEmpty ? [] : [spec.tool.title])
             for template in sources.compactMap(UtteranceTemplate.init) {
                 let matches = template.matches(words) { name, run in
-                    filler.value(for: run, schema: properties?[name], parameter: name) != nil
+                    templateValue(for: run, schema: properties?[name], parameter: name) != nil
                 }
                 guard let captured = matches.first else { continue }
                 // More literal words is more specific; on a tie, fewer words inside slots.
@@ -70,7 +77,7 @@ struct OfflinePlanner: Sendable {
                 guard best == nil || score > best!.score else { continue }
                 var arguments = JSONObject()
                 for case .slot(let name) in template.pieces {
-                    if let run = captured[name], let value = filler.value(for: run, schema: properties?[name], parameter: name) {
+                    if let run = captured[name], let value = templateValue(for: run, schema: properties?[name], parameter: name) {
                         arguments[name] = value
                     }
                 }
@@ -78,5 +85,15 @@ struct OfflinePlanner: Sendable {
             }
         }
         return best?.step
+    }
+
+    /// The value a template slot takes: as ``SlotFiller`` reads it, except that a time-zone parameter
+    /// (a plain string whose name mentions a zone) takes only a real zone, city or abbreviation, so "what
+    /// time is it in the morning" is not a call with the zone "the morning".
+    func templateValue(for run: [String], schema: JSONValue?, parameter: String) -> JSONValue? {
+        if SkillVocabulary.kind(of: parameter, schema: schema) == .zone {
+            return SlotExtractor.zone(run.map(SlotExtractor.trimmed)).map { .string($0) }
+        }
+        return filler.value(for: run, schema: schema, parameter: parameter)
     }
 }

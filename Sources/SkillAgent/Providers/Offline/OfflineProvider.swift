@@ -69,42 +69,11 @@ public struct OfflineProvider: ModelProvider {
 
     /// The final answer: one line per call with its outcome, then what could not be mapped.
     func answer(plan: OfflinePlan, after messages: [ChatMessage], done: Int, tools: [ToolSpec]) -> String {
-        let specs = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let calls = messages.flatMap(\.toolCalls)
-        var lines: [String] = []
-        if done > calls.count {
-            lines.append("(\(done - calls.count) earlier result\(done - calls.count == 1 ? " was" : "s were") trimmed from the conversation.)")
-        }
-        for call in calls {
-            guard let result = messages.first(where: { $0.role == .tool && $0.toolCallID == call.id }) else { continue }
-            let title = specs[call.name].map { $0.tool.title.isEmpty ? $0.tool.skillID : $0.tool.title } ?? call.name
-            let value = try? JSONValue(parsing: result.content)
-            if let error = value?["error"], let message = error["message"]?.stringValue {
-                lines.append("\(title) failed: \(message)")
-            } else if let value {
-                lines.append("\(title): \(ResultSummary.line(for: value, limit: 200))")
-            } else {
-                lines.append("\(title): \(result.content)")
-            }
-        }
-        if done < plan.steps.count {
-            lines.append("I stopped before \(plan.steps[done...].map { "\"\($0.clause)\"" }.joined(separator: ", ")) (step limit reached).")
-        }
-        for clause in plan.unmapped {
-            lines.append("I could not map \"\(clause)\" to any enabled skill.")
-        }
-        if lines.isEmpty {
-            lines.append("I could not map that request to any enabled skill.")
-        }
-        if !plan.unmapped.isEmpty || calls.isEmpty {
-            lines[lines.count - 1] += " Try phrasing it like: \(Self.examples(tools))."
-        }
-        return lines.count == 1 ? lines[0] : lines.map { "- " + $0 }.joined(separator: "\n")
+        OfflineAnswer(plan: plan, tools: tools).text(after: messages, done: done)
     }
 
     /// A few example utterances of the enabled tools, quoted.
     static func examples(_ tools: [ToolSpec]) -> String {
-        let examples = tools.sorted { $0.name < $1.name }.compactMap { $0.tool.examples.first }.prefix(4)
-        return examples.isEmpty ? "(no enabled skill has examples; enable a skill with 'skillhost enable')" : examples.map { "\"\($0)\"" }.joined(separator: ", ")
+        OfflineAnswer.examples(tools)
     }
 }

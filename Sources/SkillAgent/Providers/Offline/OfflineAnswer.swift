@@ -1,0 +1,90 @@
+import SkillJSON
+
+/// The offline planner's final answer: one line per call with its outcome, then each part of the request
+/// that did not become a call, said plainly with a phrasing that works.
+struct OfflineAnswer {
+    let plan: OfflinePlan
+    let tools: [ToolSpec]
+
+    private var specs: [String: ToolSpec] { Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
+
+    /// The answer after `messages` (the turn's assistant and tool messages), `done` steps having been asked for.
+    func text(after messages: [ChatMessage], done: Int) -> String {
+        let calls = messages.flatMap(\.toolCalls)
+        var lines: [String] = []
+        if done > calls.count {
+            lines.append("(\(done - calls.count) earlier result\(done - calls.count == 1 ? " was" : "s were") trimmed from the conversation.)")
+        }
+        for call in calls {
+            guard let result = messages.first(where: { $0.role == .tool && $0.toolCallID == call.id }) else { continue }
+            let title = specs[call.name].map(Self.title) ?? call.name
+            let value = try? JSONValue(parsing: result.content)
+            if let error = value?["error"], let message = error["message"]?.stringValue {
+                lines.append("\(title) failed: \(message)")
+            } else if let value {
+                lines.append("\(title): \(ResultSummary.line(for: value, limit: 200))")
+            } else {
+                lines.append("\(title): \(result.content)")
+            }
+        }
+        if done < plan.steps.count {
+            lines.append("I stopped before \(plan.steps[done...].map { "\"\($0.clause)\"" }.joined(separator: ", ")) (step limit reached).")
+        }
+        for unmapped in plan.unmapped {
+            lines.append(line(for: unmapped))
+        }
+        if lines.isEmpty {
+            lines.append("I could not map that request to any enabled skill.")
+        }
+        let needsExamples = plan.unmapped.contains { $0.reason == .noMatch } || (calls.isEmpty && plan.unmapped.isEmpty)
+        if needsExamples {
+            lines[lines.count - 1] += " Try phrasing it like: \(Self.examples(tools))."
+        }
+        return lines.count == 1 ? lines[0] : lines.map { "- " + $0 }.joined(separator: "\n")
+    }
+
+    /// What to say about a clause that did not become a call.
+    func line(for unmapped: OfflinePlan.Unmapped) -> String {
+        let clause = "\"\(unmapped.clause)\""
+        switch unmapped.reason {
+        case .noMatch:
+            return "I could not map \(clause) to any enabled skill."
+        case .missing(let toolName, let parameters):
+            guard let spec = specs[toolName] else { return "I could not map \(clause) to any enabled skill." }
+            let wanted = parameters.map { name in
+                let description = spec.tool.parameters["properties"]?[name]?["description"]?.stringValue
+                return description.map { "\(name) (\(Self.firstClause(of: $0)))" } ?? name
+            }
+            let example = spec.tool.examples.first { example in parameters.allSatisfy { example.contains("{\($0)}") } }
+                ?? spec.tool.examples.first
+            let hint = example.map { " Say it like: \"\($0)\"." } ?? ""
+            return "\(clause) sounds like \(Self.title(spec)) (\(spec.tool.skillID)), but I could not find its "
+                + wanted.joined(separator: " and ") + " in it, so I did not run it." + hint
+        case .ambiguous(let toolNames):
+            let candidates = toolNames.compactMap { specs[$0] }
+            let names = candidates.map { "\(Self.title($0)) (\($0.tool.skillID))" }
+            let phrasings = candidates.compactMap { $0.tool.examples.first }.map { "\"\($0)\"" }
+            return "I could not tell whether \(clause) means \(names.joined(separator: " or ")), so I ran neither."
+                + (phrasings.isEmpty ? "" : " Say it like: \(phrasings.joined(separator: " or ")).")
+        }
+    }
+
+    /// A tool's title, else its skill id.
+    static func title(_ spec: ToolSpec) -> String {
+        spec.tool.title.isEmpty ? spec.tool.skillID : spec.tool.title
+    }
+
+    /// A parameter description up to its first comma or semicolon, without a trailing period.
+    static func firstClause(of description: String) -> String {
+        let cut = description.split(whereSeparator: { $0 == ";" || $0 == "," }).first.map(String.init) ?? description
+        return cut.hasSuffix(".") ? String(cut.dropLast()) : cut
+    }
+
+    /// A few example utterances of the enabled tools, quoted.
+    static func examples(_ tools: [ToolSpec]) -> String {
+        let examples = tools.sorted { $0.name < $1.name }.compactMap { $0.tool.examples.first }.prefix(4)
+        return examples.isEmpty
+            ? "(no enabled skill has examples; enable a skill with 'skillhost enable')"
+            : examples.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}

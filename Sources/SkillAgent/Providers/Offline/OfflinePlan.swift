@@ -1,0 +1,41 @@
+import SkillJSON
+
+/// The offline planner's reading of one request: the skill calls to make, in order, and the clauses it
+/// could not turn into a call, each with the reason.
+struct OfflinePlan: Sendable, Equatable {
+    /// One planned call.
+    struct Step: Sendable, Equatable {
+        /// The clause it came from.
+        var clause: String
+        /// The tool to call.
+        var toolName: String
+        /// The filled arguments.
+        var arguments: JSONValue
+    }
+
+    /// A clause that did not become a call.
+    struct Unmapped: Sendable, Equatable {
+        /// Why the clause did not become a call.
+        enum Reason: Sendable, Equatable {
+            /// No enabled tool knows its words.
+            case noMatch
+            /// It reads as this tool, but its required parameters were not in the clause (so the tool is
+            /// not called with guessed values).
+            case missing(toolName: String, parameters: [String])
+            /// Several tools fit about equally well (best first).
+            case ambiguous(toolNames: [String])
+        }
+
+        /// The clause as the user wrote it (without filler).
+        var clause: String
+        var reason: Reason
+    }
+
+    /// The calls, in the order the user asked for them.
+    var steps: [Step]
+    /// Clauses that did not become calls, in order.
+    var unmapped: [Unmapped]
+
+    /// The clauses that did not become calls.
+    var unmappedClauses: [String] { unmapped.map(\.clause) }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// The offline planner's fallback when no example matches a clause word for word: it scores every tool by
+/// how many of the clause's content words (outside the values it would fill) belong to the tool's
+/// vocabulary, and picks a tool only when it is a clear winner.
+///
+/// A word's weight is its weight in the tool (example 3, title 2, description 1) divided by the square root
+/// of the number of tools that know it, so "machine" (several sysinfo skills) decides less than "uptime".
+/// Content words the tool does not know count against it; typed values it can fill count for it.
+struct SkillScorer {
+    /// One tool's score for a clause.
+    struct Score {
+        var vocabulary: SkillVocabulary
+        var reading: SlotReading
+        /// Sum of the weights of the tool's words in the clause.
+        var matched: Double
+        /// Content words in the clause (outside values) the tool does not know.
+        var unmatched: Int
+        /// The overall score.
+        var total: Double
+    }
+
+    /// The outcome of scoring one clause.
+    enum Outcome {
+        /// One tool clearly fits.
+        case match(Score)
+        /// Two or more tools fit about equally well (best first).
+        case ambiguous([Score])
+        /// No tool knows the clause's words.
+        case none
+    }
+
+    /// The smallest matched weight that can select a tool: an example or title word, even one that five
+    /// tools share (3/√5 ≈ 1.3), but not a word only a description mentions (at most 1).
+    static let minimumMatch = 1.2
+    /// Weight each unknown content word takes off.
+    static let unknownPenalty = 0.75
+    /// Weight each filled typed value adds.
+    static let valueBonus = 0.5
+    /// Weight of the phrase similarity to the closest example (0…1).
+    static let phraseWeight = 4.0
+    /// Weight each required value the clause lacks takes off (a tool that cannot run is a worse reading).
+    static let missingPenalty = 1.0
+    /// How far ahead of the runner-up a winner must be.
+    static let margin = 0.75
+
+    let vocabularies: [SkillVocabulary]
+    let extractor: SlotExtractor
+    /// Stem → in how many tools it occurs, each counted by its weight there (an example word 1, a
+    /// description word 1/3), so a word that many descriptions mention still decides for its examples.
+    let frequency: [String: Double]
+
+    init(tools: [ToolSpec], filler: SlotFiller) {
+        vocabularies = tools.sorted { $0.name < $1.name }.map(SkillVocabulary.init)
+        extractor = SlotExtractor(filler: filler)
+        var frequency: [String: Double] = [:]
+        for vocabulary in vocabularies {
+            for (stem, weight) in vocabulary.weights { frequency[stem, default: 0] += weight / 3 }
+        }
+        self.frequency = frequency
+    }
+
+    /// The clear winner for `clause`, the close contenders, or none.
+    func best(for clause: String) -> Outcome {
+        let words = ClauseWords(clause)
+        let scores = vocabularies.map { score(words, $0) }
+            .filter { $0.matched >= Self.minimumMatch && $0.total > 0 }
+            .sorted { ($0.total, $1.vocabulary.name) > ($1.total, $0.vocabulary.name) }
+        guard let first = scores.first else { return .none }
+        guard scores.count > 1 else { return .match(first) }
+        let second = scores[1]
+        if first.total - second.total >= Self.margin { return .match(first) }
+        // A tie between a tool that can run and one that lacks values goes to the one that can run.
+        if first.reading.missing.isEmpty, !second.reading.missing.isEmpty, first.total >= second.total { return .match(first) }
+        return .ambiguous(Array(scores.prefix(3).filter { first.total - $0.total < Self.margin }))
+    }
+
+    /// How close the clause is to the tool's closest example: the share of words they have in common, stop
+    /// words included, a filled parameter counting as its slot ("what day is it" is close to "what day is
+    /// it today", "the time in Tokyo" to "current time in {timezone}").
+    func similarity(_ words: ClauseWords, _ vocabulary: SkillVocabulary, _ reading: SlotReading) -> Double {
+        let unused = words.cues.indices.filter { !reading.used.contains($0) }.map { words.cues[$0] }
+        let clause = Set(unused + reading.arguments.keys.map(SkillVocabulary.slotToken))
+        guard !clause.isEmpty else { return 0 }
+        return vocabulary.exampleWords.map { example in
+            Double(example.intersection(clause).count) / Double(example.union(clause).count)
+        }.max() ?? 0
+    }
+
+    /// The score of one tool for the clause.
+    func score(_ words: ClauseWords, _ vocabulary: SkillVocabulary) -> Score {
+        let reading = extractor.read(words, for: vocabulary)
+        var matched = 0.0
+        var unmatched = 0
+        for (index, stem) in words.stems.enumerated() where !reading.used.contains(index) {
+            guard let stem else { continue }
+            if let weight = vocabulary.weights[stem] {
+                matched += weight / max(1, frequency[stem] ?? 1).squareRoot()
+            } else {
+                unmatched += 1
+            }
+        }
+        let bonus = matched > 0 ? Double(reading.typedCount) * Self.valueBonus + similarity(words, vocabulary, reading) * Self.phraseWeight : 0
+        let total = matched - Double(unmatched) * Self.unknownPenalty + bonus - Double(reading.missing.count) * Self.missingPenalty
+        return Score(vocabulary: vocabulary, reading: reading, matched: matched, unmatched: unmatched, total: total)
+    }
+}

@@ -1,0 +1,146 @@
+import SkillJSON
+
+/// What the offline planner knows about one tool for scored matching: the stems of its example
+/// utterances (weight 3), title (2), and description and enum values (1), and for each parameter the
+/// words that stand next to its slot in the examples ("in {timezone}", "{sentences} sentences"), which
+/// cue where a value is in a free sentence.
+///
+/// Description sentences are cut at "not" and parentheses, so "Not for the current time (use clock.now)"
+/// does not make `sysinfo.uptime` answer time questions.
+struct SkillVocabulary: Sendable {
+    /// How a parameter's value is found in a sentence.
+    enum SlotKind: Sendable, Equatable {
+        /// A time zone: an IANA name, a city or an abbreviation.
+        case zone
+        /// A date or time (`format`, or a pattern an ISO date fits).
+        case date
+        /// One of the `enum` values.
+        case choice
+        /// An integer or a number.
+        case number
+        /// `true`/`false`, "yes"/"no".
+        case flag
+        /// A string with some other pattern: one word, only next to a cue.
+        case word
+        /// Free text (a string without format, pattern or enum): quoted text or the rest of the sentence.
+        case text
+    }
+
+    /// One parameter of the tool.
+    struct Slot: Sendable {
+        var name: String
+        var schema: JSONValue?
+        var kind: SlotKind
+        var required: Bool
+        /// Cue forms of the words before the slot in the examples, and of the parameter name's parts.
+        var before: Set<String>
+        /// Cue forms of the words after the slot in the examples.
+        var after: Set<String>
+        /// Parameters whose slot directly follows this one in an example ("{amount} {unit}").
+        var followedBy: Set<String>
+    }
+
+    let spec: ToolSpec
+    /// Stem → weight (the highest of its sources).
+    let weights: [String: Double]
+    /// The cue forms of each example's literal words (and the title's) and its slots (see
+    /// ``slotToken(_:)``), for phrase similarity.
+    let exampleWords: [Set<String>]
+    /// The parameters, in schema order (sorted by name, so the result is deterministic).
+    let slots: [Slot]
+
+    init(_ spec: ToolSpec) {
+        self.spec = spec
+        let tool = spec.tool
+        var weights: [String: Double] = [:]
+        func add(_ stems: [String], _ weight: Double) {
+            for stem in stems { weights[stem] = max(weights[stem] ?? 0, weight) }
+        }
+        let properties = tool.parameters["properties"]?.objectValue
+        for example in tool.examples {
+            add(WordNormalizer.stems(of: example.split(separator: " ").filter { !$0.hasPrefix("{") }.joined(separator: " ")), 3)
+        }
+        add(WordNormalizer.stems(of: tool.title), 2)
+        add(WordNormalizer.stems(of: Self.affirmativePart(of: tool.description)), 1)
+        for (_, schema) in properties ?? [:] {
+            for option in schema["enum"]?.arrayValue ?? [] {
+                if let text = option.stringValue { add(WordNormalizer.stems(of: text), 1) }
+            }
+        }
+        self.weights = weights
+        exampleWords = (tool.examples + [tool.title]).compactMap(UtteranceTemplate.init).map { template in
+            Set(template.pieces.map { piece in
+                switch piece {
+                case .word(let word): Self.cueForm(word)
+                case .slot(let name): Self.slotToken(name)
+                }
+            })
+        }
+        let required = Set(tool.parameters["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let templates = tool.examples.compactMap(UtteranceTemplate.init)
+        slots = (properties ?? [:]).keys.sorted().map { name in
+            let schema = properties?[name]
+            var before = Set(name.split(separator: "_").map { Self.cueForm($0) })
+            var after: Set<String> = []
+            var followedBy: Set<String> = []
+            for template in templates {
+                for (index, piece) in template.pieces.enumerated() where piece == .slot(name) {
+                    if index > 0, case .word(let word) = template.pieces[index - 1] { before.insert(Self.cueForm(word)) }
+                    guard index + 1 < template.pieces.count else { continue }
+                    switch template.pieces[index + 1] {
+                    case .word(let word): after.insert(Self.cueForm(word))
+                    case .slot(let next): followedBy.insert(next)
+                    }
+                }
+            }
+            return Slot(
+                name: name, schema: schema, kind: Self.kind(of: name, schema: schema), required: required.contains(name),
+                before: before, after: after, followedBy: followedBy)
+        }
+    }
+
+    /// The tool's name (the planner's tool name, e.g. `clock_now`).
+    var name: String { spec.name }
+    /// A human name for messages: the title, else the skill id.
+    var displayName: String { spec.tool.title.isEmpty ? spec.tool.skillID : spec.tool.title }
+
+    /// How a filled parameter counts in phrase similarity: as one word that no real word equals.
+    static func slotToken(_ name: String) -> String { "{" + name + "}" }
+
+    /// How a word compares as a cue: normalized and stripped, stop words kept ("in", "for").
+    static func cueForm<S: StringProtocol>(_ word: S) -> String {
+        let plain = WordNormalizer.normalized(word)
+        return WordNormalizer.strip(WordNormalizer.synonyms[plain] ?? plain)
+    }
+
+    /// How the value of a parameter is found, from its name and schema.
+    static func kind(of name: String, schema: JSONValue?) -> SlotKind {
+        if schema?["enum"]?.arrayValue != nil { return .choice }
+        let types = SlotFiller.types(of: schema)
+        if types.contains("integer") || types.contains("number") { return .number }
+        if types.contains("boolean") { return .flag }
+        if name.lowercased().contains("zone") { return .zone }
+        if let format = schema?["format"]?.stringValue, ["date", "time", "date-time"].contains(format) { return .date }
+        if let pattern = schema?["pattern"]?.stringValue {
+            return SlotFiller.matches("2026-01-31", pattern: pattern) ? .date : .word
+        }
+        return .text
+    }
+
+    /// The description without what the skill is not for: each sentence is cut at the word "not", and
+    /// parenthesized asides are dropped.
+    static func affirmativePart(of description: String) -> String {
+        var kept: [String] = []
+        var depth = 0
+        var negated = false
+        for raw in description.split(whereSeparator: \.isWhitespace) {
+            if raw.hasPrefix("(") { depth += 1 }
+            if WordNormalizer.normalized(raw) == "not" { negated = true }
+            if depth == 0, !negated { kept.append(String(raw)) }
+            if raw.hasSuffix(")") || raw.hasSuffix("),") || raw.hasSuffix(").") { depth = max(0, depth - 1) }
+            // A sentence ends at ". ", "; " or ": " outside parentheses.
+            if depth == 0, let last = raw.last, ".;:".contains(last) { negated = false }
+        }
+        return kept.joined(separator: " ")
+    }
+}
