@@ -14,7 +14,7 @@ struct ClauseWords: Sendable {
     let afterColon: Int?
 
     init(_ clause: String) {
-        original = clause.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        original = WordNormalizer.expandingContractions(clause.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init))
         cues = original.map(SkillVocabulary.cueForm)
         stems = original.map { WordNormalizer.isSkillID($0) ? WordNormalizer.normalized($0) : WordNormalizer.stem($0) }
         quoted = Self.firstQuote(in: original)

@@ -1,3 +1,4 @@
+import Foundation
 import SkillJSON
 
 /// The offline planner's final answer: one line per call with its outcome, then each part of the request
@@ -60,6 +61,12 @@ struct OfflineAnswer {
             let hint = example.map { " Say it like: \"\($0)\"." } ?? ""
             return "\(clause) sounds like \(Self.title(spec)) (\(spec.tool.skillID)), but I could not find its "
                 + wanted.joined(separator: " and ") + " in it, so I did not run it." + hint
+        case .unreadable(let toolName, let parameter, let text):
+            guard let spec = specs[toolName] else { return "I could not map \(clause) to any enabled skill." }
+            let example = spec.tool.examples.first { $0.contains("{\(parameter)}") } ?? spec.tool.examples.first
+            let hint = example.map { " Say it like: \"\($0)\"." } ?? ""
+            return "\(clause) sounds like \(Self.title(spec)) (\(spec.tool.skillID)), but \"\(text)\" is not a "
+                + "\(Self.parameterName(parameter, in: spec)) I can read, so I did not run it." + hint
         case .ambiguous(let toolNames):
             let candidates = toolNames.compactMap { specs[$0] }
             let names = candidates.map { "\(Self.title($0)) (\($0.tool.skillID))" }
@@ -74,10 +81,29 @@ struct OfflineAnswer {
         spec.tool.title.isEmpty ? spec.tool.skillID : spec.tool.title
     }
 
-    /// A parameter description up to its first comma or semicolon, without a trailing period.
+    /// A parameter description up to its first comma or semicolon, without asides in parentheses and
+    /// without a trailing period: "Time zone (IANA name, city or abbreviation) to show the time in" →
+    /// "Time zone to show the time in".
     static func firstClause(of description: String) -> String {
-        let cut = description.split(whereSeparator: { $0 == ";" || $0 == "," }).first.map(String.init) ?? description
-        return cut.hasSuffix(".") ? String(cut.dropLast()) : cut
+        var plain = ""
+        var depth = 0
+        for character in description {
+            if character == "(" { depth += 1 } else if character == ")" { depth = max(0, depth - 1) } else if depth == 0 { plain.append(character) }
+        }
+        plain = plain.replacingOccurrences(of: "  ", with: " ")
+        let cut = plain.split(whereSeparator: { $0 == ";" || $0 == "," || $0 == ":" }).first.map(String.init) ?? plain
+        let trimmed = cut.trimmingWhitespace()
+        return trimmed.hasSuffix(".") ? String(trimmed.dropLast()) : trimmed
+    }
+
+    /// How a parameter is named in a message: "time zone" for zone parameters, else its name in words.
+    static func parameterName(_ name: String, in spec: ToolSpec) -> String {
+        let schema = spec.tool.parameters["properties"]?[name]
+        switch SkillVocabulary.kind(of: name, schema: schema) {
+        case .zone: return "time zone"
+        case .date: return "date or time"
+        default: return name.replacingOccurrences(of: "_", with: " ")
+        }
     }
 
     /// A few example utterances of the enabled tools, quoted.

@@ -22,6 +22,9 @@ struct OfflinePlan: Sendable, Equatable {
             /// It reads as this tool, but its required parameters were not in the clause (so the tool is
             /// not called with guessed values).
             case missing(toolName: String, parameters: [String])
+            /// It reads as this tool, but the words in a parameter's place are not a value of it ("what
+            /// time is it on Mars").
+            case unreadable(toolName: String, parameter: String, text: String)
             /// Several tools fit about equally well (best first).
             case ambiguous(toolNames: [String])
         }

@@ -38,17 +38,30 @@ struct OfflinePlanner: Sendable {
                 if case .steps(let steps) = single(part, tools: tools, scorer: scorer) { return steps.first }
                 return nil
             }
-            if steps.count == parts.count { return .steps(steps) }
+            if steps.count == parts.count, !Self.repeatsItself(steps) { return .steps(steps) }
         }
         return single(clause, tools: tools, scorer: scorer)
+    }
+
+    /// Whether a part calls the same tool as another with no arguments of its own: "the date and time in
+    /// Berlin" is one request, not "the date" and "time in Berlin".
+    static func repeatsItself(_ steps: [OfflinePlan.Step]) -> Bool {
+        steps.indices.contains { index in
+            let arguments = steps[index].arguments.objectValue ?? [:]
+            return arguments.isEmpty && steps.indices.contains { $0 != index && steps[$0].toolName == steps[index].toolName }
+        }
     }
 
     /// One clause as one step: the best template match, else the scorer's clear winner.
     func single(_ clause: String, tools: [ToolSpec], scorer: SkillScorer) -> ClauseOutcome {
         if let step = bestStep(for: clause, tools: tools) { return .steps([step]) }
         switch scorer.best(for: clause) {
+        case .match(let score) where score.reading.canRun:
+            return .steps([step(clause, score.vocabulary.spec, score.reading.arguments)])
         case .match(let score) where score.reading.missing.isEmpty:
-            return .steps([OfflinePlan.Step(clause: clause, toolName: score.vocabulary.name, arguments: .object(score.reading.arguments))])
+            let unreadable = score.reading.unreadable ?? .init(parameter: "", text: "")
+            return .unmapped(
+                .init(clause: clause, reason: .unreadable(toolName: score.vocabulary.name, parameter: unreadable.parameter, text: unreadable.text)))
         case .match(let score):
             return .unmapped(.init(clause: clause, reason: .missing(toolName: score.vocabulary.name, parameters: score.reading.missing)))
         case .ambiguous(let scores):
@@ -60,15 +73,16 @@ struct OfflinePlanner: Sendable {
 
     /// The most specific template match for one clause, or nil.
     func bestStep(for clause: String, tools: [ToolSpec]) -> OfflinePlan.Step? {
-        let words = clause.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let words = WordNormalizer.expandingContractions(clause.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init))
         guard !words.isEmpty else { return nil }
         var best: (score: Int, step: OfflinePlan.Step)?
         for spec in tools.sorted(by: { $0.name < $1.name }) {
             let properties = spec.tool.parameters["properties"]
+            let vocabulary = SkillVocabulary(spec)
             let sources = spec.tool.examples + (spec.tool.title.isEmpty ? [] : [spec.tool.title])
             for template in sources.compactMap(UtteranceTemplate.init) {
                 let matches = template.matches(words) { name, run in
-                    templateValue(for: run, schema: properties?[name], parameter: name) != nil
+                    templateValue(for: run, schema: properties?[name], parameter: name, vocabulary: vocabulary) != nil
                 }
                 guard let captured = matches.first else { continue }
                 // More literal words is more specific; on a tie, fewer words inside slots.
@@ -77,11 +91,11 @@ struct OfflinePlanner: Sendable {
                 guard best == nil || score > best!.score else { continue }
                 var arguments = JSONObject()
                 for case .slot(let name) in template.pieces {
-                    if let run = captured[name], let value = templateValue(for: run, schema: properties?[name], parameter: name) {
+                    if let run = captured[name], let value = templateValue(for: run, schema: properties?[name], parameter: name, vocabulary: vocabulary) {
                         arguments[name] = value
                     }
                 }
-                best = (score, OfflinePlan.Step(clause: clause, toolName: spec.name, arguments: .object(arguments)))
+                best = (score, step(clause, spec, arguments))
             }
         }
         return best?.step
@@ -89,11 +103,43 @@ struct OfflinePlanner: Sendable {
 
     /// The value a template slot takes: as ``SlotFiller`` reads it, except that a time-zone parameter
     /// (a plain string whose name mentions a zone) takes only a real zone, city or abbreviation, so "what
-    /// time is it in the morning" is not a call with the zone "the morning".
-    func templateValue(for run: [String], schema: JSONValue?, parameter: String) -> JSONValue? {
-        if SkillVocabulary.kind(of: parameter, schema: schema) == .zone {
-            return SlotExtractor.zone(run.map(SlotExtractor.trimmed)).map { .string($0) }
+    /// time is it in the morning" is not a call with the zone "the morning", and free text loses its
+    /// lead-in and must be a text ("summarize it" is not a call; see ``FreeTextLocator``).
+    func templateValue(for run: [String], schema: JSONValue?, parameter: String, vocabulary: SkillVocabulary) -> JSONValue? {
+        switch SkillVocabulary.kind(of: parameter, schema: schema) {
+        case .zone: return SlotExtractor.zone(run.map(SlotExtractor.trimmed)).map { .string($0) }
+        case .text: return FreeTextLocator.cleaned(run, vocabulary: vocabulary).flatMap { filler.value(for: $0, schema: schema, parameter: parameter) }
+        default: return filler.value(for: run, schema: schema, parameter: parameter)
         }
-        return filler.value(for: run, schema: schema, parameter: parameter)
+    }
+
+    /// The step for `arguments`, with times the planner worked out ("9:30", "tomorrow at 10am") written
+    /// without a UTC offset when the user named the zone they are in (`from_timezone`, `timezone`), so the
+    /// skill reads them in that zone rather than in the user's own.
+    func step(_ clause: String, _ spec: ToolSpec, _ arguments: JSONObject) -> OfflinePlan.Step {
+        var arguments = arguments
+        let properties = spec.tool.parameters["properties"]
+        let zoneGiven = arguments.keys.contains { name in
+            !name.lowercased().hasPrefix("to") && SkillVocabulary.kind(of: name, schema: properties?[name]) == .zone
+        }
+        if zoneGiven {
+            for name in arguments.keys where SkillVocabulary.kind(of: name, schema: properties?[name]) == .date {
+                guard let value = arguments[name]?.stringValue, !clause.contains(value),
+                    let pattern = properties?[name]?["pattern"]?.stringValue, let local = Self.withoutOffset(value),
+                    SlotFiller.matches(local, pattern: pattern)
+                else { continue }
+                arguments[name] = .string(local)
+            }
+        }
+        return OfflinePlan.Step(clause: clause, toolName: spec.name, arguments: .object(arguments))
+    }
+
+    /// A date-time without its trailing `Z` or `±hh:mm` offset, or nil when it has none.
+    static func withoutOffset(_ value: String) -> String? {
+        guard value.contains("T") else { return nil }
+        if value.hasSuffix("Z") { return String(value.dropLast()) }
+        let tail = value.suffix(6)
+        guard tail.count == 6, tail.first == "+" || tail.first == "-", tail.dropFirst(3).first == ":" else { return nil }
+        return String(value.dropLast(6))
     }
 }

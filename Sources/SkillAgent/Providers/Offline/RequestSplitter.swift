@@ -64,7 +64,8 @@ enum RequestSplitter {
 }
 
 extension String {
-    /// The string split at each case-insensitive occurrence of `separator` (ASCII separators only).
+    /// The string split at each case-insensitive occurrence of `separator` (ASCII separators only) outside
+    /// quoted passages, so "summarize 'eat, then sleep'" stays one clause.
     func splitCaseInsensitive(by separator: String) -> [String] {
         let lowered = Array(lowercased().utf8)
         let original = Array(utf8)
@@ -73,11 +74,14 @@ extension String {
         guard lowered.count == original.count, !needle.isEmpty else {
             return components(separatedBy: separator)
         }
+        let quoted = quotedByteRanges()
         var parts: [String] = []
         var start = 0
         var index = 0
         while index + needle.count <= lowered.count {
-            if Array(lowered[index..<(index + needle.count)]) == needle {
+            if let passage = quoted.first(where: { $0.contains(index) }) {
+                index = passage.upperBound
+            } else if Array(lowered[index..<(index + needle.count)]) == needle {
                 parts.append(String(decoding: original[start..<index], as: UTF8.self))
                 index += needle.count
                 start = index
@@ -87,6 +91,44 @@ extension String {
         }
         parts.append(String(decoding: original[start...], as: UTF8.self))
         return parts
+    }
+
+    /// UTF-8 offsets of quoted passages: from an opening quote (`"`, `“`, or `'`/`‘` at the start of a
+    /// word) to its closing quote (for single quotes, at the end of a word). An unclosed quote quotes nothing.
+    func quotedByteRanges() -> [Range<Int>] {
+        let characters = Array(self)
+        var offsets: [Int] = []
+        var offset = 0
+        for character in characters {
+            offsets.append(offset)
+            offset += character.utf8.count
+        }
+        offsets.append(offset)
+        let closers: [Character: Set<Character>] = ["\"": ["\""], "“": ["”", "\""], "'": ["'", "’"], "‘": ["’", "'"]]
+        var ranges: [Range<Int>] = []
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            let wordStart = index == 0 || characters[index - 1].isWhitespace
+            guard let closing = closers[character], character == "\"" || character == "“" || wordStart else {
+                index += 1
+                continue
+            }
+            let single = character == "'" || character == "‘"
+            var end = index + 1
+            while end < characters.count {
+                let wordEnd = end + 1 == characters.count || characters[end + 1].isWhitespace || ".,!?;:".contains(characters[end + 1])
+                if closing.contains(characters[end]), !single || wordEnd { break }
+                end += 1
+            }
+            guard end < characters.count else {
+                index += 1
+                continue
+            }
+            ranges.append(offsets[index]..<offsets[end + 1])
+            index = end + 1
+        }
+        return ranges
     }
 
     /// Exact split on a separator string.

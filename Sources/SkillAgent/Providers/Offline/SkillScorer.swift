@@ -18,6 +18,9 @@ struct SkillScorer {
         var unmatched: Int
         /// The overall score.
         var total: Double
+        /// Whether the clause is nearly one of the tool's examples with values in its slots ("what's 18:00
+        /// in Tokyo"), which selects a tool even when all its words are stop words or values.
+        var closeToExample: Bool
     }
 
     /// The outcome of scoring one clause.
@@ -36,10 +39,13 @@ struct SkillScorer {
     /// Weight each unknown content word takes off.
     static let unknownPenalty = 0.75
     /// Weight each filled typed value adds.
-    static let valueBonus = 0.5
+    static let valueBonus = 1.0
+    /// Phrase similarity from which a clause counts as a rewording of an example.
+    static let closeSimilarity = 0.6
     /// Weight of the phrase similarity to the closest example (0…1).
     static let phraseWeight = 4.0
-    /// Weight each required value the clause lacks takes off (a tool that cannot run is a worse reading).
+    /// Weight each required value the clause lacks (or each value it gives that does not fit) takes off: a
+    /// tool that cannot run is a worse reading.
     static let missingPenalty = 1.0
     /// How far ahead of the runner-up a winner must be.
     static let margin = 0.75
@@ -64,14 +70,14 @@ struct SkillScorer {
     func best(for clause: String) -> Outcome {
         let words = ClauseWords(clause)
         let scores = vocabularies.map { score(words, $0) }
-            .filter { $0.matched >= Self.minimumMatch && $0.total > 0 }
+            .filter { ($0.matched >= Self.minimumMatch || $0.closeToExample) && $0.total > 0 }
             .sorted { ($0.total, $1.vocabulary.name) > ($1.total, $0.vocabulary.name) }
         guard let first = scores.first else { return .none }
         guard scores.count > 1 else { return .match(first) }
         let second = scores[1]
         if first.total - second.total >= Self.margin { return .match(first) }
         // A tie between a tool that can run and one that lacks values goes to the one that can run.
-        if first.reading.missing.isEmpty, !second.reading.missing.isEmpty, first.total >= second.total { return .match(first) }
+        if first.reading.canRun, !second.reading.canRun, first.total >= second.total { return .match(first) }
         return .ambiguous(Array(scores.prefix(3).filter { first.total - $0.total < Self.margin }))
     }
 
@@ -100,8 +106,13 @@ struct SkillScorer {
                 unmatched += 1
             }
         }
-        let bonus = matched > 0 ? Double(reading.typedCount) * Self.valueBonus + similarity(words, vocabulary, reading) * Self.phraseWeight : 0
-        let total = matched - Double(unmatched) * Self.unknownPenalty + bonus - Double(reading.missing.count) * Self.missingPenalty
-        return Score(vocabulary: vocabulary, reading: reading, matched: matched, unmatched: unmatched, total: total)
+        let similarity = similarity(words, vocabulary, reading)
+        // Free text found only as "the rest of the clause" could swallow anything, so it does not make a
+        // clause close to an example; quoted text or text after a colon does.
+        let close = similarity >= Self.closeSimilarity && (reading.explicitText || !vocabulary.slots.contains { $0.kind == .text })
+        let bonus = matched > 0 || close ? Double(reading.typedCount) * Self.valueBonus + similarity * Self.phraseWeight : 0
+        let lacking = reading.missing.count + (reading.unreadable == nil ? 0 : 1)
+        let total = matched - Double(unmatched) * Self.unknownPenalty + bonus - Double(lacking) * Self.missingPenalty
+        return Score(vocabulary: vocabulary, reading: reading, matched: matched, unmatched: unmatched, total: total, closeToExample: close)
     }
 }

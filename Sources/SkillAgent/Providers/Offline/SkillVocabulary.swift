@@ -57,8 +57,14 @@ struct SkillVocabulary: Sendable {
             for stem in stems { weights[stem] = max(weights[stem] ?? 0, weight) }
         }
         let properties = tool.parameters["properties"]?.objectValue
-        for example in tool.examples {
-            add(WordNormalizer.stems(of: example.split(separator: " ").filter { !$0.hasPrefix("{") }.joined(separator: " ")), 3)
+        let numberSlots = Set((properties ?? [:]).keys.filter { Self.kind(of: $0, schema: properties?[$0]) == .number })
+        for template in tool.examples.compactMap(UtteranceTemplate.init) {
+            for (index, piece) in template.pieces.enumerated() {
+                guard case .word(let word) = piece, let stem = WordNormalizer.stem(word) else { continue }
+                // A unit after a number ("{sentences} sentences") names the parameter more than the skill.
+                let afterNumber = index > 0 && template.pieces[index - 1].slotName.map(numberSlots.contains) == true
+                add([stem], afterNumber ? 1 : 3)
+            }
         }
         add(WordNormalizer.stems(of: tool.title), 2)
         add(WordNormalizer.stems(of: Self.affirmativePart(of: tool.description)), 1)

@@ -11,6 +11,20 @@ struct SlotReading: Sendable {
     var used = Set<Int>()
     /// How many typed values (zones, dates, numbers, choices) were found.
     var typedCount = 0
+    /// Whether the free text was marked off by quotes or a colon.
+    var explicitText = false
+    /// A value the user seems to give but that does not fit its parameter.
+    var unreadable: Unreadable?
+
+    /// Whether the tool can be called with these arguments: nothing required is missing and nothing the
+    /// user gave was left unread.
+    var canRun: Bool { missing.isEmpty && unreadable == nil }
+
+    /// Words in a parameter's place that are not a value of it.
+    struct Unreadable: Sendable, Equatable {
+        var parameter: String
+        var text: String
+    }
 }
 
 /// Finds parameter values anywhere in a clause for one tool: typed values (a zone, a date, a number, an
@@ -33,24 +47,20 @@ struct SlotExtractor {
         var cued: Bool
     }
 
-    /// Words that introduce free text in most phrasings ("statistics for …", "keywords of …").
-    static let textCues: Set<String> = ["in", "for", "of", "on", "about", "from"]
-    /// Words naming the text itself, skipped after a cue ("for the text …", "of the following: …").
-    static let textNouns: Set<String> = [
-        "text", "following", "string", "message", "passage", "note", "paragraph", "sentence", "phrase", "article",
-    ]
-    static let determiners: Set<String> = ["the", "this", "that", "a", "an", "my", "these", "those"]
-
     /// The reading of `words` for the tool described by `vocabulary`.
     func read(_ words: ClauseWords, for vocabulary: SkillVocabulary) -> SlotReading {
         let slots = vocabulary.slots
         var candidates = typedCandidates(words, slots: slots)
         var reading = SlotReading()
         let textSlot = slots.firstIndex { $0.kind == .text && $0.required } ?? slots.firstIndex { $0.kind == .text }
-        if let textSlot, let (range, text) = freeText(words, slot: slots[textSlot], vocabulary: vocabulary, candidates: candidates) {
-            reading.arguments[slots[textSlot].name] = .string(text)
-            reading.used.formUnion(range)
-            candidates.removeAll { $0.range.overlaps(range) }
+        if let textSlot {
+            let locator = FreeTextLocator(words: words, slot: slots[textSlot], vocabulary: vocabulary, candidates: candidates)
+            if let span = locator.span() {
+                reading.arguments[slots[textSlot].name] = .string(span.text)
+                reading.used.formUnion(span.consumed)
+                reading.explicitText = span.explicit
+                candidates.removeAll { $0.range.overlaps(span.consumed) }
+            }
         }
         candidates.sort {
             ($0.score, $0.range.count, -$0.range.lowerBound, slots[$1.slot].name)
@@ -65,7 +75,25 @@ struct SlotExtractor {
             reading.typedCount += 1
         }
         reading.missing = slots.filter { $0.required && reading.arguments[$0.name] == nil }.map(\.name)
+        reading.unreadable = unreadable(words, slots: slots, vocabulary: vocabulary, reading: reading)
         return reading
+    }
+
+    /// The first value the user seems to give but that does not fit its parameter: unknown words right
+    /// after a cue of an unfilled typed parameter ("what time is it on Mars": Mars is no time zone).
+    func unreadable(_ words: ClauseWords, slots: [SkillVocabulary.Slot], vocabulary: SkillVocabulary, reading: SlotReading) -> SlotReading.Unreadable? {
+        for slot in slots where reading.arguments[slot.name] == nil && [.zone, .date, .choice].contains(slot.kind) {
+            let cues = slot.kind == .zone ? slot.before.union(["in", "on", "at", "for"]) : slot.before
+            for index in words.cues.indices where cues.contains(words.cues[index]) && !reading.used.contains(index) {
+                var start = index + 1
+                while start < words.count, FreeTextLocator.determiners.contains(words.cues[start]) { start += 1 }
+                var end = start
+                while end < words.count, !reading.used.contains(end), let stem = words.stems[end], vocabulary.weights[stem] == nil { end += 1 }
+                guard end > start else { continue }
+                return SlotReading.Unreadable(parameter: slot.name, text: words.text(start..<end).trimmingCharacters(in: .punctuationCharacters))
+            }
+        }
+        return nil
     }
 
     /// Every span of up to four words (outside quotes) that a typed parameter accepts.
@@ -147,60 +175,6 @@ struct SlotExtractor {
         }
         guard text.first?.isLetter == true, let zone = SlotFiller.timeZoneIdentifier(text) else { return nil }
         return zone
-    }
-
-    /// The free text for `slot` and the words it spans: quoted text, the words after a colon, or the words
-    /// after the command ("count the words in …"), without typed values at its end ("… in 2 sentences").
-    func freeText(
-        _ words: ClauseWords, slot: SkillVocabulary.Slot, vocabulary: SkillVocabulary, candidates: [Candidate]
-    ) -> (Range<Int>, String)? {
-        if let quoted = words.quoted { return (quoted.range, quoted.text) }
-        let start: Int
-        if let afterColon = words.afterColon {
-            start = afterColon
-        } else if let afterCommand = commandEnd(words, slot: slot, vocabulary: vocabulary, candidates: candidates) {
-            start = afterCommand
-        } else {
-            return nil
-        }
-        var end = words.count
-        // Typed values with a cue at the end belong to their slots: "summarize … in 2 sentences".
-        while let last = candidates.filter({ $0.cued && $0.range.lowerBound > start && $0.range.upperBound >= end - 1 && $0.range.upperBound <= end }).max(by: { $0.score < $1.score }) {
-            guard last.range.upperBound == end || words.stems[end - 1] == nil || vocabulary.weights[words.stems[end - 1] ?? ""] != nil else { break }
-            end = last.range.lowerBound
-            if end - 1 > start, WordNormalizer.stopWords.contains(words.cues[end - 1]) { end -= 1 }
-        }
-        guard start < end else { return nil }
-        let text = words.text(start..<end)
-        return text.isEmpty ? nil : (start..<end, text)
-    }
-
-    /// Where free text starts after the command words: after the last cue word ("in", "for", a word that
-    /// precedes the slot in an example) among the leading command words, skipping "the text", "the
-    /// following"; nil when the clause does not start with a word of the tool.
-    func commandEnd(_ words: ClauseWords, slot: SkillVocabulary.Slot, vocabulary: SkillVocabulary, candidates: [Candidate]) -> Int? {
-        var prefix = 0
-        var lastCue: Int?
-        var lastCommand: Int?
-        while prefix < words.count {
-            let stem = words.stems[prefix]
-            let known = stem.map { vocabulary.weights[$0] != nil } ?? false
-            let cue = slot.before.contains(words.cues[prefix]) || Self.textCues.contains(words.cues[prefix])
-            let typed = candidates.contains { $0.cued && $0.range.contains(prefix) }
-            guard stem == nil || known || cue || typed else { break }
-            if cue { lastCue = prefix }
-            if known { lastCommand = prefix }
-            prefix += 1
-        }
-        guard let command = lastCommand else { return nil }
-        var start = (lastCue ?? command) + 1
-        let cues = words.cues
-        var skipped = start
-        if skipped < words.count, Self.determiners.contains(cues[skipped]) { skipped += 1 }
-        if skipped < words.count, cues[skipped] == "following" { skipped += 1 }
-        if skipped < words.count, Self.textNouns.contains(cues[skipped]) { skipped += 1 }
-        if skipped > start, Self.textNouns.contains(cues[skipped - 1]) { start = skipped }
-        return start < words.count ? start : nil
     }
 
     /// A word without punctuation around it, case kept ("Tokyo?" → "Tokyo", "10am." → "10am").

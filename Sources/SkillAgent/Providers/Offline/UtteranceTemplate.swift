@@ -77,3 +77,11 @@ struct UtteranceTemplate: Sendable, Equatable {
         return String(text)
     }
 }
+
+extension UtteranceTemplate.Piece {
+    /// The parameter name of a slot; nil for a word.
+    var slotName: String? {
+        if case .slot(let name) = self { return name }
+        return nil
+    }
+}

@@ -68,6 +68,23 @@ enum WordNormalizer {
         return value
     }
 
+    /// Contractions written out, so "what's 18:00 in Tokyo" meets the example "what is {time} in …".
+    static let contractions: [String: [String]] = [
+        "what's": ["what", "is"], "how's": ["how", "is"], "where's": ["where", "is"], "when's": ["when", "is"],
+        "who's": ["who", "is"], "it's": ["it", "is"], "that's": ["that", "is"], "there's": ["there", "is"],
+        "i'm": ["i", "am"], "what're": ["what", "are"], "how're": ["how", "are"], "don't": ["do", "not"],
+        "doesn't": ["does", "not"], "isn't": ["is", "not"], "i've": ["i", "have"], "i'd": ["i", "would"],
+    ]
+
+    /// The words with contractions written out (case kept for the first part).
+    static func expandingContractions(_ words: [String]) -> [String] {
+        words.flatMap { word -> [String] in
+            let key = word.lowercased().replacingOccurrences(of: "’", with: "'")
+            guard let parts = contractions[key] else { return [word] }
+            return word.first?.isUppercase == true ? [parts[0].capitalized] + parts.dropFirst() : parts
+        }
+    }
+
     /// The stems of the words in `text`, in order (stop words and skill ids such as `clock.add` left out).
     static func stems(of text: String) -> [String] {
         text.split(whereSeparator: { $0.isWhitespace || $0 == "/" || $0 == "(" || $0 == ")" || $0 == "," })
