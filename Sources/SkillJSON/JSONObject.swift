@@ -7,9 +7,9 @@
 public struct JSONObject: Sendable, Hashable {
     /// The members, shared between copies until one of them changes (copy on write). A single
     /// reference, so copying an object (or a ``JSONValue`` holding one) costs one retain.
-    private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var keys: [String]
-        @exclusivity(unchecked) var values: [JSONValue]
+    @usableFromInline final class Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var keys: [String]
+        @usableFromInline @exclusivity(unchecked) var values: [JSONValue]
         /// A hash index, only for objects too large for a linear search.
         @exclusivity(unchecked) var index: [String: Int]?
 
@@ -20,7 +20,7 @@ public struct JSONObject: Sendable, Hashable {
         }
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: Storage
 
     /// Objects with more members than this get a hash index.
     private static let linearLimit = 12
@@ -38,7 +38,7 @@ public struct JSONObject: Sendable, Hashable {
     public var keys: [String] { storage.keys }
 
     /// The number of members.
-    public var count: Int { storage.keys.count }
+    @inlinable public var count: Int { storage.keys.count }
 
     /// Whether the object has no members.
     public var isEmpty: Bool { storage.keys.isEmpty }
@@ -61,6 +61,17 @@ public struct JSONObject: Sendable, Hashable {
     /// The key and value at a position in insertion order (0 ..< count).
     public func member(at position: Int) -> (key: String, value: JSONValue) {
         (storage.keys[position], storage.values[position])
+    }
+
+    /// Calls `body` with the keys and the values in insertion order, borrowed in place (no copies, no
+    /// reference counting per member): the validator's hot loops read objects through this.
+    @inlinable package func withMembers<Result>(
+        _ body: (UnsafeBufferPointer<String>, UnsafeBufferPointer<JSONValue>) throws -> Result
+    ) rethrows -> Result {
+        let storage = storage
+        return try storage.keys.withUnsafeBufferPointer { keys in
+            try storage.values.withUnsafeBufferPointer { values in try body(keys, values) }
+        }
     }
 
     /// The value for `key`; assigning `nil` removes the member.

@@ -109,14 +109,38 @@ extension JSONValue: Hashable {
         }
     }
 
-    /// Whether two strings have the same code points (not merely canonical equivalence).
-    static func sameCodePoints(_ lhs: String, _ rhs: String) -> Bool {
-        // Equal code points imply String equality (canonical equivalence), so `==` rules out most pairs
-        // on its fast path; the byte comparison then rejects equivalent but different spellings.
-        guard lhs.utf8.count == rhs.utf8.count, lhs == rhs else { return false }
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
+    /// Whether two strings have the same code points (not merely canonical equivalence): equal UTF-8
+    /// bytes, compared in place.
+    @inlinable package static func sameCodePoints(_ lhs: String, _ rhs: String) -> Bool {
+        let count = lhs.utf8.count
+        guard count == rhs.utf8.count else { return false }
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in equalBytes(left, right) }
+        }
+        if let compared, let compared { return compared }
+        return lhs.utf8.elementsEqual(rhs.utf8)
+    }
+
+    /// Whether two buffers of the same length hold the same bytes (eight at a time).
+    @inlinable static func equalBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = lhs.count
+        guard count > 0, let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        let leftRaw = UnsafeRawPointer(left)
+        let rightRaw = UnsafeRawPointer(right)
+        var offset = 0
+        while offset + 8 <= count {
+            if leftRaw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != rightRaw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        while offset < count {
+            if left[offset] != right[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {

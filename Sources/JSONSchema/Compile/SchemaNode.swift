@@ -5,8 +5,9 @@ final class SchemaNode: @unchecked Sendable {
     let location: String
     /// The compiled keywords, in evaluation order; `unevaluated*` come last.
     let keywords: [Keyword]
-    /// The same keywords without reference counting, for the validation loop (`type` excluded).
-    let keywordRefs: [KeywordRef]
+    /// The same keywords without reference counting, for the validation loop (`type` excluded); a
+    /// buffer of its own, so walking it costs no reference counting either.
+    let keywordRefs: UnsafeMutableBufferPointer<KeywordRef>
     /// The `type` keyword's types, checked inline before the other keywords.
     let types: JSONTypes?
     /// Whether this node has `unevaluatedProperties`/`unevaluatedItems`, so its subschemas report what
@@ -22,9 +23,35 @@ final class SchemaNode: @unchecked Sendable {
         self.location = location
         self.keywords = keywords
         types = keywords.lazy.compactMap { $0 as? TypeKeyword }.first?.types
-        keywordRefs = keywords.filter { !($0 is TypeKeyword) }.map(KeywordRef.init)
+        let references = keywords.filter { !($0 is TypeKeyword) }.map(KeywordRef.init)
+        keywordRefs = .allocate(capacity: references.count)
+        _ = keywordRefs.initialize(from: references)
         self.collectsAnnotations = collectsAnnotations
         rejectsEverything = keywords.count == 1 && keywords[0] is NeverKeyword
+    }
+
+    deinit { keywordRefs.deallocate() }
+
+    /// Whether `instance` is valid against this schema: ``Schema/isValid(_:)``'s hot path, without
+    /// messages, instance locations, annotations or dynamic scope (only for programs without
+    /// `$dynamicRef`). `depth` counts the subschemas entered so far, bounded as in ``Evaluator``.
+    func accepts(_ instance: JSONValue, depth: Int) -> Bool {
+        guard depth < SchemaLimits.maximumEvaluationDepth, !collectsAnnotations else {
+            return acceptsCollecting(instance, depth: depth)
+        }
+        if let types, !types.matches(instance) { return false }
+        for reference in keywordRefs where !reference.accepts(instance, self, depth: depth + 1) { return false }
+        return true
+    }
+
+    /// ``accepts(_:depth:)`` for a schema with `unevaluated*` (or past the depth bound): the evaluator,
+    /// silently.
+    @inline(never)
+    private func acceptsCollecting(_ instance: JSONValue, depth: Int) -> Bool {
+        var evaluator = Evaluator(maxErrors: 1, silent: true, tracksScope: false)
+        evaluator.depth = depth
+        var annotations = Annotations()
+        return evaluator.evaluate(self, instance, &annotations, track: false)
     }
 
     /// The keyword location for an error raised by `keyword` of this node.
@@ -45,6 +72,12 @@ struct NodeRef: @unchecked Sendable {
     func with<Result>(_ body: (SchemaNode) -> Result) -> Result {
         reference._withUnsafeGuaranteedRef(body)
     }
+
+    /// ``SchemaNode/accepts(_:depth:)`` without retaining the node.
+    @inline(__always)
+    func accepts(_ instance: JSONValue, depth: Int) -> Bool {
+        reference._withUnsafeGuaranteedRef { $0.accepts(instance, depth: depth) }
+    }
 }
 
 /// A keyword reference that does not retain it (its node owns it).
@@ -58,6 +91,12 @@ struct KeywordRef: @unchecked Sendable {
         track: Bool
     ) -> Bool {
         keyword._withUnsafeGuaranteedRef { $0.evaluate(instance, node, &evaluator, &annotations, track: track) }
+    }
+
+    /// ``Keyword/accepts(_:_:depth:)`` without retaining the keyword.
+    @inline(__always)
+    func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        keyword._withUnsafeGuaranteedRef { $0.accepts(instance, node, depth: depth) }
     }
 }
 

@@ -12,12 +12,17 @@ final class ItemCountKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
+        if accepts(instance, node, depth: 0) { return true }
         guard case .array(let elements) = instance else { return true }
-        if isMaximum ? elements.count <= limit : elements.count >= limit { return true }
         evaluator.report(
             node, isMaximum ? "maxItems" : "minItems",
             "expected \(isMaximum ? "at most" : "at least") \(limit) items, got \(elements.count)")
         return false
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .array(let elements) = instance else { return true }
+        return isMaximum ? elements.count <= limit : elements.count >= limit
     }
 }
 
@@ -26,7 +31,21 @@ final class UniqueItemsKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        guard case .array(let elements) = instance, elements.count > 1 else { return true }
+        guard case .array(let elements) = instance, let (first, second) = Self.duplicate(in: elements) else { return true }
+        evaluator.report(
+            node, "uniqueItems",
+            "items \(first) and \(second) are equal (\(ValueText.describe(elements[second]))); items must be unique")
+        return false
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .array(let elements) = instance else { return true }
+        return Self.duplicate(in: elements) == nil
+    }
+
+    /// The positions of the first pair of equal elements.
+    static func duplicate(in elements: [JSONValue]) -> (Int, Int)? {
+        guard elements.count > 1 else { return nil }
         var duplicate: (Int, Int)?
         if elements.count <= 16 {
             search: for second in 1..<elements.count {
@@ -44,11 +63,7 @@ final class UniqueItemsKeyword: Keyword, @unchecked Sendable {
                 }
             }
         }
-        guard let (first, second) = duplicate else { return true }
-        evaluator.report(
-            node, "uniqueItems",
-            "items \(first) and \(second) are equal (\(ValueText.describe(elements[second]))); items must be unique")
-        return false
+        return duplicate
     }
 }
 
@@ -87,6 +102,16 @@ final class ContainsKeyword: Keyword, @unchecked Sendable {
         }
         return true
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .array(let elements) = instance else { return true }
+        var matches = 0
+        for element in elements where schema.accepts(element, depth: depth) {
+            matches += 1
+            if matches >= minimum, maximum == nil { return true }
+        }
+        return matches >= minimum && matches <= maximum ?? Int.max
+    }
 }
 
 final class PrefixItemsKeyword: Keyword, @unchecked Sendable {
@@ -106,6 +131,14 @@ final class PrefixItemsKeyword: Keyword, @unchecked Sendable {
         }
         if valid && track { annotations.prefixItems = max(annotations.prefixItems, count) }
         return valid
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .array(let elements) = instance else { return true }
+        for position in 0..<min(schemas.count, elements.count) where !schemas[position].accepts(elements[position], depth: depth) {
+            return false
+        }
+        return true
     }
 }
 
@@ -145,5 +178,19 @@ final class ItemsKeyword: Keyword, @unchecked Sendable {
         }
         if valid && (track || unevaluatedOnly) { annotations.allItems = true }
         return valid
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard !unevaluatedOnly else { return super.accepts(instance, node, depth: depth) }
+        guard case .array(let elements) = instance, elements.count > start else { return true }
+        return schema.with { schema in
+            if schema.rejectsEverything { return false }
+            return elements.withUnsafeBufferPointer { elements in
+                for position in start..<elements.count where !schema.accepts(elements[position], depth: depth) {
+                    return false
+                }
+                return true
+            }
+        }
     }
 }

@@ -14,6 +14,11 @@ final class AllOfKeyword: Keyword, @unchecked Sendable {
         }
         return valid
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        for schema in schemas where !schema.accepts(instance, depth: depth) { return false }
+        return true
+    }
 }
 
 final class AnyOfKeyword: Keyword, @unchecked Sendable {
@@ -31,6 +36,11 @@ final class AnyOfKeyword: Keyword, @unchecked Sendable {
         }
         if !matched { evaluator.reportAlternatives(node, "anyOf", schemas, instance) }
         return matched
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        for schema in schemas where schema.accepts(instance, depth: depth) { return true }
+        return false
     }
 }
 
@@ -65,6 +75,15 @@ final class OneOfKeyword: Keyword, @unchecked Sendable {
         }
         return false
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        var matched = false
+        for schema in schemas where schema.accepts(instance, depth: depth) {
+            if matched { return false }
+            matched = true
+        }
+        return matched
+    }
 }
 
 final class NotKeyword: Keyword, @unchecked Sendable {
@@ -79,6 +98,10 @@ final class NotKeyword: Keyword, @unchecked Sendable {
         if !evaluator.probe(schema, instance, &ignored, track: false) { return true }
         evaluator.report(node, "not", "\(ValueText.describe(instance)) must not match the schema in not")
         return false
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        !schema.accepts(instance, depth: depth)
     }
 }
 
@@ -107,6 +130,12 @@ final class ConditionalKeyword: Keyword, @unchecked Sendable {
         guard let otherwise else { return true }
         return evaluator.evaluate(otherwise, instance, &annotations, track: track)
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        if then == nil && otherwise == nil { return true }
+        if condition.accepts(instance, depth: depth) { return then?.accepts(instance, depth: depth) ?? true }
+        return otherwise?.accepts(instance, depth: depth) ?? true
+    }
 }
 
 /// `$ref`, and `$dynamicRef`: when `anchor` is set (the static target declares that `$dynamicAnchor`),
@@ -133,5 +162,11 @@ final class ReferenceKeyword: Keyword, @unchecked Sendable {
             }
         }
         return evaluator.evaluate(target, instance, &annotations, track: track)
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        // The hot path runs only without a dynamic scope, where `$dynamicRef` is its static target.
+        guard let target = link.target else { return true }
+        return target.accepts(instance, depth: depth)
     }
 }

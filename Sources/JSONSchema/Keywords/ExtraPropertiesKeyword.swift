@@ -35,6 +35,25 @@ final class ExtraPropertiesKeyword: Keyword, @unchecked Sendable {
         return valid
     }
 
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard !unevaluatedOnly else { return super.accepts(instance, node, depth: depth) }
+        guard case .object(let object) = instance else { return true }
+        return object.withMembers { keys, values in
+            for member in keys.indices {
+                let key = keys[member]
+                if known.contains(key) || patterns.contains(where: { $0.matches(key) }) { continue }
+                if !acceptsExtra(values[member], depth: depth) { return false }
+            }
+            return true
+        }
+    }
+
+    /// Whether the subschema accepts one extra member (``Schema/isValid(_:)``'s hot path).
+    @inline(__always)
+    func acceptsExtra(_ value: JSONValue, depth: Int) -> Bool {
+        schema.with { $0.rejectsEverything ? false : $0.accepts(value, depth: depth) }
+    }
+
     /// Applies the subschema to one extra member, saying "unexpected property" when it is `false`.
     func evaluateExtra(_ value: JSONValue, key: String, _ node: SchemaNode, _ evaluator: inout Evaluator) -> Bool {
         guard schema.node.rejectsEverything else { return evaluator.evaluate(schema, value, key: key) }

@@ -10,6 +10,16 @@ class Keyword: @unchecked Sendable {
     ) -> Bool {
         true
     }
+
+    /// Whether `instance` passes, without messages or annotations: ``Schema/isValid(_:)``'s hot path.
+    /// `depth` is the evaluation depth of `node`'s subschemas. Keywords on the hot path override it with
+    /// a direct check; the rest run ``evaluate(_:_:_:_:track:)`` silently.
+    func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        var evaluator = Evaluator(maxErrors: 1, silent: true, tracksScope: false)
+        evaluator.depth = depth
+        var annotations = Annotations()
+        return evaluate(instance, node, &evaluator, &annotations, track: false)
+    }
 }
 
 /// The `false` schema: rejects every instance.
@@ -21,4 +31,6 @@ final class NeverKeyword: Keyword, @unchecked Sendable {
         evaluator.report(node, "", "no value is allowed here, got \(ValueText.describe(instance))")
         return false
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool { false }
 }

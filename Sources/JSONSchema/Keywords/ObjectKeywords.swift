@@ -12,12 +12,17 @@ final class PropertyCountKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
+        if accepts(instance, node, depth: 0) { return true }
         guard case .object(let object) = instance else { return true }
-        if isMaximum ? object.count <= limit : object.count >= limit { return true }
         evaluator.report(
             node, isMaximum ? "maxProperties" : "minProperties",
             "expected \(isMaximum ? "at most" : "at least") \(limit) properties, got \(object.count)")
         return false
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        return isMaximum ? object.count <= limit : object.count >= limit
     }
 }
 
@@ -37,6 +42,12 @@ final class RequiredKeyword: Keyword, @unchecked Sendable {
             if evaluator.stopping { return false }
         }
         return valid
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        for name in names where !object.hasMember(name) { return false }
+        return true
     }
 }
 
@@ -60,6 +71,14 @@ final class DependentRequiredKeyword: Keyword, @unchecked Sendable {
             }
         }
         return valid
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        for (name, needed) in pairs where object.hasMember(name) {
+            for other in needed where !object.hasMember(other) { return false }
+        }
+        return true
     }
 }
 
@@ -146,6 +165,23 @@ final class PropertiesKeyword: Keyword, @unchecked Sendable {
         }
         return valid
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        var seen: UInt64 = 0
+        let membersValid = object.withMembers { keys, values in
+            for member in keys.indices {
+                if let position = names.position(of: keys[member]) {
+                    if position < 64 { seen |= 1 << UInt64(position) }
+                    if !schemas[position].accepts(values[member], depth: depth) { return false }
+                } else if let additional, !additional.acceptsExtra(values[member], depth: depth) {
+                    return false
+                }
+            }
+            return true
+        }
+        return membersValid && seen & requiredMask == requiredMask
+    }
 }
 
 final class PatternPropertiesKeyword: Keyword, @unchecked Sendable {
@@ -171,6 +207,18 @@ final class PatternPropertiesKeyword: Keyword, @unchecked Sendable {
         }
         return valid
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        return object.withMembers { keys, values in
+            for member in keys.indices {
+                for (regex, schema) in members where regex.matches(keys[member]) {
+                    if !schema.accepts(values[member], depth: depth) { return false }
+                }
+            }
+            return true
+        }
+    }
 }
 
 final class PropertyNamesKeyword: Keyword, @unchecked Sendable {
@@ -192,6 +240,12 @@ final class PropertyNamesKeyword: Keyword, @unchecked Sendable {
         }
         return true
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        for key in object.keys where !schema.accepts(.string(key), depth: depth) { return false }
+        return true
+    }
 }
 
 final class DependentSchemasKeyword: Keyword, @unchecked Sendable {
@@ -211,5 +265,13 @@ final class DependentSchemasKeyword: Keyword, @unchecked Sendable {
             }
         }
         return valid
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        for (name, schema) in members where object.hasMember(name) && !schema.accepts(instance, depth: depth) {
+            return false
+        }
+        return true
     }
 }

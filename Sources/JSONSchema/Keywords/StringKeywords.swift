@@ -7,11 +7,15 @@ final class MaxLengthKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        guard case .string(let text) = instance, text.utf8.count > limit else { return true }
+        guard case .string(let text) = instance, !accepts(instance, node, depth: 0) else { return true }
         let length = text.unicodeScalars.count
-        if length <= limit { return true }
         evaluator.report(node, "maxLength", "expected at most \(limit) characters, got \(length): \(ValueText.describe(instance))")
         return false
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .string(let text) = instance, text.utf8.count > limit else { return true }
+        return text.unicodeScalars.count <= limit
     }
 }
 
@@ -23,13 +27,18 @@ final class MinLengthKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
+        guard case .string(let text) = instance, !accepts(instance, node, depth: 0) else { return true }
+        let length = text.unicodeScalars.count
+        evaluator.report(node, "minLength", "expected at least \(limit) characters, got \(length): \(ValueText.describe(instance))")
+        return false
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
         guard case .string(let text) = instance else { return true }
         let bytes = text.utf8.count
         if bytes >= limit * 4 { return true }  // a code point is at most 4 UTF-8 bytes
-        let length = bytes < limit ? bytes : text.unicodeScalars.count
-        if length >= limit { return true }
-        evaluator.report(node, "minLength", "expected at least \(limit) characters, got \(length): \(ValueText.describe(instance))")
-        return false
+        if bytes < limit { return false }  // and at least one
+        return text.unicodeScalars.count >= limit
     }
 }
 
@@ -53,6 +62,11 @@ final class PatternKeyword: Keyword, @unchecked Sendable {
         }
         return false
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .string(let text) = instance else { return true }
+        return regex.search(text) == .match
+    }
 }
 
 final class FormatKeyword: Keyword, @unchecked Sendable {
@@ -67,4 +81,6 @@ final class FormatKeyword: Keyword, @unchecked Sendable {
         evaluator.report(node, "format", "expected \(checker.expectation), got \(ValueText.describe(instance))")
         return false
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool { checker.accepts(instance) }
 }

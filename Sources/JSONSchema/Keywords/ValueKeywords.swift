@@ -12,30 +12,44 @@ final class TypeKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool { types.matches(instance) }
+
     /// Reports that `instance` is not of `types`.
     static func report(_ types: JSONTypes, _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator) {
         evaluator.report(node, "type", "expected \(ValueText.article(types.names)) \(types.names), got \(ValueText.describe(instance))")
     }
 }
 
-/// `enum`: a linear scan for the usual handful of values, a hash set for long lists.
+/// `enum`: a linear scan for the usual handful of values (of their bytes when all are strings), a hash
+/// set for long lists.
 final class EnumKeyword: Keyword, @unchecked Sendable {
     let values: [JSONValue]
     private let hashed: Set<JSONValue>?
+    /// The values when all are strings and the list is short.
+    private let strings: [String]?
     init(_ values: [JSONValue]) {
         self.values = values
         hashed = values.count > 16 ? Set(values) : nil
+        let strings = values.compactMap(\.stringValue)
+        self.strings = hashed == nil && strings.count == values.count ? strings : nil
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        if let strings {
+            guard case .string(let text) = instance else { return false }
+            for value in strings where JSONValue.sameCodePoints(value, text) { return true }
+            return false
+        }
+        if let hashed { return hashed.contains(instance) }
+        for value in values where value == instance { return true }
+        return false
     }
 
     override func evaluate(
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        if let hashed {
-            if hashed.contains(instance) { return true }
-        } else {
-            for value in values where value == instance { return true }
-        }
+        if accepts(instance, node, depth: 0) { return true }
         evaluator.report(node, "enum", "expected \(ValueText.list(values)), got \(ValueText.describe(instance))")
         return false
     }
@@ -53,6 +67,8 @@ final class ConstKeyword: Keyword, @unchecked Sendable {
         evaluator.report(node, "const", "expected \(ValueText.describe(value)), got \(ValueText.describe(instance))")
         return false
     }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool { value == instance }
 }
 
 final class MultipleOfKeyword: Keyword, @unchecked Sendable {
@@ -63,9 +79,13 @@ final class MultipleOfKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        guard Numbers.isNumber(instance), !Numbers.isMultiple(instance, of: divisor) else { return true }
+        guard !accepts(instance, node, depth: 0) else { return true }
         evaluator.report(node, "multipleOf", "expected a multiple of \(divisor), got \(ValueText.describe(instance))")
         return false
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        !Numbers.isNumber(instance) || Numbers.isMultiple(instance, of: divisor)
     }
 }
 
@@ -104,5 +124,15 @@ final class NumberLimitKeyword: Keyword, @unchecked Sendable {
         }
         evaluator.report(node, kind.rawValue, "expected a number \(words) \(limit), got \(ValueText.describe(instance))")
         return false
+    }
+
+    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+        guard let order = Numbers.compare(instance, limit) else { return true }
+        switch kind {
+        case .maximum: return order <= 0
+        case .exclusiveMaximum: return order < 0
+        case .minimum: return order >= 0
+        case .exclusiveMinimum: return order > 0
+        }
     }
 }
