@@ -1,0 +1,60 @@
+import Foundation
+import SkillJSON
+import Testing
+
+@testable import SkillAgent
+
+/// Multi-step requests over the bundled skills: steps split at "then", "and then", "after that", ";" and
+/// "and" when each part is a request of its own, never inside quotes, and not where "and" joins one request.
+@Suite struct OfflinePlannerMultiStepTests {
+    @Test func thenAndThenAndAfterThatSplitInOrder() {
+        let plan = BundledSkills.plan(
+            "what time is it in Tokyo, and then how much memory is free, after that summarize 'x. y. z.' then what is the uptime")
+        #expect(plan.steps.map(\.toolName) == ["clock_now", "sysinfo_memory", "text_summarize", "sysinfo_uptime"])
+        #expect(plan.steps.map(\.arguments) == [["timezone": "Asia/Tokyo"], [:], ["text": "x. y. z."], [:]])
+        #expect(plan.unmapped.isEmpty)
+    }
+
+    @Test func paraphrasedStepsSplitToo() {
+        #expect(
+            BundledSkills.plan("check the uptime, after that show me memory usage").steps.map(\.toolName)
+                == ["sysinfo_uptime", "sysinfo_memory"])
+        #expect(
+            BundledSkills.plan("first tell me the uptime then the memory usage").steps.map(\.toolName)
+                == ["sysinfo_uptime", "sysinfo_memory"])
+        #expect(
+            BundledSkills.plan("uptime; memory usage; load average").steps.map(\.toolName)
+                == ["sysinfo_uptime", "sysinfo_memory", "sysinfo_load"])
+        #expect(
+            BundledSkills.plan("what time is it in Tokyo and then what is the uptime").steps.map(\.toolName)
+                == ["clock_now", "sysinfo_uptime"])
+    }
+
+    @Test func freeTextThenAnotherStep() {
+        let plan = BundledSkills.plan("give me statistics for the text hello world and then summarize 'A. B. C.' in 2 sentences")
+        #expect(plan.steps.map(\.toolName) == ["text_stats", "text_summarize"])
+        #expect(plan.steps.map(\.arguments) == [["text": "hello world"], ["text": "A. B. C.", "sentences": 2]])
+    }
+
+    @Test func quotesAreNeverSplit() {
+        let plan = BundledSkills.plan("summarize \"Eat first, then sleep. After that, work.\" and then what is the uptime")
+        #expect(plan.steps.map(\.toolName) == ["text_summarize", "sysinfo_uptime"])
+        #expect(plan.steps.first?.arguments == ["text": "Eat first, then sleep. After that, work."])
+        #expect("say 'a, then b' then c".quotedByteRanges() == [4..<15])
+        #expect(RequestSplitter.clauses(of: "count the words in 'x, then y', then uptime") == ["count the words in 'x, then y'", "uptime"])
+    }
+
+    @Test func andInsideOneRequestDoesNotSplit() {
+        let plan = BundledSkills.plan("give me the date and time in Berlin")
+        #expect(plan.steps.map(\.toolName) == ["clock_now"])
+        #expect(plan.steps.first?.arguments == ["timezone": "Europe/Berlin"])
+        let words = BundledSkills.plan("count the words in salt and pepper")
+        #expect(words.steps.map(\.arguments) == [["text": "salt and pepper"]])
+    }
+
+    @Test func oneUnmappedStepDoesNotStopTheOthers() {
+        let plan = BundledSkills.plan("book me a flight to Mars, then what is the uptime")
+        #expect(plan.steps.map(\.toolName) == ["sysinfo_uptime"])
+        #expect(plan.unmapped == [.init(clause: "book me a flight to Mars", reason: .noMatch)])
+    }
+}
