@@ -38,7 +38,7 @@ public struct Schema: Sendable {
 
     /// Whether `instance` is valid; stops at the first failure and builds no messages.
     public func isValid(_ instance: JSONValue) -> Bool {
-        if !program.tracksScope { return program.root.accepts(instance, depth: 0) }
+        if !program.tracksScope { return withUnsafePointer(to: instance) { program.root.accepts($0, depth: 0) } }
         var evaluator = Evaluator(maxErrors: 1, silent: true, tracksScope: program.tracksScope)
         var annotations = Annotations()
         return evaluator.evaluate(program.root, instance, &annotations, track: false)

@@ -35,11 +35,11 @@ final class SchemaNode: @unchecked Sendable {
     /// Whether `instance` is valid against this schema: ``Schema/isValid(_:)``'s hot path, without
     /// messages, instance locations, annotations or dynamic scope (only for programs without
     /// `$dynamicRef`). `depth` counts the subschemas entered so far, bounded as in ``Evaluator``.
-    func accepts(_ instance: JSONValue, depth: Int) -> Bool {
+    func accepts(_ instance: UnsafePointer<JSONValue>, depth: Int) -> Bool {
         guard depth < SchemaLimits.maximumEvaluationDepth, !collectsAnnotations else {
-            return acceptsCollecting(instance, depth: depth)
+            return acceptsCollecting(instance.pointee, depth: depth)
         }
-        if let types, !types.matches(instance) { return false }
+        if let types, !types.matches(instance.pointee) { return false }
         for reference in keywordRefs where !reference.accepts(instance, self, depth: depth + 1) { return false }
         return true
     }
@@ -75,7 +75,7 @@ struct NodeRef: @unchecked Sendable {
 
     /// ``SchemaNode/accepts(_:depth:)`` without retaining the node.
     @inline(__always)
-    func accepts(_ instance: JSONValue, depth: Int) -> Bool {
+    func accepts(_ instance: UnsafePointer<JSONValue>, depth: Int) -> Bool {
         reference._withUnsafeGuaranteedRef { $0.accepts(instance, depth: depth) }
     }
 }
@@ -95,7 +95,7 @@ struct KeywordRef: @unchecked Sendable {
 
     /// ``Keyword/accepts(_:_:depth:)`` without retaining the keyword.
     @inline(__always)
-    func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         keyword._withUnsafeGuaranteedRef { $0.accepts(instance, node, depth: depth) }
     }
 }

@@ -12,7 +12,7 @@ final class ItemCountKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        if accepts(instance, node, depth: 0) { return true }
+        if holds(instance) { return true }
         guard case .array(let elements) = instance else { return true }
         evaluator.report(
             node, isMaximum ? "maxItems" : "minItems",
@@ -20,7 +20,10 @@ final class ItemCountKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         guard case .array(let elements) = instance else { return true }
         return isMaximum ? elements.count <= limit : elements.count >= limit
     }
@@ -38,7 +41,10 @@ final class UniqueItemsKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         guard case .array(let elements) = instance else { return true }
         return Self.duplicate(in: elements) == nil
     }
@@ -103,14 +109,16 @@ final class ContainsKeyword: Keyword, @unchecked Sendable {
         return true
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
-        guard case .array(let elements) = instance else { return true }
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .array(let elements) = instance.pointee else { return true }
         var matches = 0
-        for element in elements where schema.accepts(element, depth: depth) {
-            matches += 1
-            if matches >= minimum, maximum == nil { return true }
+        return elements.withUnsafeBufferPointer { elements in
+            for position in elements.indices where schema.accepts(elements.baseAddress! + position, depth: depth) {
+                matches += 1
+                if matches >= minimum, maximum == nil { return true }
+            }
+            return matches >= minimum && matches <= maximum ?? Int.max
         }
-        return matches >= minimum && matches <= maximum ?? Int.max
     }
 }
 
@@ -133,12 +141,15 @@ final class PrefixItemsKeyword: Keyword, @unchecked Sendable {
         return valid
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
-        guard case .array(let elements) = instance else { return true }
-        for position in 0..<min(schemas.count, elements.count) where !schemas[position].accepts(elements[position], depth: depth) {
-            return false
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .array(let elements) = instance.pointee else { return true }
+        return elements.withUnsafeBufferPointer { elements in
+            for position in 0..<min(schemas.count, elements.count)
+            where !schemas[position].accepts(elements.baseAddress! + position, depth: depth) {
+                return false
+            }
+            return true
         }
-        return true
     }
 }
 
@@ -180,13 +191,13 @@ final class ItemsKeyword: Keyword, @unchecked Sendable {
         return valid
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         guard !unevaluatedOnly else { return super.accepts(instance, node, depth: depth) }
-        guard case .array(let elements) = instance, elements.count > start else { return true }
+        guard case .array(let elements) = instance.pointee, elements.count > start else { return true }
         return schema.with { schema in
             if schema.rejectsEverything { return false }
             return elements.withUnsafeBufferPointer { elements in
-                for position in start..<elements.count where !schema.accepts(elements[position], depth: depth) {
+                for position in start..<elements.count where !schema.accepts(elements.baseAddress! + position, depth: depth) {
                     return false
                 }
                 return true

@@ -15,7 +15,7 @@ final class AllOfKeyword: Keyword, @unchecked Sendable {
         return valid
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         for schema in schemas where !schema.accepts(instance, depth: depth) { return false }
         return true
     }
@@ -38,7 +38,7 @@ final class AnyOfKeyword: Keyword, @unchecked Sendable {
         return matched
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         for schema in schemas where schema.accepts(instance, depth: depth) { return true }
         return false
     }
@@ -76,7 +76,7 @@ final class OneOfKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         var matched = false
         for schema in schemas where schema.accepts(instance, depth: depth) {
             if matched { return false }
@@ -100,7 +100,7 @@ final class NotKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         !schema.accepts(instance, depth: depth)
     }
 }
@@ -131,7 +131,7 @@ final class ConditionalKeyword: Keyword, @unchecked Sendable {
         return evaluator.evaluate(otherwise, instance, &annotations, track: track)
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         if then == nil && otherwise == nil { return true }
         if condition.accepts(instance, depth: depth) { return then?.accepts(instance, depth: depth) ?? true }
         return otherwise?.accepts(instance, depth: depth) ?? true
@@ -164,7 +164,7 @@ final class ReferenceKeyword: Keyword, @unchecked Sendable {
         return evaluator.evaluate(target, instance, &annotations, track: track)
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         // The hot path runs only without a dynamic scope, where `$dynamicRef` is its static target.
         guard let target = link.target else { return true }
         return target.accepts(instance, depth: depth)

@@ -35,14 +35,14 @@ final class ExtraPropertiesKeyword: Keyword, @unchecked Sendable {
         return valid
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         guard !unevaluatedOnly else { return super.accepts(instance, node, depth: depth) }
-        guard case .object(let object) = instance else { return true }
+        guard case .object(let object) = instance.pointee else { return true }
         return object.withMembers { keys, values in
             for member in keys.indices {
                 let key = keys[member]
                 if known.contains(key) || patterns.contains(where: { $0.matches(key) }) { continue }
-                if !acceptsExtra(values[member], depth: depth) { return false }
+                if !acceptsExtra(values.baseAddress! + member, depth: depth) { return false }
             }
             return true
         }
@@ -50,7 +50,7 @@ final class ExtraPropertiesKeyword: Keyword, @unchecked Sendable {
 
     /// Whether the subschema accepts one extra member (``Schema/isValid(_:)``'s hot path).
     @inline(__always)
-    func acceptsExtra(_ value: JSONValue, depth: Int) -> Bool {
+    func acceptsExtra(_ value: UnsafePointer<JSONValue>, depth: Int) -> Bool {
         schema.with { $0.rejectsEverything ? false : $0.accepts(value, depth: depth) }
     }
 

@@ -14,11 +14,14 @@ class Keyword: @unchecked Sendable {
     /// Whether `instance` passes, without messages or annotations: ``Schema/isValid(_:)``'s hot path.
     /// `depth` is the evaluation depth of `node`'s subschemas. Keywords on the hot path override it with
     /// a direct check; the rest run ``evaluate(_:_:_:_:track:)`` silently.
-    func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    ///
+    /// The instance is passed by pointer into the caller's (immutable) document, so walking an instance
+    /// copies no values and costs no reference counting per member or element.
+    func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         var evaluator = Evaluator(maxErrors: 1, silent: true, tracksScope: false)
         evaluator.depth = depth
         var annotations = Annotations()
-        return evaluate(instance, node, &evaluator, &annotations, track: false)
+        return evaluate(instance.pointee, node, &evaluator, &annotations, track: false)
     }
 }
 
@@ -32,5 +35,5 @@ final class NeverKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool { false }
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { false }
 }

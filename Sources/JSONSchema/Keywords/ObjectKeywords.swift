@@ -12,7 +12,7 @@ final class PropertyCountKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        if accepts(instance, node, depth: 0) { return true }
+        if holds(instance) { return true }
         guard case .object(let object) = instance else { return true }
         evaluator.report(
             node, isMaximum ? "maxProperties" : "minProperties",
@@ -20,7 +20,10 @@ final class PropertyCountKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         guard case .object(let object) = instance else { return true }
         return isMaximum ? object.count <= limit : object.count >= limit
     }
@@ -44,7 +47,10 @@ final class RequiredKeyword: Keyword, @unchecked Sendable {
         return valid
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         guard case .object(let object) = instance else { return true }
         for name in names where !object.hasMember(name) { return false }
         return true
@@ -73,7 +79,10 @@ final class DependentRequiredKeyword: Keyword, @unchecked Sendable {
         return valid
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         guard case .object(let object) = instance else { return true }
         for (name, needed) in pairs where object.hasMember(name) {
             for other in needed where !object.hasMember(other) { return false }
@@ -166,15 +175,16 @@ final class PropertiesKeyword: Keyword, @unchecked Sendable {
         return valid
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
-        guard case .object(let object) = instance else { return true }
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance.pointee else { return true }
         var seen: UInt64 = 0
         let membersValid = object.withMembers { keys, values in
             for member in keys.indices {
+                let value = values.baseAddress! + member
                 if let position = names.position(of: keys[member]) {
                     if position < 64 { seen |= 1 << UInt64(position) }
-                    if !schemas[position].accepts(values[member], depth: depth) { return false }
-                } else if let additional, !additional.acceptsExtra(values[member], depth: depth) {
+                    if !schemas[position].accepts(value, depth: depth) { return false }
+                } else if let additional, !additional.acceptsExtra(value, depth: depth) {
                     return false
                 }
             }
@@ -208,12 +218,12 @@ final class PatternPropertiesKeyword: Keyword, @unchecked Sendable {
         return valid
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
-        guard case .object(let object) = instance else { return true }
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance.pointee else { return true }
         return object.withMembers { keys, values in
             for member in keys.indices {
                 for (regex, schema) in members where regex.matches(keys[member]) {
-                    if !schema.accepts(values[member], depth: depth) { return false }
+                    if !schema.accepts(values.baseAddress! + member, depth: depth) { return false }
                 }
             }
             return true
@@ -241,9 +251,11 @@ final class PropertyNamesKeyword: Keyword, @unchecked Sendable {
         return true
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
-        guard case .object(let object) = instance else { return true }
-        for key in object.keys where !schema.accepts(.string(key), depth: depth) { return false }
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance.pointee else { return true }
+        for key in object.keys where !withUnsafePointer(to: .string(key), { schema.accepts($0, depth: depth) }) {
+            return false
+        }
         return true
     }
 }
@@ -267,8 +279,8 @@ final class DependentSchemasKeyword: Keyword, @unchecked Sendable {
         return valid
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
-        guard case .object(let object) = instance else { return true }
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
+        guard case .object(let object) = instance.pointee else { return true }
         for (name, schema) in members where object.hasMember(name) && !schema.accepts(instance, depth: depth) {
             return false
         }

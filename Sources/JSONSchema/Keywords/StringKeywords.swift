@@ -7,13 +7,16 @@ final class MaxLengthKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        guard case .string(let text) = instance, !accepts(instance, node, depth: 0) else { return true }
+        guard case .string(let text) = instance, !holds(instance) else { return true }
         let length = text.unicodeScalars.count
         evaluator.report(node, "maxLength", "expected at most \(limit) characters, got \(length): \(ValueText.describe(instance))")
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         guard case .string(let text) = instance, text.utf8.count > limit else { return true }
         return text.unicodeScalars.count <= limit
     }
@@ -27,13 +30,16 @@ final class MinLengthKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        guard case .string(let text) = instance, !accepts(instance, node, depth: 0) else { return true }
+        guard case .string(let text) = instance, !holds(instance) else { return true }
         let length = text.unicodeScalars.count
         evaluator.report(node, "minLength", "expected at least \(limit) characters, got \(length): \(ValueText.describe(instance))")
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         guard case .string(let text) = instance else { return true }
         let bytes = text.utf8.count
         if bytes >= limit * 4 { return true }  // a code point is at most 4 UTF-8 bytes
@@ -63,7 +69,10 @@ final class PatternKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         guard case .string(let text) = instance else { return true }
         return regex.search(text) == .match
     }
@@ -82,5 +91,8 @@ final class FormatKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool { checker.accepts(instance) }
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool { checker.accepts(instance) }
 }

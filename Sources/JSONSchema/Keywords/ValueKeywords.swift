@@ -12,7 +12,10 @@ final class TypeKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool { types.matches(instance) }
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool { types.matches(instance) }
 
     /// Reports that `instance` is not of `types`.
     static func report(_ types: JSONTypes, _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator) {
@@ -34,7 +37,10 @@ final class EnumKeyword: Keyword, @unchecked Sendable {
         self.strings = hashed == nil && strings.count == values.count ? strings : nil
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         if let strings {
             guard case .string(let text) = instance else { return false }
             for value in strings where JSONValue.sameCodePoints(value, text) { return true }
@@ -49,7 +55,7 @@ final class EnumKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        if accepts(instance, node, depth: 0) { return true }
+        if holds(instance) { return true }
         evaluator.report(node, "enum", "expected \(ValueText.list(values)), got \(ValueText.describe(instance))")
         return false
     }
@@ -68,7 +74,10 @@ final class ConstKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool { value == instance }
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool { value == instance }
 }
 
 final class MultipleOfKeyword: Keyword, @unchecked Sendable {
@@ -79,12 +88,15 @@ final class MultipleOfKeyword: Keyword, @unchecked Sendable {
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        guard !accepts(instance, node, depth: 0) else { return true }
+        guard !holds(instance) else { return true }
         evaluator.report(node, "multipleOf", "expected a multiple of \(divisor), got \(ValueText.describe(instance))")
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         !Numbers.isNumber(instance) || Numbers.isMultiple(instance, of: divisor)
     }
 }
@@ -126,7 +138,10 @@ final class NumberLimitKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func accepts(_ instance: JSONValue, _ node: SchemaNode, depth: Int) -> Bool {
+    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
+
+    /// Whether `instance` passes this check.
+    func holds(_ instance: JSONValue) -> Bool {
         guard let order = Numbers.compare(instance, limit) else { return true }
         switch kind {
         case .maximum: return order <= 0
