@@ -89,7 +89,7 @@ struct FreeTextLocator {
 
     /// Where free text starts after the command words: after the last cue word ("in", "for", a word that
     /// precedes the slot in an example) among the leading command words, past "the text" / "the following";
-    /// nil when the clause does not start with a word of the tool.
+    /// nil when the clause does not start with a word of the tool or has no cue.
     func commandEnd() -> Int? {
         var prefix = 0
         var lastCue: Int?
@@ -104,8 +104,10 @@ struct FreeTextLocator {
             if known { lastCommand = prefix }
             prefix += 1
         }
-        guard let command = lastCommand else { return nil }
-        var start = (lastCue ?? command) + 1
+        // Without a cue ("… in", "… for", "summarize …") the rest of the clause is no text: "how long have we
+        // been running" does not ask for statistics of "have we been running".
+        guard lastCommand != nil, let cue = lastCue else { return nil }
+        var start = cue + 1
         let cues = words.cues
         var skipped = start
         if skipped < words.count, Self.determiners.contains(cues[skipped]) { skipped += 1 }
@@ -116,10 +118,14 @@ struct FreeTextLocator {
     }
 
     /// Free text a template slot took, without a lead-in: "the following: A. B." → "A. B.", "the text
-    /// hello world" → "hello world"; nil when it is only a pronoun ("summarize it").
+    /// hello world" → "hello world"; nil when it is only a pronoun ("summarize it") or has more than a
+    /// quoted passage.
     static func cleaned(_ words: [String], vocabulary: SkillVocabulary) -> [String]? {
         let cues = words.map(SkillVocabulary.cueForm)
         guard !isPlaceholder(words, vocabulary: vocabulary) else { return nil }
+        // A quoted passage followed by more words ("'A. B.' in one sentence") is for the scored reading,
+        // which keeps the quote as the text and reads the rest.
+        if let quote = ClauseWords.firstQuote(in: words), quote.range != words.indices { return nil }
         if let colon = words.prefix(4).firstIndex(where: { $0.hasSuffix(":") }), colon + 1 < words.count {
             return Array(words[(colon + 1)...])
         }

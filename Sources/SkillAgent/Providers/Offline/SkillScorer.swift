@@ -98,8 +98,10 @@ struct SkillScorer {
         let reading = extractor.read(words, for: vocabulary)
         var matched = 0.0
         var unmatched = 0
+        var seen = Set<String>()
         for (index, stem) in words.stems.enumerated() where !reading.used.contains(index) {
-            guard let stem else { continue }
+            // Each word counts once: "what day will it be in 3 days" is not twice about days.
+            guard let stem, seen.insert(stem).inserted else { continue }
             if let weight = vocabulary.weights[stem] {
                 matched += weight / max(1, frequency[stem] ?? 1).squareRoot()
             } else {

@@ -19,9 +19,10 @@ struct SlotFiller: Sendable {
         if parameter.lowercased().contains("zone"), let zone = Self.timeZoneIdentifier(plain) { plain = zone }
         guard !plain.isEmpty else { return nil }
         if let options = schema?["enum"]?.arrayValue {
-            return options.first { option in
-                option.stringValue?.lowercased() == plain.lowercased() || option.serialized() == plain
-            }
+            let wanted = plain.lowercased()
+            let exact = options.first { option in option.stringValue?.lowercased() == wanted || option.serialized() == plain }
+            // "1 day" for the option "days".
+            return exact ?? options.first { $0.stringValue?.lowercased() == wanted + "s" }
         }
         let types = Self.types(of: schema)
         if types.contains("integer"), let number = Self.integer(plain) { return .int(number) }
