@@ -38,6 +38,11 @@ import Testing
         Case(
             sentence: "how many days between 2026-01-01 and 2026-02-01", tool: "clock_difference",
             arguments: ["from": "2026-01-01", "to": "2026-02-01"]),
+        Case(sentence: "what day will it be 3 days from now", tool: "clock_add", arguments: ["amount": 3, "unit": "days"]),
+        Case(sentence: "add 1 day to 2026-02-28", tool: "clock_add", arguments: ["amount": 1, "unit": "days", "start": "2026-02-28"]),
+        Case(
+            sentence: "convert 14:00 from London to New York", tool: "clock_convert",
+            arguments: ["time": "2026-02-10T14:00:00", "from_timezone": "Europe/London", "to_timezone": "America/New_York"]),
         Case(sentence: "what's 18:00 in Tokyo", tool: "clock_convert", arguments: ["time": "2026-02-10T18:00:00Z", "to_timezone": "Asia/Tokyo"]),
         // The user named the zone of the time, so it goes without an offset and the skill reads it there.
         Case(
@@ -51,6 +56,7 @@ import Testing
         Case(sentence: "what is the architecture of this machine", tool: "sysinfo_kernel", arguments: [:]),
         Case(sentence: "what is the uptime", tool: "sysinfo_uptime", arguments: [:]),
         Case(sentence: "how long has the computer been running", tool: "sysinfo_uptime", arguments: [:]),
+        Case(sentence: "how long have we been running", tool: "sysinfo_uptime", arguments: [:]),
         Case(sentence: "when was the last reboot?", tool: "sysinfo_uptime", arguments: [:]),
         Case(sentence: "show me the uptime please", tool: "sysinfo_uptime", arguments: [:]),
         Case(sentence: "how busy is the cpu right now", tool: "sysinfo_load", arguments: [:]),
@@ -67,9 +73,13 @@ import Testing
     static let text: [Case] = [
         Case(sentence: "how many sentences are in \"One. Two. Three.\"", tool: "text_stats", arguments: ["text": "One. Two. Three."]),
         Case(sentence: "how long would it take to read 'a b c d'", tool: "text_stats", arguments: ["text": "a b c d"]),
+        Case(sentence: "count words in \"to be or not to be\"", tool: "text_stats", arguments: ["text": "to be or not to be"]),
         Case(sentence: "word count for hello there world", tool: "text_stats", arguments: ["text": "hello there world"]),
         Case(sentence: "list the 3 most frequent words in a a b b c", tool: "text_stats", arguments: ["text": "a a b b c", "top": 3]),
         Case(sentence: "summarize 'A. B. C.' in 2 sentences", tool: "text_summarize", arguments: ["text": "A. B. C.", "sentences": 2]),
+        Case(
+            sentence: "can you summarize \"One. Two. Three. Four.\" in one sentence", tool: "text_summarize",
+            arguments: ["text": "One. Two. Three. Four.", "sentences": 1]),
         Case(
             sentence: "please summarize the following: Cats sleep. Dogs bark. Birds sing.", tool: "text_summarize",
             arguments: ["text": "Cats sleep. Dogs bark. Birds sing"]),
