@@ -8,13 +8,16 @@ struct BitsetMatcher: Sendable {
     /// States reachable from each state through unconditional epsilon moves (itself included).
     private let epsilonClosure: [UInt64]
     /// For each ASCII character, the consuming states that accept it.
-    private let asciiAccepts: [UInt64]
+    let asciiAccepts: [UInt64]
     private let consuming: UInt64
-    private let lineStarts: UInt64
-    private let lineEnds: UInt64
+    let lineStarts: UInt64
+    let lineEnds: UInt64
     private let wordBoundaries: UInt64
     private let notWordBoundaries: UInt64
-    private let matchState: UInt64
+    let matchState: UInt64
+
+    /// Whether the program has `\b` or `\B` (whose outcome depends on the neighbouring characters).
+    var hasWordBoundaries: Bool { wordBoundaries | notWordBoundaries != 0 }
 
     /// A matcher for `program`, or nil when it is too large or needs backtracking features.
     init?(_ program: RegexProgram) {
@@ -118,6 +121,11 @@ struct BitsetMatcher: Sendable {
             let after = position < input.count && CharacterClass.wordCharacters.contains(UInt32(input[position]))
             passing |= before != after ? wordBoundaries : notWordBoundaries
         }
+        return closure(states, passing: passing)
+    }
+
+    /// Adds every state reachable through epsilon moves, where the assertions in `passing` hold.
+    func closure(_ states: UInt64, passing: UInt64) -> UInt64 {
         var reached: UInt64 = 0
         var frontier = states
         while frontier != 0 {

@@ -17,6 +17,8 @@ struct ECMARegex: Sendable {
     private let anchoredAtStart: Bool
     /// The linear-time matcher, for programs small and simple enough.
     private let bitset: BitsetMatcher?
+    /// The table-driven form of ``bitset`` for ASCII input, when small enough.
+    private let dfa: AsciiDFA?
 
     /// Compiles `source`.
     /// - Throws: ``RegexSyntaxError`` saying what is wrong and where.
@@ -31,6 +33,8 @@ struct ECMARegex: Sendable {
         case .sequence(let items): if case .lineStart? = items.first { anchoredAtStart = true } else { anchoredAtStart = false }
         default: anchoredAtStart = false
         }
+        let anchored = anchoredAtStart
+        dfa = bitset.flatMap { AsciiDFA($0, anchored: anchored) }
     }
 
     /// Searches `text` for a match anywhere (JSON Schema patterns are not implicitly anchored).
@@ -41,6 +45,7 @@ struct ECMARegex: Sendable {
         var text = text
         let ascii: SearchResult? = text.withUTF8 { bytes in
             for byte in bytes where byte >= 0x80 { return nil }
+            if let dfa, !backtrackingOnly { return dfa.search(bytes) ? .match : .noMatch }
             return search(in: bytes, backtrackingOnly: backtrackingOnly)
         }
         if let ascii { return ascii }
