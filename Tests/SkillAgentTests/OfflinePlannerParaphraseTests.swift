@@ -35,6 +35,10 @@ import Testing
         Case(sentence: "how many days are left until 2026-12-25", tool: "clock_difference", arguments: ["to": "2026-12-25"]),
         Case(sentence: "how long since 2026-01-01?", tool: "clock_difference", arguments: ["to": "2026-01-01"]),
         Case(sentence: "how many days until friday", tool: "clock_difference", arguments: ["to": "2026-02-13"]),
+        Case(sentence: "how many days until Dec 25th", tool: "clock_difference", arguments: ["to": "2026-12-25"]),
+        Case(
+            sentence: "how many days from jan 1 to the 1st of march 2027", tool: "clock_difference",
+            arguments: ["from": "2027-01-01", "to": "2027-03-01"]),
         Case(
             sentence: "how many days between 2026-01-01 and 2026-02-01", tool: "clock_difference",
             arguments: ["from": "2026-01-01", "to": "2026-02-01"]),

@@ -20,7 +20,10 @@ import Testing
         return (all.answer ?? "", backend.invocations.map(\.skillID))
     }
 
-    @Test(arguments: ["book me a flight to Mars", "order a pizza", "what's the weather in Paris", "play some music", "delete all my files"])
+    @Test(arguments: [
+        "book me a flight to Mars", "order a pizza", "what's the weather in Paris", "play some music", "delete all my files",
+        "how long is a piece of string", "what time does the store close", "is it going to rain today", "hello",
+    ])
     func requestsNoSkillServesAreNotMapped(_ sentence: String) async {
         let plan = BundledSkills.plan(sentence)
         #expect(plan.steps.isEmpty)

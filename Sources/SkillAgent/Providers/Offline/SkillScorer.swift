@@ -16,6 +16,9 @@ struct SkillScorer {
         var matched: Double
         /// Content words in the clause (outside values) the tool does not know.
         var unmatched: Int
+        /// Content words in the clause (outside values) the tool knows. A tool must know at least as many
+        /// as it does not: "how long is a piece of string" is not about uptime.
+        var knownWords: Int
         /// The overall score.
         var total: Double
         /// Whether the clause is nearly one of the tool's examples with values in its slots ("what's 18:00
@@ -70,7 +73,7 @@ struct SkillScorer {
     func best(for clause: String) -> Outcome {
         let words = ClauseWords(clause)
         let scores = vocabularies.map { score(words, $0) }
-            .filter { ($0.matched >= Self.minimumMatch || $0.closeToExample) && $0.total > 0 }
+            .filter { ($0.matched >= Self.minimumMatch && $0.knownWords >= $0.unmatched || $0.closeToExample) && $0.total > 0 }
             .sorted { ($0.total, $1.vocabulary.name) > ($1.total, $0.vocabulary.name) }
         guard let first = scores.first else { return .none }
         guard scores.count > 1 else { return .match(first) }
@@ -98,12 +101,14 @@ struct SkillScorer {
         let reading = extractor.read(words, for: vocabulary)
         var matched = 0.0
         var unmatched = 0
+        var known = 0
         var seen = Set<String>()
         for (index, stem) in words.stems.enumerated() where !reading.used.contains(index) {
             // Each word counts once: "what day will it be in 3 days" is not twice about days.
             guard let stem, seen.insert(stem).inserted else { continue }
             if let weight = vocabulary.weights[stem] {
                 matched += weight / max(1, frequency[stem] ?? 1).squareRoot()
+                known += 1
             } else {
                 unmatched += 1
             }
@@ -115,6 +120,6 @@ struct SkillScorer {
         let bonus = matched > 0 || close ? Double(reading.typedCount) * Self.valueBonus + similarity * Self.phraseWeight : 0
         let lacking = reading.missing.count + (reading.unreadable == nil ? 0 : 1)
         let total = matched - Double(unmatched) * Self.unknownPenalty + bonus - Double(lacking) * Self.missingPenalty
-        return Score(vocabulary: vocabulary, reading: reading, matched: matched, unmatched: unmatched, total: total, closeToExample: close)
+        return Score(vocabulary: vocabulary, reading: reading, matched: matched, unmatched: unmatched, knownWords: known, total: total, closeToExample: close)
     }
 }

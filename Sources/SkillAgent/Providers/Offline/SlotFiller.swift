@@ -95,13 +95,14 @@ struct SlotFiller: Sendable {
         return regex.firstMatch(in: text, range: range) != nil
     }
 
-    private var calendar: Calendar {
+    var calendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         return calendar
     }
 
-    /// "today", "tomorrow", "yesterday", a weekday name, or `YYYY-MM-DD` → `YYYY-MM-DD`.
+    /// "today", "tomorrow", "yesterday", a weekday name, a month and day ("december 25", see
+    /// ``monthDayDate(_:)``), or `YYYY-MM-DD` → `YYYY-MM-DD`.
     func date(_ text: String) -> String? {
         let lowered = text.lowercased().replacingOccurrences(of: "on ", with: "")
         let offsets = ["today": 0, "tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2]
@@ -116,6 +117,7 @@ struct SlotFiller: Sendable {
             guard let day = calendar.date(byAdding: .day, value: ahead, to: now) else { return nil }
             return Self.format(calendar.dateComponents([.year, .month, .day], from: day))
         }
+        if let date = monthDayDate(lowered) { return date }
         let parts = lowered.split(separator: "-")
         guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
             parts[0].count == 4, (1...12).contains(month), (1...31).contains(day)
