@@ -68,8 +68,7 @@ public struct JSONObject: Sendable, Hashable {
     @inlinable package func withMembers<Result>(
         _ body: (UnsafeBufferPointer<String>, UnsafeBufferPointer<JSONValue>) throws -> Result
     ) rethrows -> Result {
-        let storage = storage
-        return try storage.keys.withUnsafeBufferPointer { keys in
+        try storage.keys.withUnsafeBufferPointer { keys in
             try storage.values.withUnsafeBufferPointer { values in try body(keys, values) }
         }
     }

@@ -23,17 +23,17 @@ final class TypeKeyword: Keyword, @unchecked Sendable {
     }
 }
 
-/// `enum`: a linear scan for the usual handful of values (of their bytes when all are strings), a hash
-/// set for long lists.
+/// `enum`: a linear scan for the usual handful of values (of packed bytes when all are short strings), a
+/// hash set for long lists.
 final class EnumKeyword: Keyword, @unchecked Sendable {
     let values: [JSONValue]
     private let hashed: Set<JSONValue>?
-    /// The values when all are strings and the list is short.
-    private let strings: [String]?
+    /// The values packed, when all are strings of at most ``PackedName/capacity`` bytes and the list is short.
+    private let strings: [PackedName]?
     init(_ values: [JSONValue]) {
         self.values = values
         hashed = values.count > 16 ? Set(values) : nil
-        let strings = values.compactMap(\.stringValue)
+        let strings = values.compactMap { $0.stringValue.flatMap(PackedName.init) }
         self.strings = hashed == nil && strings.count == values.count ? strings : nil
     }
 
@@ -41,9 +41,11 @@ final class EnumKeyword: Keyword, @unchecked Sendable {
 
     /// Whether `instance` passes this check.
     func holds(_ instance: JSONValue) -> Bool {
-        if let strings {
-            guard case .string(let text) = instance else { return false }
-            for value in strings where JSONValue.sameCodePoints(value, text) { return true }
+        if let strings, case .string(let text) = instance {
+            // Longer than every value (nil from a non-contiguous string falls through to the scan).
+            if text.utf8.count > PackedName.capacity { return false }
+            if let packed = PackedName(text) { return strings.contains(packed) }
+        } else if strings != nil {
             return false
         }
         if let hashed { return hashed.contains(instance) }

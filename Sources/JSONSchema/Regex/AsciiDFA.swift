@@ -53,20 +53,23 @@ struct AsciiDFA: Sendable {
         matchesEmpty = matcher.closure(1, passing: matcher.lineStarts | matcher.lineEnds) & matcher.matchState != 0
     }
 
-    /// Whether the pattern matches anywhere in `input` (ASCII bytes only).
-    func search(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether the pattern matches anywhere in `input` (UTF-8); nil when it holds a non-ASCII character
+    /// before the outcome is known (the caller then uses the general engines).
+    func search(_ input: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard let last = input.indices.last else { return matchesEmpty }
         let dead = self.dead.map(Int.init) ?? -1
-        return transitions.withUnsafeBufferPointer { transitions in
+        return transitions.withUnsafeBufferPointer { transitions -> Bool? in
             var state = Int(start)
             if matchesNow[state] { return true }
-            for position in 0..<last {
-                state = Int(transitions[state << 7 | Int(input[position] & 0x7F)])
+            for position in 0...last {
+                let byte = input[position]
+                if byte >= 0x80 { return nil }
+                state = Int(transitions[state << 7 | Int(byte)])
+                if position == last { return matchesAtEnd[state] }
                 if matchesNow[state] { return true }
                 if state == dead { return false }
             }
-            state = Int(transitions[state << 7 | Int(input[last] & 0x7F)])
-            return matchesAtEnd[state]
+            return false
         }
     }
 }

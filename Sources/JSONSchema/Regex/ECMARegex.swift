@@ -42,10 +42,14 @@ struct ECMARegex: Sendable {
 
     /// ``search(_:)``; `backtrackingOnly` bypasses the bitset matcher (tests compare the two engines).
     func search(_ text: String, backtrackingOnly: Bool) -> SearchResult {
+        if let dfa, !backtrackingOnly, let found = text.utf8.withContiguousStorageIfAvailable({ dfa.search($0) }),
+            let found
+        {
+            return found ? .match : .noMatch
+        }
         var text = text
         let ascii: SearchResult? = text.withUTF8 { bytes in
             for byte in bytes where byte >= 0x80 { return nil }
-            if let dfa, !backtrackingOnly { return dfa.search(bytes) ? .match : .noMatch }
             return search(in: bytes, backtrackingOnly: backtrackingOnly)
         }
         if let ascii { return ascii }
