@@ -33,6 +33,13 @@ import Testing
         #expect(answer.hasPrefix("I could not map \"\(sentence)\" to any enabled skill. Try phrasing it like: \""))
     }
 
+    @Test func theHintShowsEveryPlugin() async {
+        let (answer, _) = await Self.answer("book me a flight to Mars")
+        #expect(
+            answer == "I could not map \"book me a flight to Mars\" to any enabled skill. Try phrasing it like: \"what is the date "
+                + "in {amount} {unit}\", \"which kernel is this\", \"keywords of {text}\", \"what is {time} in {to_timezone}\".")
+    }
+
     @Test func aMissingRequiredValueIsNotGuessed() async {
         let cases: [(String, String, [String])] = [
             ("count the words", "text_stats", ["text"]),

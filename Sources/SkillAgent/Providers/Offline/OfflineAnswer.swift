@@ -14,7 +14,8 @@ struct OfflineAnswer {
         let calls = messages.flatMap(\.toolCalls)
         var lines: [String] = []
         if done > calls.count {
-            lines.append("(\(done - calls.count) earlier result\(done - calls.count == 1 ? " was" : "s were") trimmed from the conversation.)")
+            let trimmed = done - calls.count
+            lines.append("(\(trimmed) earlier result\(trimmed == 1 ? " was" : "s were") trimmed from the conversation.)")
         }
         for call in calls {
             guard let result = messages.first(where: { $0.role == .tool && $0.toolCallID == call.id }) else { continue }
@@ -88,7 +89,11 @@ struct OfflineAnswer {
         var plain = ""
         var depth = 0
         for character in description {
-            if character == "(" { depth += 1 } else if character == ")" { depth = max(0, depth - 1) } else if depth == 0 { plain.append(character) }
+            switch character {
+            case "(": depth += 1
+            case ")": depth = max(0, depth - 1)
+            default: if depth == 0 { plain.append(character) }
+            }
         }
         plain = plain.replacingOccurrences(of: "  ", with: " ")
         let cut = plain.split(whereSeparator: { $0 == ";" || $0 == "," || $0 == ":" }).first.map(String.init) ?? plain
@@ -106,11 +111,22 @@ struct OfflineAnswer {
         }
     }
 
-    /// A few example utterances of the enabled tools, quoted.
+    /// A few example utterances of the enabled tools, quoted: one skill of each plugin in turn (the plugin
+    /// is the part of the skill id before its first dot), so the hint shows the range of what works.
     static func examples(_ tools: [ToolSpec]) -> String {
-        let examples = tools.sorted { $0.name < $1.name }.compactMap { $0.tool.examples.first }.prefix(4)
-        return examples.isEmpty
-            ? "(no enabled skill has examples; enable a skill with 'skillhost enable')"
-            : examples.map { "\"\($0)\"" }.joined(separator: ", ")
+        let withExamples = tools.filter { !$0.tool.examples.isEmpty }.sorted { $0.tool.skillID < $1.tool.skillID }
+        guard !withExamples.isEmpty else { return "(no enabled skill has examples; enable a skill with 'skillhost enable')" }
+        var byPlugin: [String: [ToolSpec]] = [:]
+        for spec in withExamples { byPlugin[String(spec.tool.skillID.prefix { $0 != "." }), default: []].append(spec) }
+        let plugins = byPlugin.keys.sorted()
+        var picked: [String] = []
+        var round = 0
+        while picked.count < 4, plugins.contains(where: { round < byPlugin[$0, default: []].count }) {
+            for plugin in plugins where round < byPlugin[plugin, default: []].count && picked.count < 4 {
+                picked.append(byPlugin[plugin, default: []][round].tool.examples[0])
+            }
+            round += 1
+        }
+        return picked.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 }

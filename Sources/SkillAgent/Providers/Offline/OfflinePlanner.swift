@@ -61,7 +61,9 @@ struct OfflinePlanner: Sendable {
         case .match(let score) where score.reading.missing.isEmpty:
             let unreadable = score.reading.unreadable ?? .init(parameter: "", text: "")
             return .unmapped(
-                .init(clause: clause, reason: .unreadable(toolName: score.vocabulary.name, parameter: unreadable.parameter, text: unreadable.text)))
+                .init(
+                    clause: clause,
+                    reason: .unreadable(toolName: score.vocabulary.name, parameter: unreadable.parameter, text: unreadable.text)))
         case .match(let score):
             return .unmapped(.init(clause: clause, reason: .missing(toolName: score.vocabulary.name, parameters: score.reading.missing)))
         case .ambiguous(let scores):
@@ -91,7 +93,9 @@ struct OfflinePlanner: Sendable {
                 guard best == nil || score > best!.score else { continue }
                 var arguments = JSONObject()
                 for case .slot(let name) in template.pieces {
-                    if let run = captured[name], let value = templateValue(for: run, schema: properties?[name], parameter: name, vocabulary: vocabulary) {
+                    if let run = captured[name],
+                        let value = templateValue(for: run, schema: properties?[name], parameter: name, vocabulary: vocabulary)
+                    {
                         arguments[name] = value
                     }
                 }
@@ -108,7 +112,9 @@ struct OfflinePlanner: Sendable {
     func templateValue(for run: [String], schema: JSONValue?, parameter: String, vocabulary: SkillVocabulary) -> JSONValue? {
         switch SkillVocabulary.kind(of: parameter, schema: schema) {
         case .zone: return SlotExtractor.zone(run.map(SlotExtractor.trimmed)).map { .string($0) }
-        case .text: return FreeTextLocator.cleaned(run, vocabulary: vocabulary).flatMap { filler.value(for: $0, schema: schema, parameter: parameter) }
+        case .text:
+            let text = FreeTextLocator.cleaned(run, vocabulary: vocabulary)
+            return text.flatMap { filler.value(for: $0, schema: schema, parameter: parameter) }
         default: return filler.value(for: run, schema: schema, parameter: parameter)
         }
     }

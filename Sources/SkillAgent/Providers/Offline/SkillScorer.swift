@@ -120,6 +120,8 @@ struct SkillScorer {
         let bonus = matched > 0 || close ? Double(reading.typedCount) * Self.valueBonus + similarity * Self.phraseWeight : 0
         let lacking = reading.missing.count + (reading.unreadable == nil ? 0 : 1)
         let total = matched - Double(unmatched) * Self.unknownPenalty + bonus - Double(lacking) * Self.missingPenalty
-        return Score(vocabulary: vocabulary, reading: reading, matched: matched, unmatched: unmatched, knownWords: known, total: total, closeToExample: close)
+        return Score(
+            vocabulary: vocabulary, reading: reading, matched: matched, unmatched: unmatched, knownWords: known, total: total,
+            closeToExample: close)
     }
 }

@@ -62,6 +62,7 @@ struct SlotExtractor {
                 candidates.removeAll { $0.range.overlaps(span.consumed) }
             }
         }
+        // Best first: more cue points, longer spans, earlier in the clause, then by parameter name.
         candidates.sort {
             ($0.score, $0.range.count, -$0.range.lowerBound, slots[$1.slot].name)
                 > ($1.score, $1.range.count, -$1.range.lowerBound, slots[$0.slot].name)
@@ -81,16 +82,21 @@ struct SlotExtractor {
 
     /// The first value the user seems to give but that does not fit its parameter: unknown words right
     /// after a cue of an unfilled typed parameter ("what time is it on Mars": Mars is no time zone).
-    func unreadable(_ words: ClauseWords, slots: [SkillVocabulary.Slot], vocabulary: SkillVocabulary, reading: SlotReading) -> SlotReading.Unreadable? {
+    func unreadable(
+        _ words: ClauseWords, slots: [SkillVocabulary.Slot], vocabulary: SkillVocabulary, reading: SlotReading
+    ) -> SlotReading.Unreadable? {
         for slot in slots where reading.arguments[slot.name] == nil && [.zone, .date, .choice].contains(slot.kind) {
             let cues = slot.kind == .zone ? slot.before.union(["in", "on", "at", "for"]) : slot.before
             for index in words.cues.indices where cues.contains(words.cues[index]) && !reading.used.contains(index) {
                 var start = index + 1
                 while start < words.count, FreeTextLocator.determiners.contains(words.cues[start]) { start += 1 }
                 var end = start
-                while end < words.count, !reading.used.contains(end), let stem = words.stems[end], vocabulary.weights[stem] == nil { end += 1 }
+                while end < words.count, !reading.used.contains(end), let stem = words.stems[end], vocabulary.weights[stem] == nil {
+                    end += 1
+                }
                 guard end > start else { continue }
-                return SlotReading.Unreadable(parameter: slot.name, text: words.text(start..<end).trimmingCharacters(in: .punctuationCharacters))
+                let text = words.text(start..<end).trimmingCharacters(in: .punctuationCharacters)
+                return SlotReading.Unreadable(parameter: slot.name, text: text)
             }
         }
         return nil
@@ -120,7 +126,8 @@ struct SlotExtractor {
         for index in candidates.indices {
             let follows = slots[candidates[index].slot].followedBy
             guard !follows.isEmpty else { continue }
-            if candidates.contains(where: { follows.contains(slots[$0.slot].name) && $0.range.lowerBound == candidates[index].range.upperBound }) {
+            let end = candidates[index].range.upperBound
+            if candidates.contains(where: { follows.contains(slots[$0.slot].name) && $0.range.lowerBound == end }) {
                 candidates[index].score += 1
                 candidates[index].cued = true
             }
