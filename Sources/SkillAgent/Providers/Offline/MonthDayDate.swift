@@ -11,8 +11,7 @@ extension SlotFiller {
     /// including days a month does not have ("february 30").
     func monthDayDate(_ text: String) -> String? {
         let spaced = String(text.lowercased().map { $0 == "," || $0 == "." ? " " : $0 })
-        let filler: Set<String> = ["the", "of", "on"]
-        let words: [String] = spaced.split(separator: " ").map(String.init).filter { !filler.contains($0) }
+        let words: [String] = spaced.split(separator: " ").map(String.init).filter { !Self.dateFiller.contains($0) }
         guard (2...3).contains(words.count) else { return nil }
         var month: Int?
         var day: Int?
@@ -41,6 +40,8 @@ extension SlotFiller {
         }
         return nil
     }
+
+    static let dateFiller: Set<String> = ["the", "of", "on"]
 
     /// The month number (1…12) of a month name or its first three letters ("sept" too).
     static func month(_ word: String) -> Int? {

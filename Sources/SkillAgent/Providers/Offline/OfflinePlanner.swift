@@ -54,7 +54,7 @@ struct OfflinePlanner: Sendable {
 
     /// One clause as one step: the best template match, else the scorer's clear winner.
     func single(_ clause: String, tools: [ToolSpec], scorer: SkillScorer) -> ClauseOutcome {
-        if let step = bestStep(for: clause, tools: tools) { return .steps([step]) }
+        if let step = bestStep(for: clause, vocabularies: scorer.vocabularies) { return .steps([step]) }
         switch scorer.best(for: clause) {
         case .match(let score) where score.reading.canRun:
             return .steps([step(clause, score.vocabulary.spec, score.reading.arguments)])
@@ -75,12 +75,17 @@ struct OfflinePlanner: Sendable {
 
     /// The most specific template match for one clause, or nil.
     func bestStep(for clause: String, tools: [ToolSpec]) -> OfflinePlan.Step? {
+        bestStep(for: clause, vocabularies: tools.sorted { $0.name < $1.name }.map(SkillVocabulary.init))
+    }
+
+    /// The most specific template match for one clause over tools already read (in name order), or nil.
+    func bestStep(for clause: String, vocabularies: [SkillVocabulary]) -> OfflinePlan.Step? {
         let words = WordNormalizer.expandingContractions(clause.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init))
         guard !words.isEmpty else { return nil }
         var best: (score: Int, step: OfflinePlan.Step)?
-        for spec in tools.sorted(by: { $0.name < $1.name }) {
+        for vocabulary in vocabularies {
+            let spec = vocabulary.spec
             let properties = spec.tool.parameters["properties"]
-            let vocabulary = SkillVocabulary(spec)
             let sources = spec.tool.examples + (spec.tool.title.isEmpty ? [] : [spec.tool.title])
             for template in sources.compactMap(UtteranceTemplate.init) {
                 let matches = template.matches(words) { name, run in

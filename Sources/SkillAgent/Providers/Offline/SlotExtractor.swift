@@ -184,9 +184,10 @@ struct SlotExtractor {
         return zone
     }
 
+    static let marks: Set<Character> = [",", ".", "!", "?", ";", ":", "\"", "(", ")", "“", "”"]
+
     /// A word without punctuation around it, case kept ("Tokyo?" → "Tokyo", "10am." → "10am").
     static func trimmed(_ word: String) -> String {
-        let marks: Set<Character> = [",", ".", "!", "?", ";", ":", "\"", "(", ")", "“", "”"]
         var text = Substring(word)
         while let first = text.first, marks.contains(first) { text = text.dropFirst() }
         while let last = text.last, marks.contains(last) { text = text.dropLast() }

@@ -56,12 +56,23 @@ struct SlotFiller: Sendable {
 
     /// The IANA identifier for a zone name or a city in it, ignoring case ("new york" → "America/New_York").
     static func timeZoneIdentifier(_ text: String) -> String? {
-        if TimeZone(identifier: text) != nil { return text }
         let wanted = text.lowercased().replacingOccurrences(of: " ", with: "_")
-        let known = TimeZone.knownTimeZoneIdentifiers
-        if let exact = known.first(where: { $0.lowercased() == wanted }) { return exact }
-        return known.first { $0.split(separator: "/").last.map { $0.lowercased() == wanted } ?? false }
+        if let zone = zoneNames.identifiers[wanted] ?? zoneNames.cities[wanted] { return zone }
+        return TimeZone(identifier: text) != nil ? text : nil
     }
+
+    /// The known zone identifiers by lowercased name, and by lowercased last part ("new_york"), the first
+    /// identifier in sorted order winning; built once.
+    static let zoneNames: (identifiers: [String: String], cities: [String: String]) = {
+        var identifiers: [String: String] = [:]
+        var cities: [String: String] = [:]
+        for zone in TimeZone.knownTimeZoneIdentifiers.sorted() {
+            let lowered = zone.lowercased()
+            if identifiers[lowered] == nil { identifiers[lowered] = zone }
+            if let city = lowered.split(separator: "/").last.map(String.init), cities[city] == nil { cities[city] = zone }
+        }
+        return (identifiers, cities)
+    }()
 
     static func unquoted(_ text: String) -> String {
         var value = text.trimmingWhitespace()

@@ -68,9 +68,10 @@ struct UtteranceTemplate: Sendable, Equatable {
         return results
     }
 
+    static let punctuation: Set<Character> = [",", ".", "!", "?", ";", ":", "\"", "'", "(", ")", "“", "”", "‘", "’"]
+
     /// Lowercases a word and strips punctuation at its ends (keeps inner marks: "10:00", "don't").
     static func normalize<S: StringProtocol>(_ word: S) -> String {
-        let punctuation: Set<Character> = [",", ".", "!", "?", ";", ":", "\"", "'", "(", ")", "“", "”", "‘", "’"]
         var text = Substring(word.lowercased())
         while let first = text.first, punctuation.contains(first) { text = text.dropFirst() }
         while let last = text.last, punctuation.contains(last) { text = text.dropLast() }
