@@ -2,13 +2,13 @@
 public enum JSONPointer {
     /// Escapes one reference token ("~" → "~0", "/" → "~1").
     public static func escape(_ token: String) -> String {
-        guard token.contains("~") || token.contains("/") else { return token }
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
         return token.replacingOccurrences("~", "~0").replacingOccurrences("/", "~1")
     }
 
     /// Unescapes one reference token ("~1" → "/", "~0" → "~").
     public static func unescape(_ token: String) -> String {
-        guard token.contains("~") else { return token }
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return token }
         return token.replacingOccurrences("~1", "/").replacingOccurrences("~0", "~")
     }
 

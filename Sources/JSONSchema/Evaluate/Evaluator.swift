@@ -115,11 +115,18 @@ struct Evaluator {
         return valid
     }
 
+    /// Whether `node` accepts `value` on ``SchemaNode/accepts(_:depth:)``'s fast path, which a report
+    /// uses to skip valid members and items (only without a dynamic scope, which that path lacks).
+    private func skipsValid(_ node: SchemaNode, _ value: JSONValue) -> Bool {
+        !tracksScope && withUnsafePointer(to: value) { node.accepts($0, depth: depth) }
+    }
+
     /// Evaluates `node` against the member `key` of the current object.
     @inline(__always)
     mutating func evaluate(_ node: SchemaNode, _ value: JSONValue, key: String) -> Bool {
         var ignored = Annotations()
         if silent > 0 { return evaluate(node, value, &ignored, track: false) }
+        if skipsValid(node, value) { return true }
         path.append(.key(key))
         defer { path.removeLast() }
         return evaluate(node, value, &ignored, track: false)
@@ -130,6 +137,7 @@ struct Evaluator {
     mutating func evaluate(_ node: SchemaNode, _ value: JSONValue, index: Int) -> Bool {
         var ignored = Annotations()
         if silent > 0 { return evaluate(node, value, &ignored, track: false) }
+        if skipsValid(node, value) { return true }
         path.append(.index(index))
         defer { path.removeLast() }
         return evaluate(node, value, &ignored, track: false)

@@ -5,12 +5,15 @@ final class ExtraPropertiesKeyword: Keyword, @unchecked Sendable {
     let known: NameSet
     let patterns: [ECMARegex]
     let unevaluatedOnly: Bool
+    /// " (allowed: "a", "b")" for messages, built once.
+    private let allowedHint: String
 
     init(_ schema: SchemaNode, known: NameSet, patterns: [ECMARegex], unevaluatedOnly: Bool) {
         self.schema = NodeRef(schema)
         self.known = known
         self.patterns = patterns
         self.unevaluatedOnly = unevaluatedOnly
+        allowedHint = known.isEmpty ? "" : " (allowed: \(ValueText.names(known.names.sorted())))"
     }
 
     override func evaluate(
@@ -59,10 +62,9 @@ final class ExtraPropertiesKeyword: Keyword, @unchecked Sendable {
         guard schema.node.rejectsEverything else { return evaluator.evaluate(schema, value, key: key) }
         if evaluator.reporting {
             evaluator.path.append(.key(key))
-            let hint = known.isEmpty ? "" : " (allowed: \(ValueText.names(known.names.sorted())))"
             evaluator.report(
                 node, unevaluatedOnly ? "unevaluatedProperties" : "additionalProperties",
-                "unexpected property \(ValueText.describe(.string(key)))\(hint); remove it")
+                "unexpected property \(ValueText.describe(.string(key)))\(allowedHint); remove it")
             evaluator.path.removeLast()
         }
         return false
