@@ -162,6 +162,14 @@ struct JSONTypes: OptionSet, Sendable {
         }
     }
 
+    /// "expected a string or null", for messages (built once per combination).
+    var expectation: String { Self.expectations[Int(rawValue & 0x7F)] }
+
+    private static let expectations: [String] = (0..<128).map { bits in
+        let names = JSONTypes(rawValue: UInt8(bits)).names
+        return "expected \(ValueText.article(names)) \(names)"
+    }
+
     /// The names, "string or null".
     var names: String {
         let all: [(JSONTypes, String)] = [

@@ -50,7 +50,12 @@ final class MinLengthKeyword: Keyword, @unchecked Sendable {
 
 final class PatternKeyword: Keyword, @unchecked Sendable {
     let regex: ECMARegex
-    init(_ regex: ECMARegex) { self.regex = regex }
+    /// "expected a string matching /…/", built once for messages.
+    private let expectation: String
+    init(_ regex: ECMARegex) {
+        self.regex = regex
+        expectation = "expected a string matching /\(regex.source)/"
+    }
 
     override func evaluate(
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
@@ -60,7 +65,7 @@ final class PatternKeyword: Keyword, @unchecked Sendable {
         switch regex.search(text) {
         case .match: return true
         case .noMatch:
-            evaluator.report(node, "pattern", "expected a string matching /\(regex.source)/, got \(ValueText.describe(instance))")
+            evaluator.report(node, "pattern", "\(expectation), got \(ValueText.describe(instance))")
         case .budgetExceeded:
             evaluator.report(
                 node, "pattern",

@@ -19,7 +19,7 @@ final class TypeKeyword: Keyword, @unchecked Sendable {
 
     /// Reports that `instance` is not of `types`.
     static func report(_ types: JSONTypes, _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator) {
-        evaluator.report(node, "type", "expected \(ValueText.article(types.names)) \(types.names), got \(ValueText.describe(instance))")
+        evaluator.report(node, "type", "\(types.expectation), got \(ValueText.describe(instance))")
     }
 }
 
@@ -30,8 +30,11 @@ final class EnumKeyword: Keyword, @unchecked Sendable {
     private let hashed: Set<JSONValue>?
     /// The values packed, when all are strings of at most ``PackedName/capacity`` bytes and the list is short.
     private let strings: [PackedName]?
+    /// "expected "a", "b" or "c"", built once for messages.
+    private let expectation: String
     init(_ values: [JSONValue]) {
         self.values = values
+        expectation = "expected " + ValueText.list(values)
         hashed = values.count > 16 ? Set(values) : nil
         let strings = values.compactMap { $0.stringValue.flatMap(PackedName.init) }
         self.strings = hashed == nil && strings.count == values.count ? strings : nil
@@ -58,7 +61,7 @@ final class EnumKeyword: Keyword, @unchecked Sendable {
         track: Bool
     ) -> Bool {
         if holds(instance) { return true }
-        evaluator.report(node, "enum", "expected \(ValueText.list(values)), got \(ValueText.describe(instance))")
+        evaluator.report(node, "enum", "\(expectation), got \(ValueText.describe(instance))")
         return false
     }
 }
@@ -111,32 +114,27 @@ final class NumberLimitKeyword: Keyword, @unchecked Sendable {
 
     let kind: Kind
     let limit: JSONValue
+    /// "expected a number at most 1440", built once for messages.
+    private let expectation: String
     init(_ kind: Kind, _ limit: JSONValue) {
         self.kind = kind
         self.limit = limit
+        let words: String
+        switch kind {
+        case .maximum: words = "at most"
+        case .exclusiveMaximum: words = "less than"
+        case .minimum: words = "at least"
+        case .exclusiveMinimum: words = "greater than"
+        }
+        expectation = "expected a number \(words) \(limit.serialized())"
     }
 
     override func evaluate(
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
         track: Bool
     ) -> Bool {
-        guard let order = Numbers.compare(instance, limit) else { return true }
-        let words: String
-        switch kind {
-        case .maximum:
-            if order <= 0 { return true }
-            words = "at most"
-        case .exclusiveMaximum:
-            if order < 0 { return true }
-            words = "less than"
-        case .minimum:
-            if order >= 0 { return true }
-            words = "at least"
-        case .exclusiveMinimum:
-            if order > 0 { return true }
-            words = "greater than"
-        }
-        evaluator.report(node, kind.rawValue, "expected a number \(words) \(limit), got \(ValueText.describe(instance))")
+        if holds(instance) { return true }
+        evaluator.report(node, kind.rawValue, "\(expectation), got \(ValueText.describe(instance))")
         return false
     }
 
