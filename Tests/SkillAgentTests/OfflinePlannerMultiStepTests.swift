@@ -52,6 +52,17 @@ import Testing
         #expect(words.steps.map(\.arguments) == [["text": "salt and pepper"]])
     }
 
+    @Test func anotherValueRepeatsTheStepBefore() {
+        let zones = BundledSkills.plan("what time is it in Tokyo and in New York, then the uptime")
+        #expect(zones.steps.map(\.toolName) == ["clock_now", "clock_now", "sysinfo_uptime"])
+        #expect(zones.steps.prefix(2).map(\.arguments) == [["timezone": "Asia/Tokyo"], ["timezone": "America/New_York"]])
+        // The value replaces the one the step had; it does not fill another parameter.
+        let days = BundledSkills.plan("how many days until friday and monday")
+        #expect(days.steps.map(\.arguments) == [["to": "2026-02-13"], ["to": "2026-02-16"]])
+        // Free text is no value to repeat with.
+        #expect(BundledSkills.plan("list the 3 most frequent words in salt and pepper").steps.map(\.arguments) == [["text": "salt and pepper", "top": 3]])
+    }
+
     @Test func oneUnmappedStepDoesNotStopTheOthers() {
         let plan = BundledSkills.plan("book me a flight to Mars, then what is the uptime")
         #expect(plan.steps.map(\.toolName) == ["sysinfo_uptime"])

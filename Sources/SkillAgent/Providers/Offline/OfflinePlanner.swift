@@ -28,19 +28,39 @@ struct OfflinePlanner: Sendable {
         return plan
     }
 
-    /// The steps of one clause: split at weak separators when every part is a step of its own, else the
-    /// whole clause as one step.
+    /// The steps of one clause: split at weak separators when every part is a step of its own (or only
+    /// another value for the step before it), else the whole clause as one step.
     func outcome(for clause: String, tools: [ToolSpec], scorer: SkillScorer) -> ClauseOutcome {
         for separators in RequestSplitter.weakSeparators {
             let parts = RequestSplitter.parts(of: clause, separators: separators)
             guard parts.count > 1 else { continue }
-            let steps = parts.compactMap { part -> OfflinePlan.Step? in
-                if case .steps(let steps) = single(part, tools: tools, scorer: scorer) { return steps.first }
-                return nil
+            var steps: [OfflinePlan.Step] = []
+            for part in parts {
+                if case .steps(let found) = single(part, tools: tools, scorer: scorer), let step = found.first {
+                    steps.append(step)
+                } else if let previous = steps.last, let step = continuation(part, of: previous, scorer: scorer) {
+                    steps.append(step)
+                } else {
+                    break
+                }
             }
             if steps.count == parts.count, !Self.repeatsItself(steps) { return .steps(steps) }
         }
         return single(clause, tools: tools, scorer: scorer)
+    }
+
+    /// A part that is only another value for the step before it ("what time is it in Tokyo and Paris",
+    /// "and in London"): the same call with that value; nil when the part says anything else.
+    func continuation(_ part: String, of previous: OfflinePlan.Step, scorer: SkillScorer) -> OfflinePlan.Step? {
+        guard let tool = scorer.vocabularies.first(where: { $0.name == previous.toolName }) else { return nil }
+        var arguments = previous.arguments.objectValue ?? [:]
+        let vocabulary = tool.restricted(to: Set(arguments.keys))
+        let words = ClauseWords(part)
+        let reading = scorer.extractor.read(words, for: vocabulary)
+        let onlyValues = words.stems.indices.allSatisfy { reading.used.contains($0) || words.stems[$0] == nil }
+        guard reading.typedCount > 0, reading.unreadable == nil, onlyValues else { return nil }
+        for (name, value) in reading.arguments { arguments[name] = value }
+        return step(part, vocabulary.spec, arguments)
     }
 
     /// Whether a part calls the same tool as another with no arguments of its own: "the date and time in

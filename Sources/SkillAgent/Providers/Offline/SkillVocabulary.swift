@@ -46,8 +46,8 @@ struct SkillVocabulary: Sendable {
     /// The cue forms of each example's literal words (and the title's) and its slots (see
     /// ``slotToken(_:)``), for phrase similarity.
     let exampleWords: [Set<String>]
-    /// The parameters, in schema order (sorted by name, so the result is deterministic).
-    let slots: [Slot]
+    /// The parameters, sorted by name (so readings are deterministic).
+    private(set) var slots: [Slot]
 
     init(_ spec: ToolSpec) {
         self.spec = spec
@@ -103,6 +103,14 @@ struct SkillVocabulary: Sendable {
                 name: name, schema: schema, kind: Self.kind(of: name, schema: schema), required: required.contains(name),
                 before: before, after: after, followedBy: followedBy)
         }
+    }
+
+    /// The same vocabulary with only the parameters in `names`: a continuation ("… in Tokyo and Paris")
+    /// may only change values the step before it has.
+    func restricted(to names: Set<String>) -> SkillVocabulary {
+        var copy = self
+        copy.slots = slots.filter { names.contains($0.name) }
+        return copy
     }
 
     /// The tool's name (the planner's tool name, e.g. `clock_now`).
