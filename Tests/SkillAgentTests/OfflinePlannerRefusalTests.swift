@@ -94,4 +94,22 @@ import Testing
         #expect(lines.first == "- Uptime: ok: yes")
         #expect(lines.last?.hasPrefix("- I could not map \"book me a flight to Mars\" to any enabled skill. Try phrasing it like:") == true)
     }
+
+    @Test func oddManifestsNeitherCrashNorMatchByAccident() {
+        let odd = [
+            AgentTool(skillID: "odd.schema", description: "", parameters: "not an object", examples: ["{unclosed", "", "{a}{b}"]),
+            AgentTool(
+                skillID: "odd.properties", title: "Odd", description: "Not for anything (use odd.schema).",
+                parameters: ["type": "object", "properties": ["text": 5, "n": ["enum": [1, "two"]]], "required": ["ghost"]],
+                examples: ["odd {text} with {n}", "odd {missing}"]),
+        ].map { ToolSpec(name: $0.skillID.replacingOccurrences(of: ".", with: "_"), tool: $0) }
+        let planner = OfflinePlanner(filler: BundledSkills.filler)
+        for sentence in ["", "   ", "odd", "odd things with two", "'", "\"\"", "odd: ", "then then, then", "anything at all"] {
+            let plan = planner.plan(sentence, tools: odd + BundledSkills.tools)
+            #expect(!plan.steps.contains { $0.toolName == "odd_schema" }, "\(sentence)")
+        }
+        // A required parameter the schema does not describe is never filled, so the tool is not called.
+        #expect(planner.plan("odd things with two", tools: odd).steps.isEmpty)
+        #expect(planner.plan("odd things with two", tools: odd).unmapped.map(\.clause) == ["odd things with two"])
+    }
 }

@@ -124,6 +124,8 @@ struct OfflinePlanner: Sendable {
                         arguments[name] = value
                     }
                 }
+                // A required parameter the template does not fill would be a guess: not this template.
+                guard vocabulary.required.allSatisfy({ arguments[$0] != nil }) else { continue }
                 best = (score, step(clause, spec, arguments))
             }
         }

@@ -40,6 +40,7 @@ struct SkillVocabulary: Sendable {
         var followedBy: Set<String>
     }
 
+    /// The tool it describes.
     let spec: ToolSpec
     /// Stem → weight (the highest of its sources).
     let weights: [String: Double]
@@ -48,6 +49,9 @@ struct SkillVocabulary: Sendable {
     let exampleWords: [Set<String>]
     /// The parameters, sorted by name (so readings are deterministic).
     private(set) var slots: [Slot]
+    /// The required parameters as the schema lists them, also ones it does not describe (which can then
+    /// never be filled, so the tool is never called with a guess).
+    let required: [String]
 
     init(_ spec: ToolSpec) {
         self.spec = spec
@@ -82,7 +86,8 @@ struct SkillVocabulary: Sendable {
                 }
             })
         }
-        let required = Set(tool.parameters["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let required = tool.parameters["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        self.required = required
         let templates = tool.examples.compactMap(UtteranceTemplate.init)
         slots = (properties ?? [:]).keys.sorted().map { name in
             let schema = properties?[name]
@@ -115,8 +120,6 @@ struct SkillVocabulary: Sendable {
 
     /// The tool's name (the planner's tool name, e.g. `clock_now`).
     var name: String { spec.name }
-    /// A human name for messages: the title, else the skill id.
-    var displayName: String { spec.tool.title.isEmpty ? spec.tool.skillID : spec.tool.title }
 
     /// How a filled parameter counts in phrase similarity: as one word that no real word equals.
     static func slotToken(_ name: String) -> String { "{" + name + "}" }

@@ -75,7 +75,7 @@ struct SlotExtractor {
             reading.used.formUnion(candidate.range)
             reading.typedCount += 1
         }
-        reading.missing = slots.filter { $0.required && reading.arguments[$0.name] == nil }.map(\.name)
+        reading.missing = vocabulary.required.filter { reading.arguments[$0] == nil }
         reading.unreadable = unreadable(words, slots: slots, vocabulary: vocabulary, reading: reading)
         return reading
     }

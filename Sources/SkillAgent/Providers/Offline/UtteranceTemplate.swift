@@ -15,13 +15,14 @@ struct UtteranceTemplate: Sendable, Equatable {
     /// The text it came from.
     let text: String
 
-    /// Parses `text`; nil when it has no words at all or a slot is not closed.
+    /// Parses `text`; nil when it has no literal word, a slot is not closed or a slot is glued to a word.
     init?(_ text: String) {
         var pieces: [Piece] = []
         for raw in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
             if raw.hasPrefix("{") {
-                guard raw.hasSuffix("}"), raw.count > 2 else { return nil }
-                pieces.append(.slot(String(raw.dropFirst().dropLast())))
+                let name = raw.dropFirst().dropLast()
+                guard raw.hasSuffix("}"), !name.isEmpty, !name.contains("{"), !name.contains("}") else { return nil }
+                pieces.append(.slot(String(name)))
             } else if raw.contains("{") || raw.contains("}") {
                 return nil  // a slot glued to a word ("at{time}") is not supported
             } else {
@@ -29,7 +30,8 @@ struct UtteranceTemplate: Sendable, Equatable {
                 if !word.isEmpty { pieces.append(.word(word)) }
             }
         }
-        guard !pieces.isEmpty else { return nil }
+        // Slots alone would match any sentence ("{a} {b}").
+        guard pieces.contains(where: { if case .word = $0 { true } else { false } }) else { return nil }
         self.pieces = pieces
         self.text = text
     }
