@@ -6,17 +6,70 @@
 /// hash index.
 public struct JSONObject: Sendable, Hashable {
     /// The members, shared between copies until one of them changes (copy on write). A single
-    /// reference, so copying an object (or a ``JSONValue`` holding one) costs one retain.
+    /// reference, so copying an object (or a ``JSONValue`` holding one) costs one retain. Keys and values
+    /// live in two buffers of its own (not arrays), so reading them costs no reference counting.
     @usableFromInline final class Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) var keys: [String]
-        @usableFromInline @exclusivity(unchecked) var values: [JSONValue]
+        @usableFromInline @exclusivity(unchecked) var keys: UnsafeMutablePointer<String>
+        @usableFromInline @exclusivity(unchecked) var values: UnsafeMutablePointer<JSONValue>
+        /// Initialized members (`keys[0..<count]`, `values[0..<count]`).
+        @usableFromInline @exclusivity(unchecked) var count: Int
+        @exclusivity(unchecked) var capacity: Int
         /// A hash index, only for objects too large for a linear search.
         @exclusivity(unchecked) var index: [String: Int]?
 
-        init(keys: [String] = [], values: [JSONValue] = [], index: [String: Int]? = nil) {
-            self.keys = keys
-            self.values = values
-            self.index = index
+        init(capacity: Int) {
+            self.capacity = capacity
+            keys = .allocate(capacity: Swift.max(capacity, 1))
+            values = .allocate(capacity: Swift.max(capacity, 1))
+            count = 0
+        }
+
+        deinit {
+            keys.deinitialize(count: count)
+            values.deinitialize(count: count)
+            keys.deallocate()
+            values.deallocate()
+        }
+
+        /// A copy of these members with room for at least `capacity`.
+        func copy(capacity: Int) -> Storage {
+            let copy = Storage(capacity: Swift.max(capacity, count))
+            copy.keys.initialize(from: keys, count: count)
+            copy.values.initialize(from: values, count: count)
+            copy.count = count
+            copy.index = index
+            return copy
+        }
+
+        /// Appends a member (the key must be new).
+        func append(_ key: String, _ value: JSONValue) {
+            if count == capacity { grow() }
+            (keys + count).initialize(to: key)
+            (values + count).initialize(to: value)
+            count += 1
+        }
+
+        /// Removes the member at `position`, moving the later ones down.
+        func remove(at position: Int) {
+            let later = count - position - 1
+            (keys + position).deinitialize(count: 1)
+            (keys + position).moveInitialize(from: keys + position + 1, count: later)
+            (values + position).deinitialize(count: 1)
+            (values + position).moveInitialize(from: values + position + 1, count: later)
+            count -= 1
+        }
+
+        private func grow() {
+            let newCapacity = Swift.max(4, capacity * 2)
+            let newKeys = UnsafeMutablePointer<String>.allocate(capacity: newCapacity)
+            let newValues = UnsafeMutablePointer<JSONValue>.allocate(capacity: newCapacity)
+            newKeys.moveInitialize(from: keys, count: count)
+            newValues.moveInitialize(from: values, count: count)
+            keys.deallocate()
+            values.deallocate()
+            keys = newKeys
+            values = newValues
+            capacity = newCapacity
         }
     }
 
@@ -26,22 +79,22 @@ public struct JSONObject: Sendable, Hashable {
     private static let linearLimit = 12
 
     /// An empty object.
-    public init() { storage = Storage() }
+    public init() { storage = Storage(capacity: 0) }
 
     /// An object with these members, in this order; a repeated key keeps its first position and last value.
     public init<S: Sequence>(_ members: S) where S.Element == (String, JSONValue) {
-        storage = Storage()
+        storage = Storage(capacity: members.underestimatedCount)
         for (key, value) in members { self[key] = value }
     }
 
     /// Keys in insertion order.
-    public var keys: [String] { storage.keys }
+    public var keys: [String] { Array(UnsafeBufferPointer(start: storage.keys, count: storage.count)) }
 
     /// The number of members.
-    @inlinable public var count: Int { storage.keys.count }
+    @inlinable public var count: Int { storage.count }
 
     /// Whether the object has no members.
-    public var isEmpty: Bool { storage.keys.isEmpty }
+    public var isEmpty: Bool { storage.count == 0 }
 
     /// The position of `key` in ``keys``.
     private func position(of key: String) -> Int? {
@@ -49,7 +102,7 @@ public struct JSONObject: Sendable, Hashable {
         // Comparing lengths first skips most string comparisons (which are slow when strings differ).
         let length = key.utf8.count
         let keys = storage.keys
-        for position in keys.indices where keys[position].utf8.count == length && keys[position] == key {
+        for position in 0..<storage.count where keys[position].utf8.count == length && keys[position] == key {
             return position
         }
         return nil
@@ -60,7 +113,8 @@ public struct JSONObject: Sendable, Hashable {
 
     /// The key and value at a position in insertion order (0 ..< count).
     public func member(at position: Int) -> (key: String, value: JSONValue) {
-        (storage.keys[position], storage.values[position])
+        precondition(position >= 0 && position < storage.count, "JSONObject member position out of range")
+        return (storage.keys[position], storage.values[position])
     }
 
     /// Calls `body` with the keys and the values in insertion order, borrowed in place (no copies, no
@@ -68,9 +122,29 @@ public struct JSONObject: Sendable, Hashable {
     @inlinable package func withMembers<Result>(
         _ body: (UnsafeBufferPointer<String>, UnsafeBufferPointer<JSONValue>) throws -> Result
     ) rethrows -> Result {
-        try storage.keys.withUnsafeBufferPointer { keys in
-            try storage.values.withUnsafeBufferPointer { values in try body(keys, values) }
+        try Self.withMembers(of: storage, body)
+    }
+
+    /// ``withMembers(_:)`` for the object at `value`, without retaining it (the caller keeps the value
+    /// alive and unchanged for the call); nil when `value` is not an object.
+    @inlinable package static func withMembers<Result>(
+        at value: UnsafePointer<JSONValue>,
+        _ body: (UnsafeBufferPointer<String>, UnsafeBufferPointer<JSONValue>) throws -> Result
+    ) rethrows -> Result? {
+        let storage: Unmanaged<Storage>
+        switch value.pointee {
+        case .object(let object): storage = Unmanaged.passUnretained(object.storage)
+        default: return nil
         }
+        return try storage._withUnsafeGuaranteedRef { try withMembers(of: $0, body) }
+    }
+
+    @inlinable static func withMembers<Result>(
+        of storage: Storage, _ body: (UnsafeBufferPointer<String>, UnsafeBufferPointer<JSONValue>) throws -> Result
+    ) rethrows -> Result {
+        try body(
+            UnsafeBufferPointer(start: storage.keys, count: storage.count),
+            UnsafeBufferPointer(start: storage.values, count: storage.count))
     }
 
     /// The value for `key`; assigning `nil` removes the member.
@@ -82,58 +156,54 @@ public struct JSONObject: Sendable, Hashable {
         set {
             let existing = position(of: key)
             if !isKnownUniquelyReferenced(&storage) {
-                storage = Storage(keys: storage.keys, values: storage.values, index: storage.index)
+                storage = storage.copy(capacity: storage.count + (existing == nil && newValue != nil ? 1 : 0))
             }
             if let newValue {
                 if let existing {
                     storage.values[existing] = newValue
                 } else {
-                    storage.keys.append(key)
-                    storage.values.append(newValue)
+                    storage.append(key, newValue)
                     if storage.index != nil {
-                        storage.index![key] = storage.keys.count - 1
-                    } else if storage.keys.count > Self.linearLimit {
+                        storage.index![key] = storage.count - 1
+                    } else if storage.count > Self.linearLimit {
                         rebuildIndex()
                     }
                 }
             } else if let existing {
-                storage.keys.remove(at: existing)
-                storage.values.remove(at: existing)
+                storage.remove(at: existing)
                 if storage.index != nil { rebuildIndex() }
             }
         }
     }
 
     private func rebuildIndex() {
-        guard storage.keys.count > Self.linearLimit else {
+        guard storage.count > Self.linearLimit else {
             storage.index = nil
             return
         }
         var built: [String: Int] = [:]
-        built.reserveCapacity(storage.keys.count)
-        for (position, key) in storage.keys.enumerated() { built[key] = position }
+        built.reserveCapacity(storage.count)
+        for position in 0..<storage.count { built[storage.keys[position]] = position }
         storage.index = built
     }
 
     /// Members in insertion order.
     public var members: [(key: String, value: JSONValue)] {
-        let keys = storage.keys
-        let values = storage.values
-        return keys.indices.map { (keys[$0], values[$0]) }
+        (0..<storage.count).map { (storage.keys[$0], storage.values[$0]) }
     }
 
     /// The values keyed by name, without order.
     public var dictionary: [String: JSONValue] {
         var result: [String: JSONValue] = [:]
         result.reserveCapacity(count)
-        for position in storage.keys.indices { result[storage.keys[position]] = storage.values[position] }
+        for position in 0..<storage.count { result[storage.keys[position]] = storage.values[position] }
         return result
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         if lhs.storage === rhs.storage { return true }
         guard lhs.count == rhs.count else { return false }
-        for position in lhs.storage.keys.indices {
+        for position in 0..<lhs.storage.count {
             guard let other = rhs[lhs.storage.keys[position]], other == lhs.storage.values[position] else { return false }
         }
         return true
@@ -142,7 +212,7 @@ public struct JSONObject: Sendable, Hashable {
     /// Order-independent, consistent with ``==``.
     public func hash(into hasher: inout Hasher) {
         var combined = 0
-        for position in storage.keys.indices {
+        for position in 0..<storage.count {
             var member = Hasher()
             member.combine(storage.keys[position])
             member.combine(storage.values[position])
@@ -156,25 +226,21 @@ public struct JSONObject: Sendable, Hashable {
 extension JSONObject: Sequence {
     /// Iterates members in insertion order.
     public struct Iterator: IteratorProtocol {
-        private let keys: [String]
-        private let values: [JSONValue]
+        private let storage: Storage
         private var position = 0
 
-        fileprivate init(_ keys: [String], _ values: [JSONValue]) {
-            self.keys = keys
-            self.values = values
-        }
+        fileprivate init(_ storage: Storage) { self.storage = storage }
 
         public mutating func next() -> (key: String, value: JSONValue)? {
-            guard position < keys.count else { return nil }
+            guard position < storage.count else { return nil }
             defer { position += 1 }
-            return (keys[position], values[position])
+            return (storage.keys[position], storage.values[position])
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(storage.keys, storage.values) }
+    public func makeIterator() -> Iterator { Iterator(storage) }
 
-    public var underestimatedCount: Int { storage.keys.count }
+    public var underestimatedCount: Int { storage.count }
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {

@@ -48,13 +48,15 @@ extension JSONValue {
                 return
             }
             output += "{"
-            let keys = options.contains(.sortedKeys) ? object.keys.sorted() : object.keys
-            for (position, key) in keys.enumerated() {
+            var order = Array(0..<object.count)
+            if options.contains(.sortedKeys) { order.sort { object.member(at: $0).key < object.member(at: $1).key } }
+            for (position, member) in order.enumerated() {
+                let (key, value) = object.member(at: member)
                 if position > 0 { output += "," }
                 if pretty { JSONValue.newline(&output, indent + 1) }
                 JSONValue.writeString(key, to: &output)
                 output += pretty ? ": " : ":"
-                object[key]!.write(to: &output, options: options, indent: indent + 1)
+                value.write(to: &output, options: options, indent: indent + 1)
             }
             if pretty { JSONValue.newline(&output, indent) }
             output += "}"

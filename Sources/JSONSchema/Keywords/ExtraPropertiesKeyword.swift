@@ -40,15 +40,14 @@ final class ExtraPropertiesKeyword: Keyword, @unchecked Sendable {
 
     override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
         guard !unevaluatedOnly else { return super.accepts(instance, node, depth: depth) }
-        guard case .object(let object) = instance.pointee else { return true }
-        return object.withMembers { keys, values in
+        return JSONObject.withMembers(at: instance) { keys, values in
             for member in keys.indices {
                 let key = keys[member]
                 if known.contains(key) || patterns.contains(where: { $0.matches(key) }) { continue }
                 if !acceptsExtra(values.baseAddress! + member, depth: depth) { return false }
             }
             return true
-        }
+        } ?? true
     }
 
     /// Whether the subschema accepts one extra member (``Schema/isValid(_:)``'s hot path).

@@ -176,9 +176,8 @@ final class PropertiesKeyword: Keyword, @unchecked Sendable {
     }
 
     override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
-        guard case .object(let object) = instance.pointee else { return true }
         var seen: UInt64 = 0
-        let membersValid = object.withMembers { keys, values in
+        let membersValid = JSONObject.withMembers(at: instance) { keys, values in
             for member in keys.indices {
                 let value = values.baseAddress! + member
                 if let position = names.position(of: keys[member]) {
@@ -190,6 +189,7 @@ final class PropertiesKeyword: Keyword, @unchecked Sendable {
             }
             return true
         }
+        guard let membersValid else { return true }  // not an object
         return membersValid && seen & requiredMask == requiredMask
     }
 }
@@ -219,15 +219,14 @@ final class PatternPropertiesKeyword: Keyword, @unchecked Sendable {
     }
 
     override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool {
-        guard case .object(let object) = instance.pointee else { return true }
-        return object.withMembers { keys, values in
+        JSONObject.withMembers(at: instance) { keys, values in
             for member in keys.indices {
                 for (regex, schema) in members where regex.matches(keys[member]) {
                     if !schema.accepts(values.baseAddress! + member, depth: depth) { return false }
                 }
             }
             return true
-        }
+        } ?? true
     }
 }
 
