@@ -52,6 +52,13 @@ import Testing
         #expect(words.steps.map(\.arguments) == [["text": "salt and pepper"]])
     }
 
+    @Test func sentencesOfATextStayText() {
+        // "The memory is full" on its own would read as sysinfo.memory, but it does not know "full".
+        let plan = BundledSkills.plan("count the words in The disk is slow. The memory is full.")
+        #expect(plan.steps.map(\.toolName) == ["text_stats"])
+        #expect(plan.steps.first?.arguments == ["text": "The disk is slow. The memory is full"])
+    }
+
     @Test func anotherValueRepeatsTheStepBefore() {
         let zones = BundledSkills.plan("what time is it in Tokyo and in New York, then the uptime")
         #expect(zones.steps.map(\.toolName) == ["clock_now", "clock_now", "sysinfo_uptime"])

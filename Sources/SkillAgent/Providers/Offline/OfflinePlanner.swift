@@ -36,7 +36,7 @@ struct OfflinePlanner: Sendable {
             guard parts.count > 1 else { continue }
             var steps: [OfflinePlan.Step] = []
             for part in parts {
-                if case .steps(let found) = single(part, tools: tools, scorer: scorer), let step = found.first {
+                if case .steps(let found) = single(part, tools: tools, scorer: scorer, strict: true), let step = found.first {
                     steps.append(step)
                 } else if let previous = steps.last, let step = continuation(part, of: previous, scorer: scorer) {
                     steps.append(step)
@@ -72,10 +72,14 @@ struct OfflinePlanner: Sendable {
         }
     }
 
-    /// One clause as one step: the best template match, else the scorer's clear winner.
-    func single(_ clause: String, tools: [ToolSpec], scorer: SkillScorer) -> ClauseOutcome {
+    /// One clause as one step: the best template match, else the scorer's clear winner. A `strict` reading
+    /// (a part of a clause split at "and", ". " or ";") takes a scored winner only when it knows every word:
+    /// in "count the words in The disk is slow. The memory is full." the second sentence is still text.
+    func single(_ clause: String, tools: [ToolSpec], scorer: SkillScorer, strict: Bool = false) -> ClauseOutcome {
         if let step = bestStep(for: clause, vocabularies: scorer.vocabularies) { return .steps([step]) }
         switch scorer.best(for: clause) {
+        case .match(let score) where strict && score.unmatched > 0:
+            return .unmapped(.init(clause: clause, reason: .noMatch))
         case .match(let score) where score.reading.canRun:
             return .steps([step(clause, score.vocabulary.spec, score.reading.arguments)])
         case .match(let score) where score.reading.missing.isEmpty:
