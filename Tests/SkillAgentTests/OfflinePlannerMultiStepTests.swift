@@ -23,6 +23,9 @@ import Testing
             BundledSkills.plan("first tell me the uptime then the memory usage").steps.map(\.toolName)
                 == ["sysinfo_uptime", "sysinfo_memory"])
         #expect(
+            BundledSkills.plan("I would like to know the uptime, and afterwards the load average, and finally memory usage")
+                .steps.map(\.toolName) == ["sysinfo_uptime", "sysinfo_load", "sysinfo_memory"])
+        #expect(
             BundledSkills.plan("uptime; memory usage; load average").steps.map(\.toolName)
                 == ["sysinfo_uptime", "sysinfo_memory", "sysinfo_load"])
         #expect(

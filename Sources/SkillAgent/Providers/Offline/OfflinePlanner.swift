@@ -20,7 +20,7 @@ struct OfflinePlanner: Sendable {
         let scorer = SkillScorer(tools: tools, filler: filler)
         var plan = OfflinePlan(steps: [], unmapped: [])
         for clause in RequestSplitter.clauses(of: text) {
-            switch outcome(for: clause, tools: tools, scorer: scorer) {
+            switch outcome(for: clause, scorer: scorer) {
             case .steps(let steps): plan.steps.append(contentsOf: steps)
             case .unmapped(let unmapped): plan.unmapped.append(unmapped)
             }
@@ -30,13 +30,13 @@ struct OfflinePlanner: Sendable {
 
     /// The steps of one clause: split at weak separators when every part is a step of its own (or only
     /// another value for the step before it), else the whole clause as one step.
-    func outcome(for clause: String, tools: [ToolSpec], scorer: SkillScorer) -> ClauseOutcome {
+    func outcome(for clause: String, scorer: SkillScorer) -> ClauseOutcome {
         for separators in RequestSplitter.weakSeparators {
             let parts = RequestSplitter.parts(of: clause, separators: separators)
             guard parts.count > 1 else { continue }
             var steps: [OfflinePlan.Step] = []
             for part in parts {
-                if case .steps(let found) = single(part, tools: tools, scorer: scorer, strict: true), let step = found.first {
+                if case .steps(let found) = single(part, scorer: scorer, strict: true), let step = found.first {
                     steps.append(step)
                 } else if let previous = steps.last, let step = continuation(part, of: previous, scorer: scorer) {
                     steps.append(step)
@@ -46,7 +46,7 @@ struct OfflinePlanner: Sendable {
             }
             if steps.count == parts.count, !Self.repeatsItself(steps) { return .steps(steps) }
         }
-        return single(clause, tools: tools, scorer: scorer)
+        return single(clause, scorer: scorer)
     }
 
     /// A part that is only another value for the step before it ("what time is it in Tokyo and Paris",
@@ -75,7 +75,7 @@ struct OfflinePlanner: Sendable {
     /// One clause as one step: the best template match, else the scorer's clear winner. A `strict` reading
     /// (a part of a clause split at "and", ". " or ";") takes a scored winner only when it knows every word:
     /// in "count the words in The disk is slow. The memory is full." the second sentence is still text.
-    func single(_ clause: String, tools: [ToolSpec], scorer: SkillScorer, strict: Bool = false) -> ClauseOutcome {
+    func single(_ clause: String, scorer: SkillScorer, strict: Bool = false) -> ClauseOutcome {
         if let step = bestStep(for: clause, vocabularies: scorer.vocabularies) { return .steps([step]) }
         switch scorer.best(for: clause) {
         case .match(let score) where strict && score.unmatched > 0:

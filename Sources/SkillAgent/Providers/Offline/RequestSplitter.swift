@@ -2,7 +2,10 @@
 /// "what time is it in Tokyo, then count the words in hello world" → two clauses.
 enum RequestSplitter {
     /// Phrases that always separate steps, longest first.
-    static let separators = [", and then ", " and then ", ", then ", "; then ", ", after that ", " after that "]
+    static let separators = [
+        ", and then ", " and then ", ", then ", "; then ", ", and after that ", " and after that ", ", after that ",
+        " after that ", ", and afterwards ", ", afterwards ", " and finally ", ", finally ",
+    ]
 
     /// Phrases that separate steps only when every part is a step of its own; otherwise they belong to a
     /// slot's text ("summarize Cats sleep. Dogs bark.", "count the words in salt and pepper").
@@ -11,11 +14,12 @@ enum RequestSplitter {
     /// Words dropped from the start of a clause.
     static let leadingFiller = [
         "please", "can you", "could you", "would you", "will you", "tell me", "i want you to", "i'd like you to", "hey", "ok",
-        "okay", "also", "and", "then", "first", "finally", "next",
+        "okay", "also", "and", "then", "first", "finally", "next", "i want to know", "i'd like to know",
+        "i would like to know", "do you know", "let me know", "so", "hi", "just", "kindly",
     ]
 
     /// Words dropped from the end of a clause.
-    static let trailingFiller = ["please", "for me", "thanks", "thank you"]
+    static let trailingFiller = ["please", "pls", "for me", "thanks", "thank you", "thx"]
 
     /// The clauses of `text`, in order, without filler; empty clauses are left out.
     static func clauses(of text: String) -> [String] {

@@ -1,12 +1,14 @@
 import Foundation
 
-/// The offline planner's fallback when no example matches a clause word for word: it scores every tool by
-/// how many of the clause's content words (outside the values it would fill) belong to the tool's
-/// vocabulary, and picks a tool only when it is a clear winner.
+/// The offline planner's fallback when no example matches a clause word for word: it scores every tool for
+/// the clause and picks one only when it is a clear winner (``margin`` ahead of the runner-up).
 ///
-/// A word's weight is its weight in the tool (example 3, title 2, description 1) divided by the square root
-/// of the number of tools that know it, so "machine" (several sysinfo skills) decides less than "uptime".
-/// Content words the tool does not know count against it; typed values it can fill count for it.
+/// A tool's score is the sum of the weights of the clause's words it knows (outside the values it would
+/// fill; each word once), where a word weighs what it weighs in the tool (example 3, title 2, description
+/// 1) divided by the square root of how widely the tools know it, so "machine" (several sysinfo skills)
+/// decides less than "uptime"; plus the clause's similarity to the tool's closest example (×4) and 1 per
+/// typed value it fills; minus 0.75 per content word it does not know and 1 per required value it lacks.
+/// The numbers are tuned on the bundled skills' manifests and pinned by the planner tests.
 struct SkillScorer {
     /// One tool's score for a clause.
     struct Score {
@@ -53,7 +55,9 @@ struct SkillScorer {
     /// How far ahead of the runner-up a winner must be.
     static let margin = 0.75
 
+    /// The tools, read once, in name order.
     let vocabularies: [SkillVocabulary]
+    /// Finds each tool's values in a clause.
     let extractor: SlotExtractor
     /// Stem → in how many tools it occurs, each counted by its weight there (an example word 1, a
     /// description word 1/3), so a word that many descriptions mention still decides for its examples.
