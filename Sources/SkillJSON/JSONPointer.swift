@@ -2,7 +2,9 @@
 public enum JSONPointer {
     /// Escapes one reference token ("~" → "~0", "/" → "~1").
     public static func escape(_ token: String) -> String {
-        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        let special: (UInt8) -> Bool = { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }
+        let escapes = token.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) }
+        guard escapes ?? token.utf8.contains(where: special) else { return token }
         return token.replacingOccurrences("~", "~0").replacingOccurrences("/", "~1")
     }
 
