@@ -32,6 +32,7 @@ struct ConvertTime: Skill {
     let examples = [
         "what is {time} in {to_timezone}", "convert {time} from {from_timezone} to {to_timezone}",
         "{time} {from_timezone} in {to_timezone} time", "when is {time} in {to_timezone}",
+        "convert {time} to {to_timezone}", "{time} {from_timezone} time in {to_timezone}",
     ]
 
     func execute(_ arguments: Arguments, context: SkillContext) async throws -> ClockResult {

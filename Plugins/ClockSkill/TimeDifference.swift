@@ -27,6 +27,7 @@ struct TimeDifference: Skill {
     let examples = [
         "how many days until {to}", "how long until {to}", "how long ago was {to}", "how many days since {to}",
         "how many days from {from} to {to}", "time between {from} and {to} in {timezone}",
+        "how long from {from} to {to}",
     ]
 
     struct Output: Encodable {

@@ -22,6 +22,7 @@ struct Keywords: Skill {
     let timeout = 10.0
     let examples = [
         "keywords of {text}", "what is {text} about", "tag {text}", "give me {count} keywords for {text}",
+        "extract keywords from {text}",
     ]
 
     struct Keyword: Encodable, Equatable {

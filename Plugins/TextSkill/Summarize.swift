@@ -23,7 +23,7 @@ struct Summarize: Skill {
     let timeout = 10.0
     let examples = [
         "summarize {text}", "summarize this: {text}", "give me a summary of {text}",
-        "summarize {text} in {sentences} sentences",
+        "summarize {text} in {sentences} sentences", "summarize {text} in {sentences} sentence",
         "what are the key points of {text}", "tl;dr {text}",
     ]
 

@@ -25,6 +25,7 @@ struct TextStatistics: Skill {
         "how many words are in {text}", "count the words in {text}", "text statistics for {text}",
         "how long does it take to read {text}", "list the {top} most frequent words in {text}",
         "give me statistics for the text {text}", "word count of {text}",
+        "how many sentences are in {text}",
     ]
 
     /// Reading and speaking speeds, in words per minute.

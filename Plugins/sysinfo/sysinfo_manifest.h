@@ -19,7 +19,7 @@
     "\"parameters\":" SYSINFO_NO_PARAMETERS "," \
     "\"permission\":\"read\",\"timeout\":5,\"idempotent\":true," \
     "\"examples\":[\"which kernel is this\",\"what kernel version am I running\",\"what is the host name\"," \
-    "\"what architecture is this machine\"]}," \
+    "\"what architecture is this machine\",\"what is the hostname\",\"what cpu architecture is this\"]}," \
     "{\"id\":\"sysinfo.uptime\",\"title\":\"Uptime\"," \
     "\"description\":\"How long this computer has been running since it booted, in seconds and as days, " \
     "hours and minutes. Not for the current time (use clock.now).\"," \
@@ -47,7 +47,7 @@
     "sysinfo.uptime, sysinfo.load or sysinfo.memory. Not for other machines.\"," \
     "\"parameters\":" SYSINFO_NO_PARAMETERS "," \
     "\"permission\":\"read\",\"timeout\":5,\"idempotent\":true," \
-    "\"examples\":[\"system overview\",\"how is the machine doing\",\"show system information\"," \
+    "\"examples\":[\"system overview\",\"system status\",\"show system information\"," \
     "\"tell me about this computer\"]}" \
     "]}"
 
