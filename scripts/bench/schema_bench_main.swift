@@ -1,7 +1,7 @@
 // The Swift side of scripts/bench-schema.sh: times JSONSchema on the benchmark schema and instances.
-// usage: schema-bench SCHEMA.json INSTANCES.json MIN_SECONDS [isValid|validate]
+// usage: schema-bench SCHEMA.json INSTANCES.json MIN_SECONDS [isValid|validate|validate-invalid]
 // Prints "<name> <instances/s> <µs/instance> <valid count>" for isValid and for validate (full errors),
-// or only the one named (for profiling).
+// or only the one named (for profiling); validate-invalid times validate on the invalid instances alone.
 import Foundation
 import JSONSchema
 
@@ -15,7 +15,8 @@ func load(_ path: String) -> JSONValue {
 
 let arguments = CommandLine.arguments
 guard (4...5).contains(arguments.count), let minSeconds = Double(arguments[3]) else {
-    FileHandle.standardError.write(Data("usage: schema-bench SCHEMA.json INSTANCES.json MIN_SECONDS [isValid|validate]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: schema-bench SCHEMA.json INSTANCES.json MIN_SECONDS [isValid|validate|validate-invalid]\n".utf8))
     exit(2)
 }
 let schema: Schema
@@ -25,7 +26,9 @@ do {
     FileHandle.standardError.write(Data("schema-bench: \(error)\n".utf8))
     exit(2)
 }
-let instances = load(arguments[2]).arrayValue ?? []
+let only = arguments.count == 5 ? arguments[4] : nil
+let all = load(arguments[2]).arrayValue ?? []
+let instances = only == "validate-invalid" ? all.filter { !schema.isValid($0) } : all
 
 /// Best of three runs of at least `minSeconds` each (the machine is shared: the best is the steadiest).
 func measure(_ name: String, _ check: (JSONValue) -> Bool) {
@@ -47,6 +50,6 @@ func measure(_ name: String, _ check: (JSONValue) -> Bool) {
     print(String(format: "%@ %.0f %.3f %d", name, best, 1e6 / best, valid))
 }
 
-let only = arguments.count == 5 ? arguments[4] : nil
 if only == nil || only == "isValid" { measure("swift-jsonschema-isValid") { schema.isValid($0) } }
 if only == nil || only == "validate" { measure("swift-jsonschema-validate") { schema.validate($0).isEmpty } }
+if only == "validate-invalid" { measure("swift-jsonschema-validate-invalid") { schema.validate($0).isEmpty } }
