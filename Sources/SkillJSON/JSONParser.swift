@@ -139,11 +139,14 @@ struct JSONParser {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes.
+        var bits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                // ASCII needs no validation (and `String(validating:)` is generic, so slow per call).
+                if bits < 0x80 { return String(decoding: slice, as: UTF8.self) }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     index = start
                     throw error("invalid UTF-8 in a string")
@@ -151,6 +154,7 @@ struct JSONParser {
                 return string
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= byte
             index += 1
         }
         var scalars: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
