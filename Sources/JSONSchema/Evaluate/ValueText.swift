@@ -8,7 +8,7 @@ enum ValueText {
         default: break
         }
         let text = value.serialized()
-        guard text.count > 60 else { return text }
+        guard text.utf8.count > 60, text.count > 60 else { return text }
         return String(text.prefix(57)) + "…"
     }
 
