@@ -7,10 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! [ -e /usr/include/openssl/evp.h ]; then
-    echo "==> installing libssl-dev (OpenSSL headers for plugin trust hashes)"
-    if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libssl-dev; else sudo apt-get install -y libssl-dev; fi
-fi
+bash scripts/ensure-deps.sh
 
 prefix="${PREFIX:-$HOME/.local}"
 plugins="${SKILLHOST_PLUGINS:-${XDG_DATA_HOME:-$HOME/.local/share}/skillhost/plugins}"

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+bash scripts/ensure-deps.sh
 echo "==> building skillhost and the Swift plugins (debug)"
 swift build
 echo "==> building the plugin files into .build/plugins/"

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build needs when they are missing: libssl-dev (libcrypto, for plugin
+# trust hashes) and a C compiler (for the C plugin and the test fixtures). Swift itself comes with the
+# machine image. Sourced or run by install.sh, test.sh and .ci/run.
+set -euo pipefail
+missing=()
+[ -e /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
+command -v cc >/dev/null 2>&1 || missing+=(gcc)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "==> installing ${missing[*]} (Debian packages)"
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+    else
+        sudo apt-get update -qq
+        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+    fi
+fi
