@@ -66,6 +66,27 @@ import JSONSchema
             == "expected at most 3 items, got 4")
     }
 
+    @Test(arguments: [
+        ("maxLength", 2, "abc" as JSONValue, #"expected at most 2 characters, got 3: "abc""#),
+        ("minLength", 4, "é🐲x", #"expected at least 4 characters, got 3: "é🐲x""#),
+        ("maxItems", 1, [1, 2], "expected at most 1 items, got 2"),
+        ("minItems", 3, [1, 2], "expected at least 3 items, got 2"),
+        ("maxProperties", 1, ["a": 1, "b": 2], "expected at most 1 properties, got 2"),
+        ("minProperties", 2, ["a": 1], "expected at least 2 properties, got 1"),
+    ] as [(String, Int, JSONValue, String)])
+    func countLimitsNameTheKeywordAndTheCount(keyword: String, limit: Int, instance: JSONValue, message: String) throws {
+        let schema: JSONValue = [keyword: .int(Int64(limit))]
+        let found = try errors(instance, schema)
+        #expect(found.map(\.message) == [message])
+        #expect(found.first?.keywordLocation == "/\(keyword)")
+        #expect(try errors(true, schema).isEmpty, "a count limit ignores other types")
+    }
+
+    @Test func hugeMinLengthRejectsWithoutOverflowing() throws {
+        let found = try errors("abc", ["minLength": .int(Int64.max)])
+        #expect(found.first?.keywordLocation == "/minLength")
+    }
+
     @Test func oneOfMatchingTwiceSaysWhich() throws {
         let found = try errors(5, ["oneOf": [["type": "integer"], ["minimum": 0]]])
         #expect(found.first?.message == "5 matches alternatives 0 and 1 of oneOf; it must match exactly one")

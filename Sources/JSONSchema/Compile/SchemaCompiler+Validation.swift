@@ -46,14 +46,15 @@ extension SchemaCompiler {
                 throw fault(keyword, "\(keyword) must be a non-negative integer")
             }
             let limit = number > Int64(Int.max) ? Int.max : Int(number)
-            switch keyword {
-            case "maxLength": keywords.append(MaxLengthKeyword(limit))
-            case "minLength": if limit > 0 { keywords.append(MinLengthKeyword(limit)) }
-            case "maxItems": keywords.append(ItemCountKeyword(limit: limit, isMaximum: true))
-            case "minItems": if limit > 0 { keywords.append(ItemCountKeyword(limit: limit, isMaximum: false)) }
-            case "maxProperties": keywords.append(PropertyCountKeyword(limit: limit, isMaximum: true))
-            default: if limit > 0 { keywords.append(PropertyCountKeyword(limit: limit, isMaximum: false)) }
+            let measure: CountLimitKeyword.Measure
+            switch keyword.dropFirst(3) {
+            case "Length": measure = .characters
+            case "Items": measure = .items
+            default: measure = .properties
             }
+            let isMaximum = keyword.hasPrefix("max")
+            // A minimum of 0 holds for every instance.
+            if isMaximum || limit > 0 { keywords.append(CountLimitKeyword(measure, limit: limit, isMaximum: isMaximum)) }
         }
         if let value = schema["pattern"] {
             guard case .string(let source) = value else { throw fault("pattern", "pattern must be a string") }

@@ -1,34 +1,5 @@
-/// Array keywords: `maxItems`, `minItems`, `uniqueItems`, `contains`, `prefixItems`, `items`,
-/// `unevaluatedItems`.
-final class ItemCountKeyword: Keyword, @unchecked Sendable {
-    let limit: Int
-    let isMaximum: Bool
-    init(limit: Int, isMaximum: Bool) {
-        self.limit = limit
-        self.isMaximum = isMaximum
-    }
-
-    override func evaluate(
-        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
-        track: Bool
-    ) -> Bool {
-        if holds(instance) { return true }
-        guard case .array(let elements) = instance else { return true }
-        evaluator.report(
-            node, isMaximum ? "maxItems" : "minItems",
-            "expected \(isMaximum ? "at most" : "at least") \(limit) items, got \(elements.count)")
-        return false
-    }
-
-    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
-
-    /// Whether `instance` passes this check.
-    func holds(_ instance: JSONValue) -> Bool {
-        guard case .array(let elements) = instance else { return true }
-        return isMaximum ? elements.count <= limit : elements.count >= limit
-    }
-}
-
+/// Array keywords: `uniqueItems`, `contains`, `prefixItems`, `items`, `unevaluatedItems` (`maxItems` and
+/// `minItems` are a ``CountLimitKeyword``).
 final class UniqueItemsKeyword: Keyword, @unchecked Sendable {
     override func evaluate(
         _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,

@@ -1,34 +1,5 @@
-/// Object keywords: `maxProperties`, `minProperties`, `required`, `dependentRequired`, `properties`,
-/// `patternProperties`, `propertyNames`, `dependentSchemas`.
-final class PropertyCountKeyword: Keyword, @unchecked Sendable {
-    let limit: Int
-    let isMaximum: Bool
-    init(limit: Int, isMaximum: Bool) {
-        self.limit = limit
-        self.isMaximum = isMaximum
-    }
-
-    override func evaluate(
-        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
-        track: Bool
-    ) -> Bool {
-        if holds(instance) { return true }
-        guard case .object(let object) = instance else { return true }
-        evaluator.report(
-            node, isMaximum ? "maxProperties" : "minProperties",
-            "expected \(isMaximum ? "at most" : "at least") \(limit) properties, got \(object.count)")
-        return false
-    }
-
-    override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
-
-    /// Whether `instance` passes this check.
-    func holds(_ instance: JSONValue) -> Bool {
-        guard case .object(let object) = instance else { return true }
-        return isMaximum ? object.count <= limit : object.count >= limit
-    }
-}
-
+/// Object keywords: `required`, `dependentRequired`, `properties`, `patternProperties`, `propertyNames`,
+/// `dependentSchemas` (`maxProperties` and `minProperties` are a ``CountLimitKeyword``).
 final class RequiredKeyword: Keyword, @unchecked Sendable {
     let names: [String]
     init(_ names: [String]) { self.names = names }
