@@ -1,6 +1,6 @@
 /// `maxLength`, `minLength`, `maxItems`, `minItems`, `maxProperties`, `minProperties`: one bound on how
 /// many characters, items or members an instance has. Instances of other types pass.
-final class CountLimitKeyword: Keyword, @unchecked Sendable {
+final class CountLimitKeyword: AssertionKeyword, @unchecked Sendable {
     /// What is counted, and in which kind of instance.
     enum Measure {
         /// Unicode code points of a string (`maxLength`, `minLength`).
@@ -14,62 +14,56 @@ final class CountLimitKeyword: Keyword, @unchecked Sendable {
     let measure: Measure
     let limit: Int
     let isMaximum: Bool
-    /// The schema keyword, e.g. `maxItems`, for error locations.
-    private let name: String
+    /// The allowed counts, `minimum...maximum`: `0...limit` or `limit...Int.max`.
+    private let minimum: Int
+    private let maximum: Int
 
     init(_ measure: Measure, limit: Int, isMaximum: Bool) {
         self.measure = measure
         self.limit = limit
         self.isMaximum = isMaximum
+        minimum = isMaximum ? 0 : limit
+        maximum = isMaximum ? limit : Int.max
         let suffix: String
         switch measure {
         case .characters: suffix = "Length"
         case .items: suffix = "Items"
         case .properties: suffix = "Properties"
         }
-        name = (isMaximum ? "max" : "min") + suffix
+        super.init(name: (isMaximum ? "max" : "min") + suffix)
     }
 
-    override func evaluate(
-        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
-        track: Bool
-    ) -> Bool {
-        if holds(instance) { return true }
+    override func failure(_ instance: JSONValue) -> String {
         let bound = "expected \(isMaximum ? "at most" : "at least") \(limit)"
         switch instance {
-        case .string(let text):
-            let length = text.unicodeScalars.count
-            evaluator.report(node, name, "\(bound) characters, got \(length): \(ValueText.describe(instance))")
-        case .array(let elements):
-            evaluator.report(node, name, "\(bound) items, got \(elements.count)")
-        case .object(let object):
-            evaluator.report(node, name, "\(bound) properties, got \(object.count)")
-        default:
-            return true
+        case .string(let text): return "\(bound) characters, got \(text.unicodeScalars.count): \(ValueText.describe(instance))"
+        case .array(let elements): return "\(bound) items, got \(elements.count)"
+        case .object(let object): return "\(bound) properties, got \(object.count)"
+        default: return "\(bound), got \(ValueText.describe(instance))"
         }
-        return false
     }
 
     override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
 
-    /// Whether `instance` passes this check.
-    func holds(_ instance: JSONValue) -> Bool {
-        switch (measure, instance) {
-        case (.characters, .string(let text)):
+    override func holds(_ instance: JSONValue) -> Bool {
+        let count: Int
+        switch instance {
+        case .string(let text):
+            guard measure == .characters else { return true }
             let bytes = text.utf8.count
-            // A code point is at least one UTF-8 byte and at most four, so the byte count often decides.
-            if isMaximum {
-                return bytes <= limit || text.unicodeScalars.count <= limit
-            }
-            if bytes / 4 >= limit { return true }
-            if bytes < limit { return false }
-            return text.unicodeScalars.count >= limit
-        case (.items, .array(let elements)):
-            return isMaximum ? elements.count <= limit : elements.count >= limit
-        case (.properties, .object(let object)):
-            return isMaximum ? object.count <= limit : object.count >= limit
+            // A code point is one to four UTF-8 bytes, so the byte count often decides without counting.
+            if bytes <= maximum && bytes / 4 >= minimum { return true }
+            if bytes < minimum { return false }
+            count = text.unicodeScalars.count
+        case .array(let elements):
+            guard measure == .items else { return true }
+            count = elements.count
+        case .object(let object):
+            guard measure == .properties else { return true }
+            count = object.count
         default:
             return true
         }
+        return count >= minimum && count <= maximum
     }
 }

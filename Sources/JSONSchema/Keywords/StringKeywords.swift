@@ -34,21 +34,18 @@ final class PatternKeyword: Keyword, @unchecked Sendable {
     }
 }
 
-final class FormatKeyword: Keyword, @unchecked Sendable {
+final class FormatKeyword: AssertionKeyword, @unchecked Sendable {
     let checker: FormatChecker
-    init(_ checker: FormatChecker) { self.checker = checker }
-
-    override func evaluate(
-        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
-        track: Bool
-    ) -> Bool {
-        if checker.accepts(instance) { return true }
-        evaluator.report(node, "format", "expected \(checker.expectation), got \(ValueText.describe(instance))")
-        return false
+    init(_ checker: FormatChecker) {
+        self.checker = checker
+        super.init(name: "format")
     }
 
     override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
 
-    /// Whether `instance` passes this check.
-    func holds(_ instance: JSONValue) -> Bool { checker.accepts(instance) }
+    override func holds(_ instance: JSONValue) -> Bool { checker.accepts(instance) }
+
+    override func failure(_ instance: JSONValue) -> String {
+        "expected \(checker.expectation), got \(ValueText.describe(instance))"
+    }
 }

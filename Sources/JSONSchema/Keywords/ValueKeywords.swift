@@ -1,31 +1,30 @@
 /// `type`, `enum`, `const` and the numeric keywords of the validation vocabulary.
-final class TypeKeyword: Keyword, @unchecked Sendable {
+final class TypeKeyword: AssertionKeyword, @unchecked Sendable {
     let types: JSONTypes
-    init(_ types: JSONTypes) { self.types = types }
-
-    override func evaluate(
-        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
-        track: Bool
-    ) -> Bool {
-        if types.matches(instance) { return true }
-        Self.report(types, instance, node, &evaluator)
-        return false
+    init(_ types: JSONTypes) {
+        self.types = types
+        super.init(name: "type")
     }
 
     override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
 
-    /// Whether `instance` passes this check.
-    func holds(_ instance: JSONValue) -> Bool { types.matches(instance) }
+    override func holds(_ instance: JSONValue) -> Bool { types.matches(instance) }
 
-    /// Reports that `instance` is not of `types`.
+    override func failure(_ instance: JSONValue) -> String { Self.failure(types, instance) }
+
+    /// Reports that `instance` is not of `types` (for nodes that check their types without this keyword).
     static func report(_ types: JSONTypes, _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator) {
-        evaluator.report(node, "type", "\(types.expectation), got \(ValueText.describe(instance))")
+        evaluator.report(node, "type", failure(types, instance))
+    }
+
+    private static func failure(_ types: JSONTypes, _ instance: JSONValue) -> String {
+        "\(types.expectation), got \(ValueText.describe(instance))"
     }
 }
 
 /// `enum`: a linear scan for the usual handful of values (of packed bytes when all are short strings), a
 /// hash set for long lists.
-final class EnumKeyword: Keyword, @unchecked Sendable {
+final class EnumKeyword: AssertionKeyword, @unchecked Sendable {
     let values: [JSONValue]
     private let hashed: Set<JSONValue>?
     /// The values packed, when all are strings of at most ``PackedName/capacity`` bytes and the list is short.
@@ -38,12 +37,12 @@ final class EnumKeyword: Keyword, @unchecked Sendable {
         hashed = values.count > 16 ? Set(values) : nil
         let strings = values.compactMap { $0.stringValue.flatMap(PackedName.init) }
         self.strings = hashed == nil && strings.count == values.count ? strings : nil
+        super.init(name: "enum")
     }
 
     override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
 
-    /// Whether `instance` passes this check.
-    func holds(_ instance: JSONValue) -> Bool {
+    override func holds(_ instance: JSONValue) -> Bool {
         if let strings, case .string(let text) = instance {
             // Longer than every value (nil from a non-contiguous string falls through to the scan).
             if text.utf8.count > PackedName.capacity { return false }
@@ -56,58 +55,45 @@ final class EnumKeyword: Keyword, @unchecked Sendable {
         return false
     }
 
-    override func evaluate(
-        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
-        track: Bool
-    ) -> Bool {
-        if holds(instance) { return true }
-        evaluator.report(node, "enum", "\(expectation), got \(ValueText.describe(instance))")
-        return false
-    }
+    override func failure(_ instance: JSONValue) -> String { "\(expectation), got \(ValueText.describe(instance))" }
 }
 
-final class ConstKeyword: Keyword, @unchecked Sendable {
+final class ConstKeyword: AssertionKeyword, @unchecked Sendable {
     let value: JSONValue
-    init(_ value: JSONValue) { self.value = value }
-
-    override func evaluate(
-        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
-        track: Bool
-    ) -> Bool {
-        if value == instance { return true }
-        evaluator.report(node, "const", "expected \(ValueText.describe(value)), got \(ValueText.describe(instance))")
-        return false
+    init(_ value: JSONValue) {
+        self.value = value
+        super.init(name: "const")
     }
 
     override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
 
-    /// Whether `instance` passes this check.
-    func holds(_ instance: JSONValue) -> Bool { value == instance }
+    override func holds(_ instance: JSONValue) -> Bool { value == instance }
+
+    override func failure(_ instance: JSONValue) -> String {
+        "expected \(ValueText.describe(value)), got \(ValueText.describe(instance))"
+    }
 }
 
-final class MultipleOfKeyword: Keyword, @unchecked Sendable {
+final class MultipleOfKeyword: AssertionKeyword, @unchecked Sendable {
     let divisor: JSONValue
-    init(_ divisor: JSONValue) { self.divisor = divisor }
-
-    override func evaluate(
-        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
-        track: Bool
-    ) -> Bool {
-        guard !holds(instance) else { return true }
-        evaluator.report(node, "multipleOf", "expected a multiple of \(divisor), got \(ValueText.describe(instance))")
-        return false
+    init(_ divisor: JSONValue) {
+        self.divisor = divisor
+        super.init(name: "multipleOf")
     }
 
     override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
 
-    /// Whether `instance` passes this check.
-    func holds(_ instance: JSONValue) -> Bool {
+    override func failure(_ instance: JSONValue) -> String {
+        "expected a multiple of \(divisor), got \(ValueText.describe(instance))"
+    }
+
+    override func holds(_ instance: JSONValue) -> Bool {
         !Numbers.isNumber(instance) || Numbers.isMultiple(instance, of: divisor)
     }
 }
 
 /// `maximum`, `exclusiveMaximum`, `minimum`, `exclusiveMinimum`.
-final class NumberLimitKeyword: Keyword, @unchecked Sendable {
+final class NumberLimitKeyword: AssertionKeyword, @unchecked Sendable {
     enum Kind: String {
         case maximum, exclusiveMaximum, minimum, exclusiveMinimum
     }
@@ -127,21 +113,14 @@ final class NumberLimitKeyword: Keyword, @unchecked Sendable {
         case .exclusiveMinimum: words = "greater than"
         }
         expectation = "expected a number \(words) \(limit.serialized())"
+        super.init(name: kind.rawValue)
     }
 
-    override func evaluate(
-        _ instance: JSONValue, _ node: SchemaNode, _ evaluator: inout Evaluator, _ annotations: inout Annotations,
-        track: Bool
-    ) -> Bool {
-        if holds(instance) { return true }
-        evaluator.report(node, kind.rawValue, "\(expectation), got \(ValueText.describe(instance))")
-        return false
-    }
+    override func failure(_ instance: JSONValue) -> String { "\(expectation), got \(ValueText.describe(instance))" }
 
     override func accepts(_ instance: UnsafePointer<JSONValue>, _ node: SchemaNode, depth: Int) -> Bool { holds(instance.pointee) }
 
-    /// Whether `instance` passes this check.
-    func holds(_ instance: JSONValue) -> Bool {
+    override func holds(_ instance: JSONValue) -> Bool {
         guard let order = Numbers.compare(instance, limit) else { return true }
         switch kind {
         case .maximum: return order <= 0
