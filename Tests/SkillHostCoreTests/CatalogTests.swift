@@ -58,6 +58,18 @@ struct CatalogTests {
         #expect(try host.catalog().plugins.first?.status == .ok)
     }
 
+    @Test("inspect --json shows a skill's summary template, null when it has none")
+    func detailJSONSummary() {
+        var skill = SkillDescription(
+            id: "clock.now", title: "Current time", description: "Now.", parameters: ["type": "object"],
+            permission: .read, timeout: 5, idempotent: true, examples: [], pluginID: "clock", pluginPath: "/p/clock.so",
+            enabled: true, approval: .allow)
+        #expect(skill.detailJSON["summary"] == .null)
+        skill.summary = "It is {time}."
+        #expect(skill.detailJSON["summary"] == "It is {time}.")
+        #expect(skill.summaryJSON["summary"] == nil, "list --json stays as it was")
+    }
+
     @Test("a missing plugins folder is an empty catalog")
     func missingFolder() throws {
         let root = HostTestSupport.temporaryDirectory()

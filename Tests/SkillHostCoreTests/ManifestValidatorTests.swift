@@ -87,6 +87,26 @@ struct ManifestValidatorTests {
         #expect(error.description.contains("manifest /skills/0/permission (skill example.run)"))
     }
 
+    @Test("a skill's summary template is read when it is a string and absent otherwise")
+    func summaryTemplate() throws {
+        let plain = try ManifestValidator.validate(Self.manifest(), file: Self.file)
+        #expect(plain.skills[0].summary == nil)
+        let document = Self.manifest { Self.setSkill(&$0, "summary", "Ran {n} times.") }
+        let manifest = try ManifestValidator.validate(document, file: Self.file)
+        #expect(manifest.skills[0].summary == "Ran {n} times.")
+    }
+
+    @Test("a summary that is not a non-empty string names its pointer, skill and fix", arguments: [
+        JSONValue.int(42), ["It is {time}."], .string("  "), .null,
+    ])
+    func badSummary(value: JSONValue) {
+        let problems = Self.problems(Self.manifest { Self.setSkill(&$0, "summary", value) })
+        let problem = problems.first { $0.pointer == "/skills/0/summary" }
+        #expect(problem?.skillID == "example.run")
+        #expect(problem?.message.contains("non-empty string") == true)
+        #expect(problem?.message.contains("{time}") == true)
+    }
+
     @Test("semantic versions follow semver.org", arguments: [
         ("1.0.0", true), ("0.1.2-alpha.1+build.5", true), ("10.20.30", true), ("1.0", false), ("01.0.0", false),
         ("1.0.0-", false), ("1.0.0-01", false), ("v1.0.0", false), ("1.0.0+", false),

@@ -10,13 +10,14 @@ extension SkillDescription {
     }
 
     /// The skill as `inspect SKILL_ID --json` shows it: the summary plus parameters, timeout, idempotent,
-    /// examples, approval, rate limit, plugin id and path.
+    /// examples, summary template (null when none), approval, rate limit, plugin id and path.
     public var detailJSON: JSONValue {
         guard case .object(var object) = summaryJSON else { return summaryJSON }
         object["parameters"] = parameters
         object["timeout"] = timeout == timeout.rounded() && abs(timeout) < 1e15 ? .int(Int64(timeout)) : .double(timeout)
         object["idempotent"] = .bool(idempotent)
         object["examples"] = .array(examples.map(JSONValue.string))
+        object["summary"] = summary.map(JSONValue.string) ?? .null
         object["approval"] = .string(approval.rawValue)
         object["rate_limit_per_minute"] = rateLimitPerMinute.map { .int(Int64($0)) } ?? .null
         object["plugin"] = .string(pluginID)

@@ -88,7 +88,7 @@ struct CatalogBuilder {
                 idempotent: skill.idempotent, examples: skill.examples, pluginID: manifest.id, pluginPath: file,
                 enabled: enabled && (overrides.enabled ?? true),
                 approval: overrides.approval ?? (skill.permission.needsApproval ? .ask : .allow),
-                rateLimitPerMinute: overrides.rateLimitPerMinute)
+                rateLimitPerMinute: overrides.rateLimitPerMinute, summary: skill.summary)
         }
         return PluginRecord(
             id: manifest.id, path: file, status: enabled ? .ok : .disabled, enabled: enabled, manifest: manifest,

@@ -18,6 +18,8 @@ public struct SkillDescription: Sendable, Equatable {
     public var idempotent: Bool
     /// Example utterances.
     public var examples: [String]
+    /// The manifest's result summary template (`{field}` slots), nil when it gives none.
+    public var summary: String?
     /// The plugin's id.
     public var pluginID: String
     /// The plugin file.
@@ -33,7 +35,7 @@ public struct SkillDescription: Sendable, Equatable {
     public init(
         id: String, title: String, description: String, parameters: JSONValue, permission: Permission,
         timeout: Double, idempotent: Bool, examples: [String], pluginID: String, pluginPath: String,
-        enabled: Bool, approval: ApprovalPolicy, rateLimitPerMinute: Int? = nil
+        enabled: Bool, approval: ApprovalPolicy, rateLimitPerMinute: Int? = nil, summary: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -43,6 +45,7 @@ public struct SkillDescription: Sendable, Equatable {
         self.timeout = timeout
         self.idempotent = idempotent
         self.examples = examples
+        self.summary = summary
         self.pluginID = pluginID
         self.pluginPath = pluginPath
         self.enabled = enabled

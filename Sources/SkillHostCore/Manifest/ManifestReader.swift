@@ -94,6 +94,15 @@ struct ManifestReader {
                 problem(pointer + "/examples", skill: id, "must be an array of strings (example utterances)")
             }
         }
+        var summary: String?
+        if let value = object["summary"] {
+            if case .string(let text) = value, !text.allSatisfy(\.isWhitespace) {
+                summary = text
+            } else {
+                problem(pointer + "/summary", skill: id,
+                        "must be a non-empty string, a result summary template like \"It is {time}.\", got \(value.serialized())")
+            }
+        }
         let parameters = object["parameters"]
         if let parameters {
             for message in ManifestSchema.parameterProblems(parameters) {
@@ -105,7 +114,7 @@ struct ManifestReader {
         guard let id, let title, let description, let permission, let parameters else { return nil }
         return SkillManifest(
             id: id, title: title, description: description, parameters: parameters, permission: permission,
-            timeout: timeout, idempotent: idempotent, examples: examples)
+            timeout: timeout, idempotent: idempotent, examples: examples, summary: summary)
     }
 
     private mutating func checkGrammar(_ id: String, _ pointer: String, _ skill: String?) {

@@ -42,7 +42,8 @@ public enum ManifestSchema {
         "permission": {"enum": ["read", "write", "dangerous"]},
         "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 86400, "default": 30},
         "idempotent": {"type": "boolean"},
-        "examples": {"type": "array", "items": {"type": "string"}}
+        "examples": {"type": "array", "items": {"type": "string"}},
+        "summary": {"type": "string", "minLength": 1, "description": "One-line result summary; {field} is a member of the result, {a.b} a nested one, {items.count} an array's length."}
       }
     }
   }

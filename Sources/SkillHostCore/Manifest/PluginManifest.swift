@@ -27,6 +27,10 @@ public struct SkillManifest: Sendable, Equatable {
     public var idempotent: Bool
     /// Example utterances, templates with `{parameter}` slots.
     public var examples: [String]
+    /// A template for a one-line result summary in plain words, e.g. `"It is {time} on {weekday}."`:
+    /// `{field}` is a member of the result object, `{a.b}` a nested member, `{items.count}` an array's
+    /// length. Nil when the manifest gives none.
+    public var summary: String? = nil
 }
 
 /// A plugin's manifest (docs/manifest.md), checked and with ids normalized.

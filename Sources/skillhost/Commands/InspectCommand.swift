@@ -59,6 +59,7 @@ enum InspectCommand: Command {
                      "  description: \(skill.description)",
                      "  parameters:  \(skill.parameters.serialized())"]
         if !skill.examples.isEmpty { lines.append("  examples:    " + skill.examples.joined(separator: " | ")) }
+        if let summary = skill.summary { lines.append("  summary:     " + summary) }
         return lines.joined(separator: "\n")
     }
 }
