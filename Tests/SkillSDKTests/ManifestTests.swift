@@ -27,6 +27,7 @@ import Testing
         #expect(greet["timeout"] == .double(2.5))
         #expect(greet["idempotent"] == true)
         #expect(greet["examples"] == ["greet {name}", "say hello to {name} {times} times"])
+        #expect(greet["summary"] == "Said {greeting}")
         #expect(
             greet["parameters"] == [
                 "type": "object",
@@ -39,7 +40,7 @@ import Testing
             ])
     }
 
-    @Test func defaultsForPermissionTimeoutIdempotenceAndExamples() throws {
+    @Test func defaultsForPermissionTimeoutIdempotenceExamplesAndSummary() throws {
         let skills = try #require(manifest["skills"]?.arrayValue)
         let refuse = skills[1]
         let count = skills[5]
@@ -50,6 +51,7 @@ import Testing
         #expect(crash["timeout"] == .int(30))
         #expect(crash["timeout"]?.serialized() == "30")
         #expect(crash["examples"] == nil)
+        #expect(crash["summary"] == nil, "a skill without a summary template leaves the member out")
     }
 
     @Test func descriptorCarriesTheSerializedManifest() throws {

@@ -15,6 +15,7 @@ import SkillJSON
 ///         "timezone": .string("IANA time zone, e.g. Europe/Paris", pattern: "^[A-Za-z_]+(/[A-Za-z0-9_+-]+)*$"),
 ///     ], required: [])
 ///     let examples = ["what time is it in {timezone}", "current time"]
+///     let summary: String? = "It is {time}."
 ///
 ///     func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output { … }
 /// }
@@ -34,6 +35,7 @@ import SkillJSON
 ///   ``execute(_:context:)`` runs, so a well-written schema means `execute` rarely sees bad input.
 /// - Write ``description`` for the model: what the skill is for, and what it is not for.
 /// - Write several ``examples``: utterances with a `{name}` slot for each required parameter.
+/// - Give a ``summary`` template so people see the result in words, not as a list of fields.
 /// - ``execute(_:context:)`` may run on several threads at once (plugins built with the SDK declare
 ///   `thread_safe`): keep shared state behind a lock or in an actor.
 /// - In loops and long waits, check `Task.isCancelled` or ``SkillContext/isCancelled`` (or call
@@ -67,6 +69,11 @@ public protocol Skill: Sendable {
     var isIdempotent: Bool { get }
     /// Example utterances with `{parameter}` slots, e.g. `"what time is it in {timezone}"`.
     var examples: [String] { get }
+    /// A one-line summary of a result in plain words, with `{field}` slots for members of the result
+    /// object (`{a.b}` for a nested member, `{items.count}` for an array's length), e.g.
+    /// `"It is {time} on {weekday}."`; nil (the default) shows the result's fields instead. When a slot's
+    /// field is missing from a result, that result is summarized without the template.
+    var summary: String? { get }
 
     /// Does the work.
     /// - Parameters:
@@ -92,6 +99,7 @@ extension Skill {
     public var timeout: Double { 30 }
     public var isIdempotent: Bool { permission == .read }
     public var examples: [String] { [] }
+    public var summary: String? { nil }
 }
 
 extension Skill where Arguments: Decodable {

@@ -3,7 +3,8 @@ import SkillJSON
 
 extension SkillPlugin {
     /// The manifest the host reads (see docs/architecture.md, "Manifest"): plugin fields, `abi_version`,
-    /// `thread_safe: true`, and one entry per skill with its id, schema, permission, timeout and examples.
+    /// `thread_safe: true`, and one entry per skill with its id, schema, permission, timeout,
+    /// examples and summary template (the last two only when set).
     public var manifest: JSONValue {
         let skillEntries: [JSONValue] = skills.map { skill in
             var entry: JSONObject = [
@@ -16,6 +17,7 @@ extension SkillPlugin {
                 "idempotent": .bool(skill.isIdempotent),
             ]
             if !skill.examples.isEmpty { entry["examples"] = .array(skill.examples.map(JSONValue.string)) }
+            if let summary = skill.summary { entry["summary"] = .string(summary) }
             return .object(entry)
         }
         return [

@@ -21,6 +21,7 @@ enum TestSkills {
             required: ["name"])
         let timeout = 2.5
         let examples = ["greet {name}", "say hello to {name} {times} times"]
+        let summary: String? = "Said {greeting}"
 
         func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
             let greeting = Array(repeating: "Hello, \(arguments.name)!", count: arguments.times ?? 1).joined(
