@@ -50,6 +50,6 @@ extension AgentTool {
         self.init(
             skillID: skill.id, title: skill.title, description: skill.description, parameters: skill.parameters,
             permission: Permission(rawValue: skill.permission.rawValue) ?? .dangerous, timeout: skill.timeout,
-            idempotent: skill.idempotent, examples: skill.examples)
+            idempotent: skill.idempotent, examples: skill.examples, summary: skill.summary)
     }
 }

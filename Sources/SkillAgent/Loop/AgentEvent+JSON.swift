@@ -25,7 +25,7 @@ extension AgentEvent {
             object["event"] = "skillSucceeded"
             Self.describe(info, into: &object)
             object["result"] = result
-            object["summary"] = .string(ResultSummary.line(for: result))
+            object["summary"] = .string(info.summary(of: result))
             object["seconds"] = .double(Self.rounded(seconds))
         case .skillFailed(let info, let error, let seconds):
             object["event"] = "skillFailed"

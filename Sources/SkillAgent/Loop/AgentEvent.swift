@@ -45,12 +45,20 @@ public struct SkillCallInfo: Sendable, Equatable {
     public var skillID: String?
     /// The arguments as the model sent them (text, since they may not be JSON).
     public var argumentsText: String
+    /// The skill's result summary template, if its manifest has one (see ``ResultSummary``).
+    public var summaryTemplate: String?
 
     /// Info with these parts.
-    public init(callID: String, toolName: String, skillID: String?, argumentsText: String) {
+    public init(callID: String, toolName: String, skillID: String?, argumentsText: String, summaryTemplate: String? = nil) {
         self.callID = callID
         self.toolName = toolName
         self.skillID = skillID
         self.argumentsText = argumentsText
+        self.summaryTemplate = summaryTemplate
+    }
+
+    /// `result` on one line in plain words, with the skill's template when it fits (the call card's text).
+    public func summary(of result: JSONValue, limit: Int = 120) -> String {
+        ResultSummary.line(for: result, template: summaryTemplate, limit: limit)
     }
 }

@@ -1,10 +1,28 @@
 import SkillJSON
 
 /// A skill result in plain words on one line, for the offline planner's answers and the CLI's call
-/// cards: a `summary`/`message`/`text` field when the skill gives one, else the first few scalar fields.
+/// cards: the skill's summary template (``ResultSummaryTemplate``) when it has one and the result has every
+/// field it names, else a `summary`/`message`/`text` field when the skill gives one, else the first few
+/// scalar fields.
 public enum ResultSummary {
-    /// One line of at most `limit` characters.
-    public static func line(for result: JSONValue, limit: Int = 120) -> String {
+    /// One line of at most `limit` characters; `template` is the skill's manifest `summary`, if any.
+    public static func line(for result: JSONValue, template: String? = nil, limit: Int = 120) -> String {
+        templated(result, template: template, limit: limit) ?? oneLine(generic(result), limit: limit)
+    }
+
+    /// The line from `template` alone, or nil when there is no template or `result` lacks a field it names.
+    public static func templated(_ result: JSONValue, template: String?, limit: Int = 120) -> String? {
+        template.flatMap { ResultSummaryTemplate($0).render(result) }.map { oneLine($0, limit: limit) }
+    }
+
+    /// `text` on one line, cut to `limit` characters with an ellipsis.
+    private static func oneLine(_ text: String, limit: Int) -> String {
+        let single = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return single.count > limit ? String(single.prefix(limit - 1)) + "…" : single
+    }
+
+    /// The summary without a template.
+    private static func generic(_ result: JSONValue) -> String {
         let text: String
         switch result {
         case .object(let object):
@@ -21,8 +39,7 @@ public enum ResultSummary {
         default:
             text = scalar(result)
         }
-        let single = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return single.count > limit ? String(single.prefix(limit - 1)) + "…" : single
+        return text
     }
 
     private static func scalar(_ value: JSONValue) -> String {

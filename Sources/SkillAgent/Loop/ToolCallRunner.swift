@@ -47,7 +47,9 @@ struct ToolCallRunner: Sendable {
     /// Runs one call and returns its tool message.
     func run(_ call: ToolCall, emit: @escaping @Sendable (AgentEvent) -> Void) async -> ChatMessage {
         let skillID = names.skillID(for: call.name)
-        let info = SkillCallInfo(callID: call.id, toolName: call.name, skillID: skillID, argumentsText: call.argumentsText)
+        let info = SkillCallInfo(
+            callID: call.id, toolName: call.name, skillID: skillID, argumentsText: call.argumentsText,
+            summaryTemplate: skillID.flatMap { toolsByID[$0]?.summary })
         emit(.skillStarted(info))
         let clock = ContinuousClock()
         let start = clock.now

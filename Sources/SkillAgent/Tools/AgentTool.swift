@@ -32,11 +32,14 @@ public struct AgentTool: Sendable, Equatable {
     public var idempotent: Bool
     /// Example utterances with `{parameter}` slots, e.g. `what time is it in {timezone}`.
     public var examples: [String]
+    /// The manifest's result summary template, e.g. `It is {time} on {weekday}.` (see ``ResultSummaryTemplate``).
+    public var summary: String?
 
     /// A tool with these facts.
     public init(
         skillID: String, title: String = "", description: String, parameters: JSONValue = ["type": "object"],
-        permission: Permission = .read, timeout: Double = 30, idempotent: Bool = false, examples: [String] = []
+        permission: Permission = .read, timeout: Double = 30, idempotent: Bool = false, examples: [String] = [],
+        summary: String? = nil
     ) {
         self.skillID = skillID
         self.title = title
@@ -46,5 +49,6 @@ public struct AgentTool: Sendable, Equatable {
         self.timeout = timeout
         self.idempotent = idempotent
         self.examples = examples
+        self.summary = summary
     }
 }

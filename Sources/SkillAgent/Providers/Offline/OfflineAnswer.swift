@@ -24,7 +24,11 @@ struct OfflineAnswer {
             if let error = value?["error"], let message = error["message"]?.stringValue {
                 lines.append("\(title) failed: \(message)")
             } else if let value {
-                lines.append("\(title): \(ResultSummary.line(for: value, limit: 200))")
+                if let sentence = ResultSummary.templated(value, template: specs[call.name]?.tool.summary, limit: 200) {
+                    lines.append(sentence)  // the skill's own sentence says what it is; no title needed
+                } else {
+                    lines.append("\(title): \(ResultSummary.line(for: value, limit: 200))")
+                }
             } else {
                 lines.append("\(title): \(result.content)")
             }
