@@ -27,6 +27,7 @@ struct AddTime: Skill {
                 "Time zone (IANA name, city or abbreviation) for the start and the result; UTC if absent"),
         ], required: ["amount", "unit"])
     let timeout = 5.0
+    let summary: String? = "That is {weekday}, {date} at {time} ({timezone})."
     let examples = [
         "what is the date in {amount} {unit}", "add {amount} {unit} to {start}",
         "what time will it be in {amount} {unit} in {timezone}", "{amount} {unit} from now",

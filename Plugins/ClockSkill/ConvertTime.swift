@@ -29,6 +29,7 @@ struct ConvertTime: Skill {
             "to_timezone": ClockSchema.timeZone("Time zone (IANA name, city or abbreviation) to show the time in"),
         ], required: ["time", "to_timezone"])
     let timeout = 5.0
+    let summary: String? = "{from} ({from_timezone}) is {time} on {weekday}, {date} in {timezone}."
     let examples = [
         "what is {time} in {to_timezone}", "convert {time} from {from_timezone} to {to_timezone}",
         "{time} {from_timezone} in {to_timezone} time", "when is {time} in {to_timezone}",

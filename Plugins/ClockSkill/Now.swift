@@ -21,6 +21,7 @@ struct Now: Skill {
         ],
         required: [])
     let timeout = 5.0
+    let summary: String? = "It is {time} on {weekday}, {date} ({timezone})."
     let examples = [
         "what time is it in {timezone}", "current time in {timezone}", "what day is it today",
         "what is the date", "time now",

@@ -20,6 +20,7 @@ struct Keywords: Skill {
             "count": .integer("How many keywords to return (default 10)", minimum: 1, maximum: 50),
         ], required: ["text"])
     let timeout = 10.0
+    let summary: String? = "Keywords: {summary}."
     let examples = [
         "keywords of {text}", "what is {text} about", "tag {text}", "give me {count} keywords for {text}",
         "extract keywords from {text}",

@@ -21,6 +21,7 @@ struct Summarize: Skill {
             "sentences": .integer("How many sentences to keep (default 3)", minimum: 1, maximum: 20),
         ], required: ["text"])
     let timeout = 10.0
+    let summary: String? = "In {sentences.count} of {original_sentences} sentences: {summary}"
     let examples = [
         "summarize {text}", "summarize this: {text}", "give me a summary of {text}",
         "summarize {text} in {sentences} sentences", "summarize {text} in {sentences} sentence",

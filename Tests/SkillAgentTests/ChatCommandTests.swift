@@ -68,8 +68,9 @@ import Testing
         #expect(succeeded.first?["result"]?["timezone"] == "Europe/Paris")
         #expect(events.last == ["event": "state", "state": "finished"])
         let answer = events.last { $0["event"] == "messageCompleted" }?["content"]?.stringValue ?? ""
-        #expect(answer.contains("Current time:"))
-        #expect(answer.contains("Uptime:"))
+        #expect(answer.contains(" (Europe/Paris).\n"))
+        #expect(answer.contains("This machine has been up for "))
+        #expect(succeeded.first?["summary"]?.stringValue?.hasPrefix("It is ") == true, "the card uses clock.now's template")
     }
 
     @Test func plainOutputShowsCardsAndTheAnswer() throws {

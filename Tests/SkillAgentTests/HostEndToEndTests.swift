@@ -55,8 +55,12 @@ import Testing
         let wordCount = all.compactMap { if case .skillSucceeded(_, let result, _) = $0 { result["words"] } else { nil } }
         #expect(wordCount == [3])
         let answer = try #require(all.answer)
-        #expect(answer.hasPrefix("- Current time: "))
-        #expect(answer.contains("Text statistics: "))
+        // The bundled skills' summary templates make each line a sentence, not a key/value list.
+        let lines = answer.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.wholeMatch(of: /- It is \d\d:\d\d on [A-Z][a-z]+day, \d{4}-\d\d-\d\d \(Asia\/Tokyo\)\./) != nil)
+        #expect(lines.last?.hasPrefix("- 3 words and 15 characters in 1 sentence(s), about ") == true)
+        #expect(!answer.contains("iso8601:"))
     }
 
     @Test func hostValidationErrorsGoBackToTheModel() async throws {
@@ -86,5 +90,37 @@ import Testing
         #expect(ids.contains("text.stats"))
         #expect(ids.contains("sysinfo.uptime"))
         #expect(tools.first { $0.skillID == "clock.now" }?.examples.isEmpty == false)
+    }
+
+    /// Arguments that make each bundled skill succeed.
+    static let sampleArguments: [String: JSONValue] = [
+        "clock.now": ["timezone": "Asia/Tokyo"],
+        "clock.add": ["start": "2026-11-30T10:00:00Z", "amount": 3, "unit": "days"],
+        "clock.difference": ["from": "2026-01-01", "to": "2026-11-30"],
+        "clock.convert": ["time": "2026-11-30T10:00:00", "from_timezone": "Europe/Paris", "to_timezone": "Asia/Tokyo"],
+        "text.stats": ["text": "hello world"],
+        "text.summarize": ["text": "The cat sat on the mat. The dog sat on the log. Birds fly high. The cat and the dog are friends."],
+        "text.keywords": ["text": "the cat sat on the mat with the cat hat"],
+    ]
+
+    @Test func everyBundledSkillHasASummaryTemplateThatFitsItsRealResult() async throws {
+        let host = try Self.makeHost()
+        defer { Self.cleanUp(host) }
+        let tools = try await HostSkillBackend(host: host).tools()
+        #expect(tools.count >= 12)
+        for tool in tools {
+            let template = tool.summary
+            #expect(template != nil, "\(tool.skillID) has no summary template")
+            let arguments = Self.sampleArguments[tool.skillID] ?? [:]
+            do {
+                let result = try await host.invoke(skillID: tool.skillID, arguments: arguments)
+                let sentence = ResultSummary.templated(result, template: template, limit: 200)
+                #expect(sentence != nil, "\(tool.skillID): \(template ?? "") does not fit \(result.serialized())")
+                #expect(sentence?.contains("{") == false)
+            } catch {
+                Issue.record("\(tool.skillID) failed: \(error.message)")
+            }
+        }
+        await host.shutdown()
     }
 }
