@@ -12,7 +12,7 @@ final class RequiredKeyword: Keyword, @unchecked Sendable {
         var valid = true
         for name in names where !object.hasMember(name) {
             valid = false
-            evaluator.report(node, "required", "missing required property \(ValueText.describe(.string(name)))")
+            Self.reportMissing(name, node, &evaluator)
             if evaluator.stopping { return false }
         }
         return valid
@@ -25,6 +25,12 @@ final class RequiredKeyword: Keyword, @unchecked Sendable {
         guard case .object(let object) = instance else { return true }
         for name in names where !object.hasMember(name) { return false }
         return true
+    }
+
+    /// Reports that the required property `name` is missing (also for ``PropertiesKeyword``, which can check
+    /// `required` itself).
+    static func reportMissing(_ name: String, _ node: SchemaNode, _ evaluator: inout Evaluator) {
+        evaluator.report(node, "required", "missing required property \(ValueText.describe(.string(name)))")
     }
 }
 
@@ -138,7 +144,7 @@ final class PropertiesKeyword: Keyword, @unchecked Sendable {
         }
         if seen & requiredMask != requiredMask {
             for position in required where seen & (1 << UInt64(position)) == 0 {
-                evaluator.report(node, "required", "missing required property \(ValueText.describe(.string(names.names[position])))")
+                RequiredKeyword.reportMissing(names.names[position], node, &evaluator)
                 if evaluator.stopping { return false }
             }
             return false
