@@ -24,3 +24,5 @@ binary="$root/.build/release/skillhost"
 
 echo "dispatch benchmark: skill bench.echo {\"text\":\"hello\"}, $iterations calls per mode, $(nproc) cores"
 "$binary" __bench-dispatch "$work/libdispatch_echo.so" bench.echo '{"text":"hello"}' --iterations "$iterations"
+cc -O2 -std=c99 "$root/scripts/bench/pipe_pingpong.c" -o "$work/pipe_pingpong"
+"$work/pipe_pingpong" "$iterations"
