@@ -30,7 +30,7 @@ public struct HostSkillBackend: SkillBackend {
                 { skill, arguments in
                     await approval.approve(
                         ApprovalRequest(
-                            skillID: skill.id, permission: AgentTool.Permission(rawValue: skill.permission.rawValue) ?? .dangerous,
+                            skillID: skill.id, permission: skill.permission,
                             arguments: arguments))
                 }
             }
@@ -49,7 +49,7 @@ extension AgentTool {
     public init(_ skill: SkillDescription) {
         self.init(
             skillID: skill.id, title: skill.title, description: skill.description, parameters: skill.parameters,
-            permission: Permission(rawValue: skill.permission.rawValue) ?? .dangerous, timeout: skill.timeout,
+            permission: skill.permission, timeout: skill.timeout,
             idempotent: skill.idempotent, examples: skill.examples, summary: skill.summary)
     }
 }

@@ -1,20 +1,12 @@
+import SkillHostCore
 import SkillJSON
 
 /// One enabled skill as the agent offers it to a model: what it does, its parameter schema and the
 /// facts the loop needs to run it (permission, timeout, example utterances).
 public struct AgentTool: Sendable, Equatable {
-    /// How much a skill may change: `write` and `dangerous` skills need the user's approval.
-    public enum Permission: String, Sendable, Equatable {
-        /// Only reads; runs without asking.
-        case read
-        /// Changes user data; asks first.
-        case write
-        /// Can do harm (delete, send, pay); asks first.
-        case dangerous
-
-        /// Whether a call needs the user's approval before it runs.
-        public var needsApproval: Bool { self != .read }
-    }
+    /// How much a skill may change (the manifest's `permission`): `write` and `dangerous` skills need the
+    /// user's approval. The host's type, so no conversion can lose or widen a permission.
+    public typealias Permission = SkillHostCore.Permission
 
     /// The normalized skill id, e.g. `clock.now`.
     public var skillID: String
