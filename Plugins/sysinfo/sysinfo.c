@@ -52,6 +52,13 @@ static skill_status kernel_skill(const char *arguments, size_t arguments_length,
     return SKILL_STATUS_OK;
 }
 
+/* Appends an uptime as a JSON string, "2 days, 3:04" (days, hours:minutes). */
+static void append_uptime_text(sysinfo_buffer *out, long seconds) {
+    long days = seconds / 86400;
+    sysinfo_appendf(out, "\"%ld day%s, %ld:%02ld\"", days, days == 1 ? "" : "s", seconds % 86400 / 3600,
+                    seconds % 3600 / 60);
+}
+
 static skill_status uptime_skill(const char *arguments, size_t arguments_length, sysinfo_buffer *out) {
     struct sysinfo info;
     long days, hours, minutes;
@@ -64,8 +71,10 @@ static skill_status uptime_skill(const char *arguments, size_t arguments_length,
     days = info.uptime / 86400;
     hours = info.uptime % 86400 / 3600;
     minutes = info.uptime % 3600 / 60;
-    sysinfo_appendf(out, "{\"seconds\":%ld,\"days\":%ld,\"hours\":%ld,\"minutes\":%ld,\"text\":\"%ld day%s, %ld:%02ld\"}",
-                    (long)info.uptime, days, hours, minutes, days, days == 1 ? "" : "s", hours, minutes);
+    sysinfo_appendf(out, "{\"seconds\":%ld,\"days\":%ld,\"hours\":%ld,\"minutes\":%ld,\"text\":",
+                    (long)info.uptime, days, hours, minutes);
+    append_uptime_text(out, info.uptime);
+    sysinfo_append(out, "}");
     return SKILL_STATUS_OK;
 }
 
@@ -178,9 +187,9 @@ static skill_status overview_skill(const char *arguments, size_t arguments_lengt
     sysinfo_string(out, names.release);
     sysinfo_append(out, ",\"machine\":");
     sysinfo_string(out, names.machine);
-    sysinfo_appendf(out, ",\"uptime\":\"%ld day%s, %ld:%02ld\",\"uptime_seconds\":%ld", (long)info.uptime / 86400,
-                    info.uptime / 86400 == 1 ? "" : "s", (long)info.uptime % 86400 / 3600,
-                    (long)info.uptime % 3600 / 60, (long)info.uptime);
+    sysinfo_append(out, ",\"uptime\":");
+    append_uptime_text(out, info.uptime);
+    sysinfo_appendf(out, ",\"uptime_seconds\":%ld", (long)info.uptime);
     if (getloadavg(load, 3) == 3) sysinfo_appendf(out, ",\"load_1m\":%.2f", load[0]);
     sysinfo_appendf(out, ",\"cpus\":%ld", sysconf(_SC_NPROCESSORS_ONLN));
     if (total > 0 && available >= 0) {
