@@ -2,8 +2,10 @@
 // SkillHost: a plugin host for AI-agent skills on Linux.
 //
 // Layers only look down:
-//   CSkillABI ← SkillSDK (static; what plugin authors import)
-//   SkillJSON ← JSONSchema ← SkillHostCore ← SkillAgent ← skillhost (CLI)
+//   CSkillABI, SkillJSON ← SkillContract (the rules SDK and host share) ← SkillSDK (static; what plugin
+//   authors import)
+//   SkillJSON ← JSONSchema ← ManifestCheck (the one manifest checker) ← SkillHostCore ← SkillAgent ← skillhost
+//   SkillSDK + ManifestCheck ← SkillCheck (what plugin authors' tests import)
 // No package dependencies: everything here builds from the toolchain and Debian's C libraries.
 import PackageDescription
 
@@ -41,6 +43,7 @@ let package = Package(
     products: [
         .executable(name: "skillhost", targets: ["skillhost"]),
         .library(name: "SkillSDK", type: .static, targets: ["SkillSDK"]),
+        .library(name: "SkillCheck", targets: ["SkillCheck"]),
         .library(name: "CSkillABI", targets: ["CSkillABI"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "SkillHostCore", targets: ["SkillHostCore"]),
@@ -53,16 +56,25 @@ let package = Package(
         .target(name: "SkillJSON", linkerSettings: [.linkedLibrary("m")]),
         // JSON Schema draft 2020-12 validator.
         .target(name: "JSONSchema", dependencies: ["SkillJSON"], exclude: ["MetaSchemas/COPYING"]),
+        // What SDK and host must agree on: id grammar, permission levels, semver, defaults, ABI version.
+        .target(name: "SkillContract", dependencies: ["CSkillABI", "SkillJSON"]),
+        // The one manifest checker: the host's scanner, `skillhost validate` and SkillCheck use it.
+        .target(
+            name: "ManifestCheck",
+            dependencies: ["SkillContract", "SkillJSON", "JSONSchema"],
+            // The manifest schema ships as a file for readers and is embedded as a string (ManifestSchema.swift).
+            exclude: ["Resources/manifest.schema.json"]
+        ),
         // What third-party skill authors import.
-        .target(name: "SkillSDK", dependencies: ["CSkillABI", "SkillJSON"]),
+        .target(name: "SkillSDK", dependencies: ["CSkillABI", "SkillContract", "SkillJSON"]),
+        // What skill authors' tests import: `plugin.problems`, the host's checker run on their manifest.
+        .target(name: "SkillCheck", dependencies: ["SkillSDK", "ManifestCheck"]),
         // OpenSSL libcrypto (SHA-256 for plugin trust).
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Discovery, scanning, manifest, IDs, registry, dispatch, isolation, trust.
         .target(
             name: "SkillHostCore",
-            dependencies: ["CSkillABI", "SkillJSON", "JSONSchema", "COpenSSL"],
-            // The manifest schema ships as a file for readers and is embedded as a string (ManifestSchema.swift).
-            exclude: ["Resources/manifest.schema.json"]
+            dependencies: ["CSkillABI", "SkillContract", "ManifestCheck", "SkillJSON", "JSONSchema", "COpenSSL"]
         ),
         // Agent loop and model providers.
         .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema"]),
@@ -75,7 +87,7 @@ let package = Package(
             dependencies: ["JSONSchema"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SkillSDKTests", dependencies: ["SkillSDK", "CSkillABI"]),
+        .testTarget(name: "SkillSDKTests", dependencies: ["SkillSDK", "SkillCheck", "CSkillABI"]),
         .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore", "CSkillABI"]),
         .testTarget(
             name: "SkillAgentTests",

@@ -40,11 +40,9 @@ struct ManifestValidatorTests {
         root["skills"] = .array(skills)
     }
 
-    @Test("a valid manifest passes with normalized ids and defaults")
+    @Test("a valid manifest passes with its ids as written and defaults")
     func validManifest() throws {
         let document = Self.manifest { root in
-            root["id"] = "Example\u{200B}"
-            Self.setSkill(&root, "id", "EXAMPLE.Run")
             Self.setSkill(&root, "timeout", nil)
             Self.setSkill(&root, "examples", nil)
         }
@@ -112,7 +110,7 @@ struct ManifestValidatorTests {
         ("1.0.0-", false), ("1.0.0-01", false), ("v1.0.0", false), ("1.0.0+", false),
     ])
     func semver(text: String, valid: Bool) {
-        #expect(ManifestValidator.isSemanticVersion(text) == valid)
+        #expect(SemanticVersion.isValid(text) == valid)
     }
 
     @Test("parameters must be an object schema")
@@ -151,14 +149,56 @@ struct ManifestValidatorTests {
         #expect(dotted.contains { $0.pointer == "/skills/0/id" && $0.message.contains("one segment") })
     }
 
-    @Test("skill ids that differ only by case or invisible characters are duplicates")
+    @Test("two skills with one id are duplicates")
     func duplicateSkills() {
         let problems = Self.problems(Self.manifest { root in
-            guard case .array(let skills)? = root["skills"], case .object(var copy) = skills[0] else { return }
-            copy["id"] = "Example.Run\u{200B}"
-            root["skills"] = .array(skills + [.object(copy)])
+            guard case .array(let skills)? = root["skills"] else { return }
+            root["skills"] = .array(skills + skills)
         })
         #expect(problems.contains { $0.pointer == "/skills/1/id" && $0.message.contains("/skills/0/id") })
+    }
+
+    /// The plugin receives the id exactly as its manifest wrote it, so a manifest must write canonical ids:
+    /// one in upper case (or with invisible characters) would be listed under a form the plugin does not know.
+    @Test("ids in upper case or with invisible characters are refused with the canonical form to write")
+    func nonCanonicalIDs() {
+        let problems = Self.problems(Self.manifest { root in
+            root["id"] = "UpperID"
+            Self.setSkill(&root, "id", "UpperID.ShoutText")
+        })
+        #expect(problems.contains { $0.pointer == "/id" && $0.message.contains("write \"upperid\"") })
+        #expect(problems.contains { $0.pointer == "/skills/0/id" && $0.message.contains("write \"upperid.shouttext\"") })
+        let invisible = Self.problems(Self.manifest { $0["id"] = "example\u{200B}" })
+        #expect(invisible.contains { $0.pointer == "/id" && $0.message.contains("\\u{200B}") })
+    }
+
+    @Test("an id longer than 128 bytes is refused")
+    func longID() {
+        let long = String(repeating: "a", count: 129)
+        let problems = Self.problems(Self.manifest { $0["id"] = .string(long) })
+        #expect(problems.contains { $0.pointer == "/id" && $0.message.contains("longer than 128 bytes") })
+    }
+
+    @Test("every fault of a parameters schema is reported, not only the first")
+    func everySchemaFault() {
+        let problems = Self.problems(Self.manifest { root in
+            Self.setSkill(&root, "parameters", [
+                "type": "object", "required": ["n", "ghost"], "additionalProperties": false,
+                "properties": ["n": ["type": "integr"], "s": ["type": "string", "pattern": "(unclosed"],
+                               "t": ["type": "string", "pattern": "[z-a]"]],
+            ])
+        })
+        let pointers = Set(problems.map(\.pointer))
+        #expect(pointers.isSuperset(of: [
+            "/skills/0/parameters/required/1", "/skills/0/parameters/properties/n/type",
+            "/skills/0/parameters/properties/s/pattern", "/skills/0/parameters/properties/t/pattern",
+        ]), "\(problems)")
+    }
+
+    @Test("an example slot that names no parameter is a problem")
+    func exampleSlots() {
+        let problems = Self.problems(Self.manifest { Self.setSkill(&$0, "examples", ["run {n} with {speed}"]) })
+        #expect(problems.contains { $0.pointer == "/skills/0/examples/0" && $0.message.contains("{speed}") })
     }
 
     @Test("ids that break the grammar after normalization are rejected")
@@ -179,7 +219,7 @@ struct ManifestValidatorTests {
 
     @Test("the embedded manifest schema is byte for byte the shipped file")
     func embeddedSchemaMatchesFile() throws {
-        let file = HostTestSupport.packageRoot + "/Sources/SkillHostCore/Resources/manifest.schema.json"
+        let file = HostTestSupport.packageRoot + "/Sources/ManifestCheck/Resources/manifest.schema.json"
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text == ManifestSchema.text)
         #expect((try? JSONValue(parsing: ManifestSchema.text)) != nil)

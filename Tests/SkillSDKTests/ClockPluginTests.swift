@@ -1,5 +1,6 @@
 import CSkillABI
 import SkillJSON
+import SkillCheck
 import SkillSDK
 import Testing
 

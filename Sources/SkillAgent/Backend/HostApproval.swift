@@ -15,7 +15,7 @@ public struct HostApproval: ApprovalHandler {
         guard let handler else { return false }
         let skill = SkillDescription(
             id: request.skillID, title: request.skillID, description: "", parameters: ["type": "object"],
-            permission: request.permission, timeout: PluginManifest.defaultTimeout,
+            permission: request.permission, timeout: SkillDefaults.timeout,
             idempotent: false, examples: [], pluginID: "", pluginPath: "", enabled: true, approval: .ask)
         return await handler(skill, request.arguments)
     }

@@ -30,7 +30,7 @@ public struct AgentTool: Sendable, Equatable {
     /// A tool with these facts.
     public init(
         skillID: String, title: String = "", description: String, parameters: JSONValue = ["type": "object"],
-        permission: Permission = .read, timeout: Double = 30, idempotent: Bool = false, examples: [String] = [],
+        permission: Permission = .read, timeout: Double = SkillDefaults.timeout, idempotent: Bool = false, examples: [String] = [],
         summary: String? = nil
     ) {
         self.skillID = skillID

@@ -12,7 +12,7 @@ public struct SkillDescription: Sendable, Equatable {
     public var parameters: JSONValue
     /// What the skill may do.
     public var permission: Permission
-    /// Effective timeout in seconds: registry override, else the manifest's, else 30.
+    /// Effective timeout in seconds: registry override, else the manifest's (which defaults to ``SkillDefaults/timeout``).
     public var timeout: Double
     /// Whether repeating a call has no further effect.
     public var idempotent: Bool

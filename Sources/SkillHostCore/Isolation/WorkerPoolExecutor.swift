@@ -41,7 +41,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
             throw HostError(.pluginCrashed, broken, skillID: call.skillID, pluginID: pluginID)
         }
         let started = FrameChannel.monotonicNanoseconds()
-        let timeout = call.timeout > 0 ? call.timeout : 30
+        let timeout = call.timeout > 0 ? call.timeout : SkillDefaults.timeout
         let deadline = started + UInt64(timeout * 1e9)
         let acquired = await pool.acquire(deadline: deadline)
         if acquired == nil, !Task.isCancelled, FrameChannel.monotonicNanoseconds() < deadline {

@@ -96,7 +96,7 @@ public protocol Skill: Sendable {
 
 extension Skill {
     public var permission: SkillPermission { .read }
-    public var timeout: Double { 30 }
+    public var timeout: Double { SkillDefaults.timeout }
     public var isIdempotent: Bool { permission == .read }
     public var examples: [String] { [] }
     public var summary: String? { nil }

@@ -24,7 +24,7 @@ extension SkillPlugin {
             "id": .string(id),
             "name": .string(name),
             "version": .string(version),
-            "abi_version": .string("\(SKILL_ABI_VERSION_MAJOR).\(SKILL_ABI_VERSION_MINOR)"),
+            "abi_version": .string(SkillDefaults.abiVersion),
             "description": .string(description),
             "thread_safe": true,
             "skills": .array(skillEntries),

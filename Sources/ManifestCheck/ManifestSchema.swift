@@ -1,6 +1,6 @@
 import SkillJSON
 
-/// The manifest schema (`Sources/SkillHostCore/Resources/manifest.schema.json`), embedded so the library
+/// The manifest schema (`Sources/ManifestCheck/Resources/manifest.schema.json`), embedded so the library
 /// needs no resource bundle. A test checks that this text and the file are identical: edit both together.
 public enum ManifestSchema {
     /// The schema's JSON text, byte for byte the shipped file.

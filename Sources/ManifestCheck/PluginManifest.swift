@@ -1,17 +1,9 @@
+import SkillContract
 import SkillJSON
 
-/// What a skill may do, from the manifest: `read` runs without asking; `write` and `dangerous` need the
-/// user's approval unless the registry says `allow`.
-public enum Permission: String, Sendable, CaseIterable, Codable {
-    case read, write, dangerous
-
-    /// Whether calls need approval by default.
-    public var needsApproval: Bool { self != .read }
-}
-
-/// One skill as its plugin's manifest declares it, ids normalized.
+/// One skill as its plugin's manifest declares it.
 public struct SkillManifest: Sendable, Equatable {
-    /// `<plugin id>.<name>`, normalized.
+    /// `<plugin id>.<name>`, canonical (docs/ids.md).
     public var id: String
     /// Short human title.
     public var title: String
@@ -21,7 +13,7 @@ public struct SkillManifest: Sendable, Equatable {
     public var parameters: JSONValue
     /// What the skill may do.
     public var permission: Permission
-    /// Time limit in seconds (default 30).
+    /// Time limit in seconds (default ``SkillDefaults/timeout``).
     public var timeout: Double
     /// Whether repeating a call has no further effect.
     public var idempotent: Bool
@@ -33,9 +25,9 @@ public struct SkillManifest: Sendable, Equatable {
     public var summary: String? = nil
 }
 
-/// A plugin's manifest (docs/manifest.md), checked and with ids normalized.
+/// A plugin's manifest (docs/manifest.md), checked.
 public struct PluginManifest: Sendable, Equatable {
-    /// Normalized plugin id.
+    /// Canonical plugin id.
     public var id: String
     /// Human name.
     public var name: String
@@ -51,7 +43,4 @@ public struct PluginManifest: Sendable, Equatable {
     public var skills: [SkillManifest]
     /// The manifest document exactly as the plugin returned it.
     public var document: JSONValue
-
-    /// The default skill timeout in seconds when a manifest gives none.
-    public static let defaultTimeout: Double = 30
 }

@@ -1,3 +1,4 @@
+import SkillContract
 import SkillJSON
 
 /// Reads a manifest document member by member, collecting a ``ManifestProblem`` for everything wrong
@@ -5,6 +6,8 @@ import SkillJSON
 struct ManifestReader {
     let document: JSONValue
     var problems: [ManifestProblem] = []
+    /// Advice: what the host accepts but makes a skill harder to use well (see ``ManifestChecker``).
+    var advice: [ManifestProblem] = []
 
     init(document: JSONValue) { self.document = document }
 
@@ -15,11 +18,11 @@ struct ManifestReader {
             return nil
         }
         let rawID = string(root, "id", "")
-        let id = rawID.map(Identifier.normalize) ?? ""
+        let id = rawID ?? ""
         if rawID != nil { checkGrammar(id, "/id", nil) }
         let name = string(root, "name", "")
         let version = string(root, "version", "")
-        if let version, !ManifestValidator.isSemanticVersion(version) {
+        if let version, !SemanticVersion.isValid(version) {
             problem("/version", "\"\(version)\" is not a semantic version; write MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")
         }
         let abiVersion = string(root, "abi_version", "")
@@ -51,19 +54,12 @@ struct ManifestReader {
             problem(pointer, "must be a skill object, got \(value.typeName)")
             return nil
         }
-        let rawID = string(object, "id", pointer)
-        let id = rawID.map(Identifier.normalize)
+        let id = string(object, "id", pointer)
         if let id {
             checkGrammar(id, pointer + "/id", id)
-            if !pluginID.isEmpty, Identifier.problem(with: id).isEmpty {
-                if let name = Identifier.skillName(id, inPlugin: pluginID) {
-                    if name.contains(".") {
-                        problem(pointer + "/id", skill: id,
-                                "the name after \"\(pluginID).\" must be one segment without dots, e.g. \"\(pluginID).\(name.replacing(".", with: "_"))\"")
-                    }
-                } else {
-                    problem(pointer + "/id", skill: id, "must start with the plugin id: \"\(pluginID).<name>\"")
-                }
+            if Identifier.isValid(pluginID), Identifier.isValid(id) {
+                let issue = Identifier.skillIDProblem(id, pluginID: pluginID)
+                if !issue.isEmpty { problem(pointer + "/id", skill: id, issue) }
             }
         }
         let title = string(object, "title", pointer, skill: id)
@@ -73,16 +69,16 @@ struct ManifestReader {
             permission = Permission(rawValue: raw)
             if permission == nil {
                 problem(pointer + "/permission", skill: id,
-                        "\"\(raw)\" is not a permission; use one of read, write, dangerous")
+                        "\"\(raw)\" is not a permission; use one of \(Permission.spelledOut)")
             }
         }
-        var timeout = PluginManifest.defaultTimeout
+        var timeout = SkillDefaults.timeout
         if let value = object["timeout"] {
-            if let seconds = value.doubleValue, seconds > 0, seconds <= 86_400 {
+            if let seconds = value.doubleValue, seconds > 0, seconds <= SkillDefaults.maximumTimeout {
                 timeout = seconds
             } else {
                 problem(pointer + "/timeout", skill: id,
-                        "must be a number of seconds > 0 and ≤ 86400, got \(value.serialized())")
+                        "must be a number of seconds > 0 and ≤ \(Int(SkillDefaults.maximumTimeout)), got \(value.serialized())")
             }
         }
         let idempotent = bool(object, "idempotent", pointer, skill: id, default: nil)
@@ -108,6 +104,7 @@ struct ManifestReader {
             for message in ManifestSchema.parameterProblems(parameters) {
                 problem(pointer + "/parameters" + message.pointer, skill: id, message.message)
             }
+            checkExamples(examples, parameters: parameters, at: pointer, skill: id)
         } else {
             problem(pointer, skill: id, "is missing the required member \"parameters\" (a JSON Schema object)")
         }
@@ -120,20 +117,30 @@ struct ManifestReader {
     private mutating func checkGrammar(_ id: String, _ pointer: String, _ skill: String?) {
         let issue = Identifier.problem(with: id)
         if !issue.isEmpty {
-            problem(pointer, skill: skill, "id \"\(id)\" (after normalization) \(issue)")
+            problem(pointer, skill: skill, "id \"\(id.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())\" \(issue)")
         }
     }
 
     private mutating func checkABIVersion(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let major = Int(parts[0]), Int(parts[1]) != nil,
-            parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
-        else {
-            problem("/abi_version", "\"\(text)\" is not MAJOR.MINOR; write e.g. \"1.0\"")
-            return
-        }
-        if major != ManifestValidator.supportedABIMajor {
-            problem("/abi_version", "ABI \(text) is not supported; this host implements ABI \(ManifestValidator.supportedABIMajor).x, rebuild the plugin against it")
+        let issue = SkillDefaults.abiVersionProblem(text)
+        if !issue.isEmpty { problem("/abi_version", issue) }
+    }
+
+    /// Each example's `{slot}` must name a parameter (an error: the planner would fill nothing); an
+    /// example that leaves a required parameter unfilled is advice.
+    private mutating func checkExamples(_ examples: [String], parameters: JSONValue, at pointer: String, skill: String?) {
+        let properties = parameters["properties"]?.objectValue
+        let required = parameters["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        for (index, example) in examples.enumerated() {
+            let slots = ExampleSlots.names(in: example)
+            for slot in slots where properties?[slot] == nil {
+                problem(pointer + "/examples/\(index)", skill: skill,
+                        "example \"\(example)\" names {\(slot)}, which is not a parameter; use one of the names in \"properties\"")
+            }
+            for name in required where !slots.contains(name) {
+                advice.append(ManifestProblem(pointer: pointer + "/examples/\(index)", skillID: skill,
+                    message: "example \"\(example)\" does not fill required parameter {\(name)}; add the slot so the offline planner can fill it"))
+            }
         }
     }
 
@@ -142,10 +149,10 @@ struct ManifestReader {
         guard case .array(let elements)? = root["skills"] else { return }
         for (index, element) in elements.enumerated() {
             guard let raw = element["id"]?.stringValue else { continue }
-            let id = Identifier.normalize(raw)
+            let id = raw
             if let first = firstIndex[id] {
                 problem("/skills/\(index)/id", skill: id,
-                        "duplicate skill id: \"\(raw)\" normalizes to the same id as /skills/\(first)/id; give each skill its own id")
+                        "duplicate skill id: \"\(raw)\" is also the id of /skills/\(first)/id; give each skill its own id")
             } else {
                 firstIndex[id] = index
             }

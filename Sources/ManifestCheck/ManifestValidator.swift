@@ -1,0 +1,66 @@
+import SkillJSON
+
+/// Checks a manifest document and turns it into a ``PluginManifest``.
+///
+/// Runs in this order: parse, the structure the manifest schema describes (required members, types,
+/// semver, permission values), then what a schema cannot say: ids canonical and in the grammar, skill ids
+/// prefixed with the plugin id, no duplicates, ABI major 1, every `parameters` a draft 2020-12 schema whose
+/// root is an object schema (every fault, not the first), `required` names that exist, and example slots
+/// that name parameters. Every problem is collected, each with its JSON pointer and skill id. This is the one
+/// checker: the host's scanner and `skillhost validate` use it, and so does `SkillCheck`'s `problems` for
+/// plugin authors.
+public enum ManifestValidator {
+    /// Parses and checks manifest bytes that `file` returned.
+    /// - Throws: ``ManifestError`` listing every problem.
+    public static func validate(bytes: [UInt8], file: String) throws(ManifestError) -> PluginManifest {
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: bytes)
+        } catch {
+            throw ManifestError(file: file, problems: [
+                ManifestProblem(pointer: "", message: "is not valid JSON (\(error.description)); fix the plugin's manifest text"),
+            ])
+        }
+        return try validate(document, file: file)
+    }
+
+    /// Checks a parsed manifest document.
+    /// - Throws: ``ManifestError`` listing every problem.
+    public static func validate(_ document: JSONValue, file: String) throws(ManifestError) -> PluginManifest {
+        let report = check(document)
+        guard let manifest = report.manifest else {
+            throw ManifestError(file: file, problems: report.problems)
+        }
+        return manifest
+    }
+
+    /// Checks a parsed manifest document and returns everything found: the manifest when it is usable, every
+    /// problem (each makes the plugin invalid) and advice (accepted, but worth fixing).
+    public static func check(_ document: JSONValue) -> ManifestReport {
+        var reader = ManifestReader(document: document)
+        let manifest = reader.read()
+        if reader.problems.isEmpty {
+            reader.problems += ManifestSchema.problems(in: document)
+        }
+        for (index, skill) in (document["skills"]?.arrayValue ?? []).enumerated() {
+            guard let parameters = skill["parameters"] else { continue }
+            for advice in ManifestSchema.parameterAdvice(parameters) {
+                reader.advice.append(ManifestProblem(pointer: "/skills/\(index)/parameters" + advice.pointer,
+                    skillID: skill["id"]?.stringValue, message: advice.message))
+            }
+        }
+        return ManifestReport(manifest: reader.problems.isEmpty ? manifest : nil,
+                              problems: reader.problems, advice: reader.advice)
+    }
+}
+
+/// What ``ManifestValidator/check(_:)`` found in one manifest.
+public struct ManifestReport: Sendable {
+    /// The checked manifest; nil when there is any problem.
+    public var manifest: PluginManifest?
+    /// Faults that make the plugin invalid, in document order.
+    public var problems: [ManifestProblem]
+    /// What the host accepts but makes a skill harder to use well (e.g. a parameters schema that lets
+    /// unknown members through).
+    public var advice: [ManifestProblem]
+}

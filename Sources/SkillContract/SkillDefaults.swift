@@ -1,0 +1,28 @@
+import CSkillABI
+
+/// Values that apply when a manifest or the registry leaves a setting out, and the limits both sides check.
+public enum SkillDefaults {
+    /// Seconds a skill may run when neither its manifest nor the registry says otherwise.
+    public static let timeout: Double = 30
+    /// The longest timeout a manifest may declare, in seconds (one day).
+    public static let maximumTimeout: Double = 86_400
+    /// The ABI major version this code implements; a plugin built for another major is refused.
+    public static let abiMajor = Int(SKILL_ABI_VERSION_MAJOR)
+    /// The ABI minor version of the header this code was compiled with.
+    public static let abiMinor = Int(SKILL_ABI_VERSION_MINOR)
+    /// `"MAJOR.MINOR"` of the header this code was compiled with, as a manifest's `abi_version`.
+    public static let abiVersion = "\(SKILL_ABI_VERSION_MAJOR).\(SKILL_ABI_VERSION_MINOR)"
+
+    /// Why `text` is not an `abi_version` this host accepts ("" when it is): `"MAJOR.MINOR"` with
+    /// MAJOR = ``abiMajor``.
+    public static func abiVersionProblem(_ text: String) -> String {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let major = Int(parts[0])
+        else { return "\"\(text)\" is not MAJOR.MINOR; write e.g. \"\(abiVersion)\"" }
+        if major != abiMajor {
+            return "ABI \(text) is not supported; this host implements ABI \(abiMajor).x, rebuild the plugin against it"
+        }
+        return ""
+    }
+}
