@@ -220,7 +220,7 @@ static skill_status sysinfo_invoke(const skill_plugin_descriptor *plugin, const 
     size_t i;
     (void)plugin;
     (void)context;
-    if (result == NULL || result->struct_size < sizeof(skill_result)) return SKILL_STATUS_INTERNAL;
+    if (result == NULL || result->struct_size < SKILL_RESULT_SIZE_1_0) return SKILL_STATUS_INTERNAL;
     for (i = 0; skill_id != NULL && i < sizeof sysinfo_skills / sizeof sysinfo_skills[0]; i++) {
         if (strcmp(skill_id, sysinfo_skills[i].id) == 0) {
             status = sysinfo_skills[i].run(arguments, arguments == NULL ? 0 : arguments_length, &out);

@@ -14,6 +14,11 @@ SKILL_STATIC_ASSERT(offsetof(skill_plugin_descriptor, invoke) == 32, descriptor_
 SKILL_STATIC_ASSERT(sizeof(skill_host_api) == 40, host_api_size_v1_0);
 SKILL_STATIC_ASSERT(sizeof(skill_call_context) == 104, call_context_size_v1_0);
 SKILL_STATIC_ASSERT(sizeof(skill_result) == 32, result_size_v1_0);
+/* The 1.0 sizes readers compare with; they never change, whatever a later 1.x header appends. */
+SKILL_STATIC_ASSERT(SKILL_PLUGIN_DESCRIPTOR_SIZE_1_0 == offsetof(skill_plugin_descriptor, free_result) + sizeof(void *), descriptor_size_1_0_macro);
+SKILL_STATIC_ASSERT(SKILL_HOST_API_SIZE_1_0 == sizeof(skill_host_api), host_api_size_1_0_macro);
+SKILL_STATIC_ASSERT(SKILL_CALL_CONTEXT_SIZE_1_0 == sizeof(skill_call_context), call_context_size_1_0_macro);
+SKILL_STATIC_ASSERT(SKILL_RESULT_SIZE_1_0 == offsetof(skill_result, plugin_data) + sizeof(void *), result_size_1_0_macro);
 
 /* Exported so the host can compare its own view of the sizes at run time in tests. */
 unsigned skill_abi_descriptor_size_v1(void) { return (unsigned)sizeof(skill_plugin_descriptor); }

@@ -121,12 +121,9 @@ public final class SkillHost: Sendable {
             let problems = outcome.problems.isEmpty ? [outcome.error ?? "\(path): unusable"] : outcome.problems
             return ValidationReport(path: path, manifest: nil, problems: problems, isBroken: outcome.status == .broken)
         }
-        do {
-            let manifest = try ManifestValidator.validate(document, file: path)
-            return ValidationReport(path: path, manifest: manifest, problems: [], isBroken: false)
-        } catch {
-            return ValidationReport(path: path, manifest: nil, problems: error.problems.map { "\(path): \($0)" }, isBroken: false)
-        }
+        let report = ManifestValidator.check(document)
+        return ValidationReport(path: path, manifest: report.manifest, problems: report.problems.map { "\(path): \($0)" },
+                                isBroken: false, advice: report.advice.map { "\(path): \($0)" })
     }
 
     // MARK: - Calling

@@ -18,6 +18,10 @@
  *  - Every top-level struct begins with its size (`struct_size`). Structs only grow at the end; a reader
  *    checks `struct_size` before touching a field added in a later minor version (SQLite's
  *    `sqlite3_api_routines` and CLAP's versioned structs work the same way).
+ *  - Both directions must work within one major: a plugin built against a later 1.x header (bigger
+ *    structs) on an older 1.x host, and the reverse. So a reader accepts any struct_size of at least the
+ *    1.0 size (SKILL_*_SIZE_1_0 below; never compare with sizeof, which grows with the header), and reads or
+ *    writes a field added later only when SKILL_STRUCT_HAS(ptr, type, field) says struct_size covers it.
  *
  * Thread tags (written above each function, as CLAP does)
  * ---------------------------------------------------------
@@ -35,8 +39,10 @@
  *
  * Plugin ids and skill ids (see docs/ids.md)
  * ------------------------------------------
- *  After normalization (trim, drop Unicode Cf characters, NFKC, lowercase) an id is one or more
- *  dot-separated segments of [a-z0-9_-]. A skill id is "<plugin id>.<name>", e.g. "calendar.create_event".
+ *  An id is one or more dot-separated segments of [a-z0-9_-], at most 128 bytes; a skill id is
+ *  "<plugin id>.<name>", e.g. "calendar.create_event". The manifest must write ids in exactly this form
+ *  (lower case): the host calls invoke with the skill id exactly as the manifest wrote it. What users and
+ *  models type is normalized by the host (trim, drop Unicode Cf characters, NFKC, lowercase).
  */
 #ifndef SKILL_ABI_H
 #define SKILL_ABI_H
@@ -56,6 +62,18 @@ extern "C" {
 #define SKILL_ABI_MAGIC 0x314C4B53u
 #define SKILL_ABI_VERSION_MAJOR 1
 #define SKILL_ABI_VERSION_MINOR 0
+
+/* The sizes of the size-prefixed structs in ABI 1.0 (LP64): the smallest struct_size a reader of any 1.x
+ * accepts. Pinned by abi_layout_checks.c. */
+#define SKILL_HOST_API_SIZE_1_0 40u
+#define SKILL_CALL_CONTEXT_SIZE_1_0 104u
+#define SKILL_RESULT_SIZE_1_0 32u
+#define SKILL_PLUGIN_DESCRIPTOR_SIZE_1_0 48u
+
+/* Whether the struct at `ptr` (of `type`, which begins with struct_size) is big enough to hold `field`:
+ * use it before touching a field that a minor version after 1.0 appended. */
+#define SKILL_STRUCT_HAS(ptr, type, field) \
+    ((size_t)(ptr)->struct_size >= offsetof(type, field) + sizeof(((type *)0)->field))
 
 /** The one symbol a plugin exports. Fixed: never derived from the file name. */
 #define SKILL_PLUGIN_ENTRY_SYMBOL "skill_plugin_entry"

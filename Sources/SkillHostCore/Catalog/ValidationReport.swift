@@ -10,6 +10,9 @@ public struct ValidationReport: Sendable {
     public var problems: [String]
     /// Whether the scanner child crashed or hung on it (rather than finding it invalid).
     public var isBroken: Bool
+    /// What the host accepts but the author should fix, one line each (the same advice `SkillCheck`'s
+    /// `problems` gives).
+    public var advice: [String] = []
 
     /// Whether the file passed every check.
     public var isValid: Bool { manifest != nil && problems.isEmpty }

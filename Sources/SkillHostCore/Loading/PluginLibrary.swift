@@ -27,7 +27,7 @@ public final class PluginLibrary: @unchecked Sendable {
     public var manifestJSON: String { String(decoding: manifestBytes, as: UTF8.self) }
 
     /// The size of `skill_plugin_descriptor` in ABI 1.0; a smaller `struct_size` is refused.
-    public static let minimumDescriptorSize = MemoryLayout<skill_plugin_descriptor>.size
+    public static let minimumDescriptorSize = Int(SKILL_PLUGIN_DESCRIPTOR_SIZE_1_0)
     /// The largest manifest accepted.
     public static let maximumManifestBytes = 4 << 20
 

@@ -32,7 +32,7 @@ final class CallRendezvous: ContextChannel {
     private let hasCallbacks: Bool
 
     init(context: UnsafePointer<skill_call_context>) {
-        hasCallbacks = Int(context.pointee.struct_size) >= MemoryLayout<skill_call_context>.size
+        hasCallbacks = context.pointee.struct_size >= SKILL_CALL_CONTEXT_SIZE_1_0
         state = Mutex(State(context: context))
     }
 

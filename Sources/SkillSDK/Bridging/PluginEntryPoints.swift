@@ -14,7 +14,8 @@ let pluginInvoke:
         UnsafePointer<skill_plugin_descriptor>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int,
         UnsafePointer<skill_call_context>?, UnsafeMutablePointer<skill_result>?
     ) -> skill_status = { descriptor, skillID, arguments, argumentsLength, context, result in
-        guard let result, Int(result.pointee.struct_size) >= MemoryLayout<skill_result>.size else {
+        // Any 1.x host: the 1.0 size is enough, since the SDK writes only 1.0 fields (skill_abi.h, "Both directions").
+        guard let result, result.pointee.struct_size >= SKILL_RESULT_SIZE_1_0 else {
             return SKILL_STATUS_INTERNAL
         }
         let outcome: CallOutcome

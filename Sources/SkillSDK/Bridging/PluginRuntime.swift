@@ -31,19 +31,18 @@ final class PluginRuntime: Sendable {
         let memory = UnsafeMutableRawPointer.allocate(
             byteCount: PluginRuntime.runtimeOffset + MemoryLayout<UnsafeRawPointer>.size,
             alignment: MemoryLayout<skill_plugin_descriptor>.alignment)
-        let descriptor = memory.initializeMemory(
-            as: skill_plugin_descriptor.self,
-            repeating: skill_plugin_descriptor(
-                magic: SKILL_ABI_MAGIC,
-                abi_major: UInt16(SKILL_ABI_VERSION_MAJOR),
-                abi_minor: UInt16(SKILL_ABI_VERSION_MINOR),
-                struct_size: UInt32(MemoryLayout<skill_plugin_descriptor>.size),
-                reserved0: 0,
-                manifest_json: UnsafePointer(manifest.pointer),
-                manifest_json_length: manifest.length,
-                invoke: pluginInvoke,
-                free_result: pluginFreeResult),
-            count: 1)
+        // Zero-filled, then the 1.0 fields by name: no memberwise initializer, so the SDK still compiles when
+        // a later 1.x header appends fields (their zero is "absent").
+        var fields = skill_plugin_descriptor()
+        fields.magic = SKILL_ABI_MAGIC
+        fields.abi_major = UInt16(SKILL_ABI_VERSION_MAJOR)
+        fields.abi_minor = UInt16(SKILL_ABI_VERSION_MINOR)
+        fields.struct_size = UInt32(MemoryLayout<skill_plugin_descriptor>.size)
+        fields.manifest_json = UnsafePointer(manifest.pointer)
+        fields.manifest_json_length = manifest.length
+        fields.invoke = pluginInvoke
+        fields.free_result = pluginFreeResult
+        let descriptor = memory.initializeMemory(as: skill_plugin_descriptor.self, repeating: fields, count: 1)
         self.descriptor = UnsafePointer(descriptor)
         memory.storeBytes(
             of: Unmanaged.passRetained(self).toOpaque(), toByteOffset: PluginRuntime.runtimeOffset,

@@ -13,7 +13,10 @@ enum ValidateCommand: Command {
         manifest summary, or every problem found.
 
         Options:
-          --json    print {"path","valid","problems":[...],"manifest":{...}|null}
+          --json    print {"path","valid","problems":[...],"advice":[...],"manifest":{...}|null}
+
+        Advice lines (e.g. a parameters schema without "additionalProperties": false) do not make the file
+        invalid; the SDK's `problems` (import SkillCheck) reports the same problems and advice.
 
         Exit codes: 0 valid, 9 invalid, 8 the file crashed or hung the checker, 3 no such file.
         """
@@ -26,6 +29,7 @@ enum ValidateCommand: Command {
             HostOptions.printJSON([
                 "path": .string(report.path), "valid": .bool(report.isValid),
                 "problems": .array(report.problems.map { .string($0) }),
+                "advice": .array(report.advice.map { .string($0) }),
                 "manifest": report.manifest?.document ?? .null,
             ])
         } else if let manifest = report.manifest, report.isValid {
@@ -35,6 +39,9 @@ enum ValidateCommand: Command {
             }
         } else {
             for problem in report.problems { ErrorReporter.printError("validate: \(problem)") }
+        }
+        if !parsed.has("--json") {
+            for advice in report.advice { ErrorReporter.printError("validate: advice: \(advice)") }
         }
         if report.isValid { return ExitCode.success }
         return report.isBroken ? ExitCode.pluginCrashed : ExitCode.invalidPlugin
