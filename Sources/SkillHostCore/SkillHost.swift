@@ -155,7 +155,9 @@ public final class SkillHost: Sendable {
             sessionID: options.sessionID, idempotencyKey: options.idempotencyKey ?? callID, timeout: skill.timeout,
             configuration: plugin.settings.configuration, dataDirectory: dataDirectory,
             sessionContext: options.sessionContext)
-        return try await executor(for: plugin).execute(call)
+        let executor = try executor(for: plugin)
+        options.executionStarted?()
+        return try await executor.execute(call)
     }
 
     private func checkUsable(_ skill: SkillDescription, _ plugin: PluginRecord) throws(HostError) {

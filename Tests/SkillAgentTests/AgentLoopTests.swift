@@ -135,6 +135,32 @@ import Testing
         #expect(all.answer == "It took too long.")
     }
 
+    /// The timeout covers the skill's execution only: a person who takes longer than the timeout to answer
+    /// the approval prompt still gets the skill run, and a skill that then overruns still times out.
+    @Test func theTimerStartsAfterApproval() async {
+        var slowWrite = TestSkills.sleeper(id: "slow.write", seconds: 0.05, timeout: 0.2)
+        slowWrite.tool.permission = .write
+        let provider = ScriptedProvider([
+            ModelReply(content: "", toolCalls: [Self.call("c1", "slow_write", "{}")]), ModelReply(content: "Done."),
+        ])
+        let slowPerson = ClosureApproval { _ in
+            try? await Task.sleep(for: .milliseconds(800))
+            return true
+        }
+        let agent = Agent(provider: provider, backend: TestSkills.backend(slowWrite),
+                          configuration: AgentConfiguration(timeoutGrace: 0.1, approval: slowPerson))
+        let all = await events(of: agent, "write slowly")
+        #expect(all.skillFailures.isEmpty, "\(all.skillFailures)")
+        #expect(all.successes == ["c1"])
+
+        var overrun = TestSkills.sleeper(id: "slow.write", seconds: 30, timeout: 0.2)
+        overrun.tool.permission = .write
+        let second = Agent(
+            provider: ScriptedProvider([ModelReply(content: "", toolCalls: [Self.call("c2", "slow_write", "{}")]), ModelReply(content: "Too slow.")]),
+            backend: TestSkills.backend(overrun), configuration: AgentConfiguration(timeoutGrace: 0.1, approval: slowPerson))
+        #expect(await events(of: second, "write slowly").skillFailures.map(\.kind) == ["timeout"])
+    }
+
     @Test func approvalDeniedGoesBackToTheModel() async {
         let provider = ScriptedProvider([
             ModelReply(content: "", toolCalls: [Self.call("c1", "reminders_add", #"{"title":"gym","time":"10:00:00Z"}"#)]),

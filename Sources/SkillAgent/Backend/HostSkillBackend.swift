@@ -20,6 +20,9 @@ public struct HostSkillBackend: SkillBackend {
         try host.enabledSkills().map(AgentTool.init)
     }
 
+    /// The host calls ``SkillInvocation/executionStarted`` after approval, right before dispatch.
+    public var reportsExecutionStart: Bool { true }
+
     public func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
         let approval = invocation.approval
         let key = invocation.sessionID.isEmpty ? invocation.callID : invocation.sessionID + ":" + invocation.callID
@@ -34,8 +37,9 @@ public struct HostSkillBackend: SkillBackend {
                             arguments: arguments))
                 }
             }
-        let options = InvocationOptions(
+        var options = InvocationOptions(
             sessionID: invocation.sessionID, idempotencyKey: key, sessionContext: sessionContext, approval: hook)
+        options.executionStarted = invocation.executionStarted
         do {
             return .success(try await host.invoke(skillID: invocation.skillID, arguments: invocation.arguments, options: options))
         } catch {

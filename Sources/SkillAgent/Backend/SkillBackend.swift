@@ -14,6 +14,14 @@ public protocol SkillBackend: Sendable {
 
     /// Runs one call and returns the skill's result JSON, or the failure as a ``HostError``.
     func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError>
+    /// Whether ``run(_:)`` calls ``SkillInvocation/executionStarted`` when the skill itself starts (after
+    /// approval); the agent then starts the skill's timer at that moment. When false (the default) the
+    /// timer starts with `run`.
+    var reportsExecutionStart: Bool { get }
+}
+
+extension SkillBackend {
+    public var reportsExecutionStart: Bool { false }
 }
 
 /// One call the agent asks a backend to run.
@@ -28,6 +36,9 @@ public struct SkillInvocation: Sendable {
     public var sessionID: String
     /// Asked before a `write` or `dangerous` skill runs.
     public var approval: any ApprovalHandler
+    /// Called by the backend when the skill itself starts, after approval and checks: the skill's timeout
+    /// runs from here.
+    public var executionStarted: @Sendable () -> Void = {}
 
     /// An invocation with these parts.
     public init(

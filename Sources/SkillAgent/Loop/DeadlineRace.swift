@@ -3,12 +3,16 @@ import Synchronization
 /// Runs an operation in its own task and returns whichever comes first: its result, the deadline, or the
 /// caller's cancellation. The loser is cancelled and never awaited, so a skill that ignores cancellation
 /// cannot hold up the turn (the host's worker process is what finally stops it).
+///
+/// The deadline covers execution only: with `startsTimer` false the clock starts when `operation` calls the
+/// `startTimer` closure it is given (after the user answered an approval prompt, say), not when it starts.
 enum DeadlineRace {
-    /// The outcome of `operation`, or `onTimeout()` after `seconds`, or `onCancel()` if the calling task is
-    /// cancelled first.
+    /// The outcome of `operation`, or `onTimeout()` `seconds` after the timer started, or `onCancel()` if the
+    /// calling task is cancelled first.
     static func run<T: Sendable>(
         seconds: Double,
-        operation: @escaping @Sendable () async -> T,
+        startsTimer: Bool = true,
+        operation: @escaping @Sendable (_ startTimer: @escaping @Sendable () -> Void) async -> T,
         onTimeout: @escaping @Sendable () -> T,
         onCancel: @escaping @Sendable () -> T
     ) async -> T {
@@ -16,11 +20,13 @@ enum DeadlineRace {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
                 race.start(continuation)
+                if startsTimer { race.arm() }
                 let work = Task {
-                    let value = await operation()
+                    let value = await operation { race.arm() }
                     race.finish(value)
                 }
                 let timer = Task {
+                    await race.waitUntilArmed()
                     try? await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up))))
                     if !Task.isCancelled { race.finish(onTimeout()) }
                 }
@@ -38,6 +44,9 @@ enum DeadlineRace {
             var pending: T?
             var tasks: [Task<Void, Never>] = []
             var done = false
+            /// Whether the timer runs; the timer task waits in `armWaiter` until then.
+            var armed = false
+            var armWaiter: CheckedContinuation<Void, Never>?
         }
         private let state = Mutex(State())
 
@@ -59,6 +68,33 @@ enum DeadlineRace {
                 return state.done
             }
             if cancelNow { tasks.forEach { $0.cancel() } }
+        }
+
+        /// Starts the timer (once; later calls do nothing).
+        func arm() {
+            let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+                guard !state.armed else { return nil }
+                state.armed = true
+                defer { state.armWaiter = nil }
+                return state.armWaiter
+            }
+            waiter?.resume()
+        }
+
+        /// Returns once the timer is armed, or at once when the waiting task is cancelled.
+        func waitUntilArmed() async {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let already = state.withLock { state in
+                        if state.armed { return true }
+                        state.armWaiter = continuation
+                        return false
+                    }
+                    if already { continuation.resume() }
+                }
+            } onCancel: {
+                arm()
+            }
         }
 
         func finish(_ value: T) {

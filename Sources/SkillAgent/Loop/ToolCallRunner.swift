@@ -98,9 +98,16 @@ struct ToolCallRunner: Sendable {
             approval: configuration.approval)
         let backend = self.backend
         let limit = tool.timeout + configuration.timeoutGrace
+        // The skill's timeout covers its execution only: a backend that reports when execution starts (after
+        // approval, which may wait on a person) starts the clock then.
         return await DeadlineRace.run(
             seconds: limit,
-            operation: { await backend.run(invocation) },
+            startsTimer: !backend.reportsExecutionStart,
+            operation: { startTimer in
+                var timed = invocation
+                timed.executionStarted = startTimer
+                return await backend.run(timed)
+            },
             onTimeout: {
                 .failure(
                     HostError(

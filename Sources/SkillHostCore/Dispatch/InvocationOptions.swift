@@ -16,6 +16,9 @@ public struct InvocationOptions: Sendable {
     public var sessionContext: SessionContext
     /// Decides calls that need approval.
     public var approval: ApprovalHandler?
+    /// Called once every check and the approval have passed, right before the skill is dispatched: where a
+    /// caller's timer for the skill's execution should start.
+    public var executionStarted: (@Sendable () -> Void)?
 
     /// Creates options; everything is optional.
     public init(

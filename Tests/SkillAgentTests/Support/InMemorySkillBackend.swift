@@ -28,6 +28,9 @@ final class InMemorySkillBackend: SkillBackend {
     /// The most calls that were running at once.
     var peakConcurrency: Int { inFlight.withLock { $0.peak } }
 
+    /// Like the host: the timer starts after approval.
+    var reportsExecutionStart: Bool { true }
+
     func tools() async throws -> [AgentTool] {
         order.compactMap { skills[$0] }.filter(\.enabled).map(\.tool)
     }
@@ -55,6 +58,7 @@ final class InMemorySkillBackend: SkillBackend {
                 return .failure(HostError(.denied, "\(id) needs approval and it was refused; rerun with --yes to allow", skillID: id))
             }
         }
+        invocation.executionStarted()
         log.withLock { $0.append(invocation) }
         inFlight.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
         defer { inFlight.withLock { $0.now -= 1 } }
