@@ -30,6 +30,20 @@ struct InvokeTests {
         #expect(result == ["echo": ["text": "hi"], "call_id": "c1", "session_id": "s1"])
     }
 
+    /// Unknown plugin code never runs in the host process unless the registry says `inprocess`.
+    @Test("a host made without a worker executor refuses process-isolated plugins instead of loading them")
+    func noWorkerMakerRefuses() async throws {
+        let root = HostTestSupport.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
+        let host = SkillHost(paths: HostTestSupport.paths(root: root), helperExecutable: try HostTestSupport.skillhostBinary(),
+                             executorFactory: ExecutorFactory())
+        try HostTestSupport.install(try HostTestSupport.fixturePlugin(), into: root + "/plugins", as: "fixture.so")
+        let error = await failure { () throws(HostError) in try await host.invoke(skillID: "fixture.echo", arguments: ["text": "hi"]) }
+        #expect(error?.kind == .denied)
+        #expect(error?.message.contains("without a worker executor") == true)
+        #expect(!PluginLibrary.isLoaded(path: root + "/plugins/fixture.so"))
+    }
+
     @Test("arguments are validated against the schema before the plugin runs; each error names its pointer")
     func invalidArguments() async throws {
         let (host, _) = try fixtureHost()

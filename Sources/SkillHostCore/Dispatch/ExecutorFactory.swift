@@ -1,7 +1,8 @@
 /// Chooses and makes the ``PluginExecutor`` for a plugin from its registry `isolation` mode.
 ///
-/// `inprocess` uses ``InProcessExecutor``; `process` uses the worker-pool maker when one is registered,
-/// otherwise it falls back to in-process execution.
+/// `inprocess` uses ``InProcessExecutor``; `process` uses the worker-pool maker. A factory without a worker
+/// maker refuses `process` plugins instead of running them in the host: unknown plugin code never runs in the
+/// host process unless the registry asks for `inprocess` for that plugin.
 public struct ExecutorFactory: Sendable {
     /// What a maker gets: the plugin (with manifest and registry settings) and the host's paths.
     public struct Request: Sendable {
@@ -18,10 +19,10 @@ public struct ExecutorFactory: Sendable {
 
     /// Makes in-process executors.
     public var inProcess: Maker
-    /// Makes worker-process executors; nil = fall back to ``inProcess``.
+    /// Makes worker-process executors; nil = `process` plugins are refused.
     public var process: Maker?
 
-    /// Creates a factory; `process` nil makes `process` isolation fall back to in-process.
+    /// Creates a factory; with `process` nil, plugins in `process` isolation (the default) are refused.
     public init(inProcess: @escaping Maker = ExecutorFactory.makeInProcess, process: Maker? = nil) {
         self.inProcess = inProcess
         self.process = process
@@ -35,8 +36,17 @@ public struct ExecutorFactory: Sendable {
     public func maker(for mode: IsolationMode) -> Maker {
         switch mode {
         case .inprocess: return inProcess
-        case .process: return process ?? inProcess
+        case .process:
+            if let process { return process }
+            return Self.refuseWithoutWorkers
         }
+    }
+
+    /// What `process` plugins get from a factory without a worker maker: a refusal, never the host process.
+    static let refuseWithoutWorkers: Maker = { request throws(HostError) in
+        throw HostError(.denied,
+            "plugin \(request.plugin.id) runs in a worker process (isolation \"process\") but this host was made without a worker executor; use ExecutorFactory.standard, or set isolation \"inprocess\" for it in the registry if you trust it",
+            pluginID: request.plugin.id)
     }
 
     /// Makes an ``InProcessExecutor``.

@@ -40,6 +40,13 @@ public final class PluginLibrary: @unchecked Sendable {
         self.label = label
     }
 
+    /// Whether this process has loaded the plugin at `path` (made absolute): true only in scanner children,
+    /// workers, and hosts with `inprocess` plugins.
+    public static func isLoaded(path: String) -> Bool {
+        let path = Posix.absolutePath(path)
+        return loaded.withLock { $0[path] != nil }
+    }
+
     /// Loads the plugin at `path` (made absolute), or returns the instance loaded before.
     /// - Throws: ``HostError`` of kind `invalidPlugin` (or `notFound`) that names the file and the fault:
     ///   ELF structure, dlopen failure, missing `skill_plugin_entry`, NULL descriptor, wrong magic, another
