@@ -171,6 +171,9 @@ public final class SkillHost: Sendable {
         case .disabled:
             throw HostError(.disabled, "skill \(skill.id) is disabled because plugin \(plugin.id) is; run 'skillhost enable \(plugin.id)'",
                             skillID: skill.id, pluginID: plugin.id)
+        case .denied:
+            throw HostError(.denied, plugin.error ?? "plugin \(plugin.id) may not run; see 'skillhost list'",
+                            skillID: skill.id, pluginID: plugin.id)
         case .ok:
             guard skill.enabled else {
                 throw HostError(.disabled, "skill \(skill.id) is disabled; run 'skillhost enable \(skill.id)'",

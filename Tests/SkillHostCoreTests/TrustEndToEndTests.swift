@@ -47,6 +47,9 @@ struct TrustEndToEndTests {
 
         try changeOneByte(of: plugin)
         let newDigest = try FileDigest.sha256(ofFile: plugin)
+        let listed = try #require(try host.catalog().plugin("hostile"))
+        #expect(listed.status == .denied, "list must show what call will do")
+        #expect(listed.error?.contains(newDigest) == true && listed.error?.contains("skillhost trust hostile") == true)
         let error = await failure(host, "hostile.ok")
         #expect(error?.kind == .denied)
         #expect(error?.message.contains(change.sha256!) == true && error?.message.contains(newDigest) == true,
@@ -54,6 +57,7 @@ struct TrustEndToEndTests {
 
         let again = try host.trust(pluginID: "hostile")
         #expect(again.previousSHA256 == change.sha256 && again.sha256 == newDigest)
+        #expect(try host.catalog().plugin("hostile")?.status == .ok)
         #expect(try await host.invoke(skillID: "hostile.ok", arguments: [:]) == ["ok": true, "echo": [:]])
         await host.shutdown()
     }
@@ -64,6 +68,7 @@ struct TrustEndToEndTests {
         try FileManager.default.createDirectory(atPath: root + "/config", withIntermediateDirectories: true)
         try Data(#"{"version": 1, "trust": "required"}"#.utf8)
             .write(to: URL(fileURLWithPath: root + "/config/skill_registry.json"))
+        #expect(try host.catalog().plugin("hostile")?.status == .denied)
         let refused = await failure(host, "hostile.ok")
         #expect(refused?.kind == .denied)
         #expect(refused?.message.contains("skillhost trust hostile") == true, "\(refused?.message ?? "")")
@@ -79,6 +84,9 @@ struct TrustEndToEndTests {
     func unsafeFolder() async throws {
         let (host, root, _) = try makeHost()
         chmod(root + "/plugins", 0o777)
+        let listed = try #require(try host.catalog().plugin("hostile"))
+        #expect(listed.status == .denied, "list must show what call will do")
+        #expect(listed.error?.contains("chmod go-w \(root)/plugins") == true)
         let error = await failure(host, "hostile.ok")
         #expect(error?.kind == .denied)
         #expect(error?.message.contains("chmod go-w \(root)/plugins") == true, "\(error?.message ?? "")")

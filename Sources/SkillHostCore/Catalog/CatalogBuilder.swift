@@ -46,6 +46,7 @@ struct CatalogBuilder {
         var records = files.compactMap { file in outcomes[file].map { record(for: file, outcome: $0) } }
         markDuplicates(&records)
         try applyHealth(&records, reset: forceRescan)
+        applyTrust(&records)
         return Catalog(plugins: records)
     }
 

@@ -10,6 +10,9 @@ public enum PluginStatus: String, Sendable, CaseIterable {
     case invalid
     /// Loading it crashed or hung the scanner, or its worker crashed repeatedly.
     case broken
+    /// Usable and enabled, but a call would be refused before it runs: a trusted file that changed since
+    /// `skillhost trust`, an untrusted one under trust policy `required`, or unsafe file permissions.
+    case denied
 }
 
 /// One plugin file as the catalog sees it.

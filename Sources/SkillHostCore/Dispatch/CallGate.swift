@@ -17,7 +17,8 @@ public enum CallGates {
         for paths: HostPaths, warn: @escaping @Sendable (String) -> Void = TrustGate.writeToStandardError
     ) -> [any CallGate] {
         [
-            TrustGate(registry: RegistryStore(path: paths.registry), pluginsFolder: paths.plugins, warn: warn),
+            TrustGate(registry: RegistryStore(path: paths.registry), pluginsFolder: paths.plugins,
+                      verifier: TrustVerifier(digestCache: DigestCacheFile(directory: paths.cache)), warn: warn),
             RateLimitGate(cacheDirectory: paths.cache),
         ]
     }

@@ -8,7 +8,7 @@ import Glibc
 /// `trust` is `required`, an untrusted plugin. Under `warn`, an untrusted plugin runs and ``warn`` gets one
 /// line, once per plugin for the life of the gate. Thread-safe.
 public final class TrustGate: CallGate {
-    private let verifier = TrustVerifier()
+    private let verifier: TrustVerifier
     private let pluginsFolder: String?
     private let policy: @Sendable () throws(HostError) -> TrustPolicy
     private let warn: @Sendable (String) -> Void
@@ -19,10 +19,14 @@ public final class TrustGate: CallGate {
     ///   - policy: the current trust policy (read per call, so registry edits apply at once).
     ///   - warn: receives the one-line warning for an untrusted plugin under `warn`; by default it goes to
     ///     stderr.
+    ///   - verifier: computes and remembers digests (one with a ``DigestCacheFile`` shares them across
+    ///     processes).
     public init(
         pluginsFolder: String?, policy: @escaping @Sendable () throws(HostError) -> TrustPolicy,
+        verifier: TrustVerifier = TrustVerifier(),
         warn: @escaping @Sendable (String) -> Void = TrustGate.writeToStandardError
     ) {
+        self.verifier = verifier
         self.pluginsFolder = pluginsFolder
         self.policy = policy
         self.warn = warn
@@ -30,10 +34,11 @@ public final class TrustGate: CallGate {
 
     /// A gate that reads the policy from the registry (`trust`) at each call.
     public convenience init(
-        registry: RegistryStore, pluginsFolder: String?,
+        registry: RegistryStore, pluginsFolder: String?, verifier: TrustVerifier = TrustVerifier(),
         warn: @escaping @Sendable (String) -> Void = TrustGate.writeToStandardError
     ) {
-        self.init(pluginsFolder: pluginsFolder, policy: { () throws(HostError) in try registry.read().trustPolicy }, warn: warn)
+        self.init(pluginsFolder: pluginsFolder, policy: { () throws(HostError) in try registry.read().trustPolicy },
+                  verifier: verifier, warn: warn)
     }
 
     public func check(_ skill: SkillDescription, plugin: PluginRecord) throws(HostError) {

@@ -26,8 +26,12 @@ public final class TrustVerifier: Sendable {
     }
 
     private let digests = Mutex<[String: (FileIdentity, String)]>([:])
+    private let digestCache: DigestCacheFile?
 
-    public init() {}
+    /// A verifier; with `digestCache`, digests are also remembered across processes.
+    public init(digestCache: DigestCacheFile? = nil) {
+        self.digestCache = digestCache
+    }
 
     /// Checks one plugin before a call.
     /// - Parameters:
@@ -80,8 +84,16 @@ public final class TrustVerifier: Sendable {
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
         if let (known, digest) = digests.withLock({ $0[path] }), known == identity { return digest }
+        let key = ScanCache.FileKey(
+            size: Int64(info.st_size), modificationNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            inode: UInt64(info.st_ino))
+        if let digestCache, let digest = digestCache.digest(forPath: path, key: key) {
+            digests.withLock { $0[path] = (identity, digest) }
+            return digest
+        }
         let digest = try FileDigest.sha256(ofFile: path)
         digests.withLock { $0[path] = (identity, digest) }
+        try? digestCache?.store(digest, forPath: path, key: key)
         return digest
     }
 }

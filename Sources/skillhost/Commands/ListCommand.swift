@@ -7,7 +7,7 @@ enum ListCommand: Command {
     static let help = """
         usage: skillhost list [--json]
 
-        Lists every .so file in the plugins folder with its status (ok, disabled, invalid, broken), the
+        Lists every .so file in the plugins folder with its status (ok, disabled, invalid, broken, denied), the
         reason when it is not usable, and its skills. Unchanged files come from the scan cache: no plugin
         code runs. Changed files are scanned in a child process.
 
