@@ -19,6 +19,8 @@ public final class SkillHost: Sendable {
     public let executorFactory: ExecutorFactory
     /// Pre-call checks (trust, file permissions, rate limits), in order.
     public let gates: [any CallGate]
+    /// Where the host's warnings and notices for a person go.
+    public let diagnostics: DiagnosticSink
 
     private let executors = Mutex<[String: any PluginExecutor]>([:])
     private let validator = ArgumentValidator()
@@ -26,20 +28,22 @@ public final class SkillHost: Sendable {
     /// - Parameters:
     ///   - helperExecutable: the `skillhost` binary (tests pass `.build/debug/skillhost`).
     ///   - executorFactory: chooses executors by the registry's `isolation`.
-    ///   - gates: checks run before each call; nil for ``CallGates/standard(for:)`` (trust, permissions,
-    ///     rate limits).
+    ///   - gates: checks run before each call; nil for ``CallGates/standard(for:diagnostics:)`` (trust,
+    ///     permissions, rate limits).
+    ///   - diagnostics: where warnings for a person go (the library never prints); dropped by default.
     ///   - scanTimeout: seconds a scanner child may take per file.
     public init(
         paths: HostPaths, helperExecutable: String, executorFactory: ExecutorFactory = .standard,
-        gates: [any CallGate]? = nil, scanTimeout: Double = 10
+        gates: [any CallGate]? = nil, scanTimeout: Double = 10, diagnostics: DiagnosticSink = .discard
     ) {
+        self.diagnostics = diagnostics
         self.paths = paths
         self.helperExecutable = helperExecutable
         self.registryStore = RegistryStore(path: paths.registry)
         self.scanCache = ScanCache(directory: paths.cache)
         self.scanner = PluginScanner(helperExecutable: helperExecutable, timeout: scanTimeout)
         self.executorFactory = executorFactory
-        self.gates = gates ?? CallGates.standard(for: paths)
+        self.gates = gates ?? CallGates.standard(for: paths, diagnostics: diagnostics)
     }
 
     // MARK: - Catalog

@@ -12,13 +12,13 @@ public enum CallGates {
     /// Trust and file permissions (``TrustGate``, policy read from the registry at each call), then rate
     /// limits (``RateLimitGate``, counted in a window file in the cache folder, so separate `skillhost call`
     /// processes share one limit).
-    /// - Parameter warn: receives the one-line warning about an untrusted plugin (default: stderr).
+    /// - Parameter diagnostics: receives the one-line warning about an untrusted plugin.
     public static func standard(
-        for paths: HostPaths, warn: @escaping @Sendable (String) -> Void = TrustGate.writeToStandardError
+        for paths: HostPaths, diagnostics: DiagnosticSink
     ) -> [any CallGate] {
         [
             TrustGate(registry: RegistryStore(path: paths.registry), pluginsFolder: paths.plugins,
-                      verifier: TrustVerifier(digestCache: DigestCacheFile(directory: paths.cache)), warn: warn),
+                      verifier: TrustVerifier(digestCache: DigestCacheFile(directory: paths.cache)), warn: diagnostics.warning),
             RateLimitGate(cacheDirectory: paths.cache),
         ]
     }

@@ -1,7 +1,4 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The pre-call check for plugin trust and file permissions (a ``CallGate``): refuses a plugin file others
 /// can write, a trusted plugin whose file changed (both digests in the message), and, when the registry's
@@ -17,14 +14,14 @@ public final class TrustGate: CallGate {
     /// - Parameters:
     ///   - pluginsFolder: also checked for unsafe permissions (nil: only the file and its folder).
     ///   - policy: the current trust policy (read per call, so registry edits apply at once).
-    ///   - warn: receives the one-line warning for an untrusted plugin under `warn`; by default it goes to
-    ///     stderr.
+    ///   - warn: receives the one-line warning for an untrusted plugin under `warn` (the library never
+    ///     prints: pass ``DiagnosticSink/warning(_:)`` of the caller's sink).
     ///   - verifier: computes and remembers digests (one with a ``DigestCacheFile`` shares them across
     ///     processes).
     public init(
         pluginsFolder: String?, policy: @escaping @Sendable () throws(HostError) -> TrustPolicy,
         verifier: TrustVerifier = TrustVerifier(),
-        warn: @escaping @Sendable (String) -> Void = TrustGate.writeToStandardError
+        warn: @escaping @Sendable (String) -> Void
     ) {
         self.verifier = verifier
         self.pluginsFolder = pluginsFolder
@@ -35,7 +32,7 @@ public final class TrustGate: CallGate {
     /// A gate that reads the policy from the registry (`trust`) at each call.
     public convenience init(
         registry: RegistryStore, pluginsFolder: String?, verifier: TrustVerifier = TrustVerifier(),
-        warn: @escaping @Sendable (String) -> Void = TrustGate.writeToStandardError
+        warn: @escaping @Sendable (String) -> Void
     ) {
         self.init(pluginsFolder: pluginsFolder, policy: { () throws(HostError) in try registry.read().trustPolicy },
                   verifier: verifier, warn: warn)
@@ -55,11 +52,5 @@ public final class TrustGate: CallGate {
         if case .untrusted(let warning) = verdict, warned.withLock({ $0.insert(plugin.id).inserted }) {
             warn(warning)
         }
-    }
-
-    /// Writes `line` and a newline to stderr.
-    @Sendable public static func writeToStandardError(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 }

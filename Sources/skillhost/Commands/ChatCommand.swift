@@ -34,7 +34,6 @@ enum ChatCommand: Command {
         """
 
     /// The shell's code for a run ended by SIGINT.
-    static let interruptedExitCode: Int32 = 130
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(
@@ -58,8 +57,8 @@ enum ChatCommand: Command {
         let renderer = ChatRenderer(mode: outputMode(json: parsed.has("--json"), environment: environment))
         // The standard gates, with the trust warning shown above the cards instead of through them.
         let paths = HostOptions.paths(parsed)
-        let gates = CallGates.standard(for: paths, warn: renderer.warn)
-        let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, gates: gates)
+        let diagnostics = DiagnosticSink { _, line in renderer.warn(line) }
+        let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, diagnostics: diagnostics)
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
         let agent = Agent(
             provider: selection.makeProvider(environment: environment), backend: HostSkillBackend(host: host),
@@ -78,7 +77,7 @@ enum ChatCommand: Command {
             await host.shutdown()
             if failure?.kind == .cancelled {
                 ErrorReporter.printError("chat: interrupted")
-                return interruptedExitCode
+                return ExitCode.interrupted
             }
             if let failure { throw failure }
             return ExitCode.success

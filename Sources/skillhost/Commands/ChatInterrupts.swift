@@ -18,7 +18,7 @@ final class InterruptHandler: Sendable {
         source.setEventHandler { [weak self] in
             guard let cancel = self?.cancelCurrent.withLock({ $0 }) else {
                 ChatRenderer.write("\n")
-                exit(ChatCommand.interruptedExitCode)
+                exit(ExitCode.interrupted)
             }
             cancel()
         }

@@ -102,7 +102,7 @@ final class ChatRenderer: Sendable {
     /// redrawn below it; otherwise on stderr.
     func warn(_ line: String) {
         guard case .terminal = mode else {
-            TrustGate.writeToStandardError(line)
+            HostOptions.standardErrorSink.warning(line)
             return
         }
         state.withLock { state in

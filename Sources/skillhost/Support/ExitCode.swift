@@ -26,4 +26,6 @@ enum ExitCode {
     static let rateLimited: Int32 = 11
     /// The registry file is malformed or could not be written.
     static let registryError: Int32 = 12
+    /// Interrupted by the user (Ctrl-C, SIGINT), by the shell convention 128 + 2.
+    static let interrupted: Int32 = 130
 }

@@ -17,9 +17,16 @@ enum HostOptions {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    /// The host for these options, with the standard executors and pre-call gates.
+    /// The host for these options, with the standard executors and pre-call gates; its warnings go to
+    /// stderr.
     static func host(_ arguments: ParsedArguments) -> SkillHost {
-        SkillHost(paths: paths(arguments), helperExecutable: helperExecutable)
+        SkillHost(paths: paths(arguments), helperExecutable: helperExecutable, diagnostics: standardErrorSink)
+    }
+
+    /// Writes each diagnostic line as it comes (it starts with "warning: " where that matters) to stderr.
+    static let standardErrorSink = DiagnosticSink { _, line in
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
     /// Prints a JSON value to stdout, pretty-printed.
