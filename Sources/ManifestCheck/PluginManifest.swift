@@ -23,6 +23,22 @@ public struct SkillManifest: Sendable, Equatable {
     /// `{field}` is a member of the result object, `{a.b}` a nested member, `{items.count}` an array's
     /// length. Nil when the manifest gives none.
     public var summary: String? = nil
+
+    /// A skill with these facts (a manifest's entry, already checked).
+    public init(
+        id: String, title: String, description: String, parameters: JSONValue, permission: Permission,
+        timeout: Double = SkillDefaults.timeout, idempotent: Bool, examples: [String] = [], summary: String? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.parameters = parameters
+        self.permission = permission
+        self.timeout = timeout
+        self.idempotent = idempotent
+        self.examples = examples
+        self.summary = summary
+    }
 }
 
 /// A plugin's manifest (docs/manifest.md), checked.

@@ -42,7 +42,9 @@ struct PluginLibraryTests {
 
     @Test("a library without skill_plugin_entry is refused, naming the symbol")
     func missingSymbol() throws {
-        #expect(try loadError(["NO_ENTRY"]).contains("does not export skill_plugin_entry"))
+        let message = try loadError(["NO_ENTRY"])
+        #expect(message.contains("does not export skill_plugin_entry"))
+        #expect(message.contains("not `public`"), "names the usual cause in Swift")
     }
 
     @Test("an entry point that returns NULL is refused")

@@ -51,9 +51,8 @@ public struct HostSkillBackend: SkillBackend {
 extension AgentTool {
     /// The tool for a host skill description.
     public init(_ skill: SkillDescription) {
-        self.init(
-            skillID: skill.id, title: skill.title, description: skill.description, parameters: skill.parameters,
-            permission: skill.permission, timeout: skill.timeout,
-            idempotent: skill.idempotent, examples: skill.examples, summary: skill.summary)
+        var declared = skill.manifest
+        declared.timeout = skill.timeout
+        self.init(skill: declared)
     }
 }

@@ -84,12 +84,10 @@ struct CatalogBuilder {
         let skills = manifest.skills.map { skill in
             let overrides = registry.skillSettings(skill.id, plugin: manifest.id)
             return SkillDescription(
-                id: skill.id, title: skill.title, description: skill.description, parameters: skill.parameters,
-                permission: skill.permission, timeout: overrides.timeout ?? skill.timeout,
-                idempotent: skill.idempotent, examples: skill.examples, pluginID: manifest.id, pluginPath: file,
+                manifest: skill, timeoutOverride: overrides.timeout, pluginID: manifest.id, pluginPath: file,
                 enabled: enabled && (overrides.enabled ?? true),
                 approval: overrides.approval ?? (skill.permission.needsApproval ? .ask : .allow),
-                rateLimitPerMinute: overrides.rateLimitPerMinute, summary: skill.summary)
+                rateLimitPerMinute: overrides.rateLimitPerMinute)
         }
         return PluginRecord(
             id: manifest.id, path: file, status: enabled ? .ok : .disabled, enabled: enabled, manifest: manifest,

@@ -1,25 +1,13 @@
 import SkillJSON
 
-/// One skill as the host offers it: the manifest's description with the registry's decisions applied.
+/// One skill as the host offers it: the skill as its manifest declares it (``manifest``, the one type that
+/// describes a skill) and, beside it, the registry's decisions (enabled, approval, timeout override, rate
+/// limit) and where it comes from.
 public struct SkillDescription: Sendable, Equatable {
-    /// Normalized skill id, `<plugin>.<name>`.
-    public var id: String
-    /// Short human title.
-    public var title: String
-    /// What the model reads.
-    public var description: String
-    /// JSON Schema of the arguments.
-    public var parameters: JSONValue
-    /// What the skill may do.
-    public var permission: Permission
-    /// Effective timeout in seconds: registry override, else the manifest's (which defaults to ``SkillDefaults/timeout``).
-    public var timeout: Double
-    /// Whether repeating a call has no further effect.
-    public var idempotent: Bool
-    /// Example utterances.
-    public var examples: [String]
-    /// The manifest's result summary template (`{field}` slots), nil when it gives none.
-    public var summary: String?
+    /// The skill as its plugin's manifest declares it.
+    public var manifest: SkillManifest
+    /// The registry's timeout for it, in seconds; nil keeps the manifest's.
+    public var timeoutOverride: Double?
     /// The plugin's id.
     public var pluginID: String
     /// The plugin file.
@@ -31,25 +19,78 @@ public struct SkillDescription: Sendable, Equatable {
     /// Calls per minute allowed (registry), nil for no limit.
     public var rateLimitPerMinute: Int?
 
-    /// Creates a description.
+    /// A skill from its manifest entry and the registry's decisions.
     public init(
-        id: String, title: String, description: String, parameters: JSONValue, permission: Permission,
-        timeout: Double, idempotent: Bool, examples: [String], pluginID: String, pluginPath: String,
-        enabled: Bool, approval: ApprovalPolicy, rateLimitPerMinute: Int? = nil, summary: String? = nil
+        manifest: SkillManifest, timeoutOverride: Double? = nil, pluginID: String, pluginPath: String, enabled: Bool,
+        approval: ApprovalPolicy, rateLimitPerMinute: Int? = nil
     ) {
-        self.id = id
-        self.title = title
-        self.description = description
-        self.parameters = parameters
-        self.permission = permission
-        self.timeout = timeout
-        self.idempotent = idempotent
-        self.examples = examples
-        self.summary = summary
+        self.manifest = manifest
+        self.timeoutOverride = timeoutOverride
         self.pluginID = pluginID
         self.pluginPath = pluginPath
         self.enabled = enabled
         self.approval = approval
         self.rateLimitPerMinute = rateLimitPerMinute
+    }
+
+    /// A skill from its parts (the manifest entry is made from them; `timeout` is the effective one).
+    public init(
+        id: String, title: String, description: String, parameters: JSONValue, permission: Permission,
+        timeout: Double, idempotent: Bool, examples: [String], pluginID: String, pluginPath: String,
+        enabled: Bool, approval: ApprovalPolicy, rateLimitPerMinute: Int? = nil, summary: String? = nil
+    ) {
+        self.init(
+            manifest: SkillManifest(
+                id: id, title: title, description: description, parameters: parameters, permission: permission,
+                timeout: timeout, idempotent: idempotent, examples: examples, summary: summary),
+            pluginID: pluginID, pluginPath: pluginPath, enabled: enabled, approval: approval,
+            rateLimitPerMinute: rateLimitPerMinute)
+    }
+
+    /// Canonical skill id, `<plugin>.<name>`.
+    public var id: String {
+        get { manifest.id }
+        set { manifest.id = newValue }
+    }
+    /// Short human title.
+    public var title: String {
+        get { manifest.title }
+        set { manifest.title = newValue }
+    }
+    /// What the model reads.
+    public var description: String {
+        get { manifest.description }
+        set { manifest.description = newValue }
+    }
+    /// JSON Schema of the arguments.
+    public var parameters: JSONValue {
+        get { manifest.parameters }
+        set { manifest.parameters = newValue }
+    }
+    /// What the skill may do.
+    public var permission: Permission {
+        get { manifest.permission }
+        set { manifest.permission = newValue }
+    }
+    /// Whether repeating a call has no further effect.
+    public var idempotent: Bool {
+        get { manifest.idempotent }
+        set { manifest.idempotent = newValue }
+    }
+    /// Example utterances.
+    public var examples: [String] {
+        get { manifest.examples }
+        set { manifest.examples = newValue }
+    }
+    /// The manifest's result summary template (`{field}` slots), nil when it gives none.
+    public var summary: String? {
+        get { manifest.summary }
+        set { manifest.summary = newValue }
+    }
+    /// Effective timeout in seconds: the registry's override, else the manifest's (which defaults to
+    /// ``SkillDefaults/timeout``).
+    public var timeout: Double {
+        get { timeoutOverride ?? manifest.timeout }
+        set { timeoutOverride = newValue }
     }
 }

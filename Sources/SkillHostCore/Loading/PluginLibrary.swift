@@ -58,7 +58,7 @@ public final class PluginLibrary: @unchecked Sendable {
         let handle = try Posix.openLibrary(atPath: path)
         guard let symbol = Posix.symbol(SKILL_PLUGIN_ENTRY_SYMBOL, in: handle) else {
             throw HostError(.invalidPlugin,
-                "\(path): does not export \(SKILL_PLUGIN_ENTRY_SYMBOL); export it with C linkage and default visibility (see docs/writing-skills.md)")
+                "\(path): does not export \(SKILL_PLUGIN_ENTRY_SYMBOL); in Swift the usual cause is a function that is not `public` (debug builds export it anyway, release builds do not): write `@_cdecl(\"skill_plugin_entry\") public func …`; in C, define it with SKILL_EXPORT (see docs/writing-skills.md)")
         }
         let label = String(path.split(separator: "/").last ?? Substring(path))
         let entry = unsafeBitCast(symbol, to: skill_plugin_entry_fn.self)
