@@ -35,6 +35,7 @@ func swiftPlugin(_ name: String) -> (Product, Target) {
 }
 
 let plugins = [swiftPlugin("ClockSkill"), swiftPlugin("TextSkill")]
+    + [swiftPlugin("FilesSkill")]
 
 let package = Package(
     name: "SkillHost",
