@@ -202,27 +202,15 @@ public final class SkillHost: Sendable {
 
     private func executor(for plugin: PluginRecord) throws(HostError) -> any PluginExecutor {
         let mode = plugin.settings.isolation
-        // The file's identity is part of the key: a plugin replaced on disk (a rename over it, as `skillhost
-        // install` does) gets a fresh worker running the new code, and the worker for the old file stops.
-        let prefix = "\(mode.rawValue):\(plugin.path)#"
-        let file = try? Posix.status(ofPath: plugin.path)
-        let key = prefix + (file.map { "\($0.inode):\($0.size):\($0.modificationNanoseconds)" } ?? "")
+        let key = "\(mode.rawValue):\(plugin.path)"
         if let existing = executors.withLock({ $0[key] }) { return existing }
         let request = ExecutorFactory.Request(plugin: plugin, paths: paths, helperExecutable: helperExecutable)
         let made = try executorFactory.maker(for: mode)(request)
-        var replaced: [any PluginExecutor] = []
-        let chosen = executors.withLock { executors in
+        return executors.withLock { executors in
             if let existing = executors[key] { return existing }
-            for (other, executor) in executors where other.hasPrefix(prefix) {
-                replaced.append(executor)
-                executors[other] = nil
-            }
             executors[key] = made
             return made
         }
-        let stale = replaced
-        if !stale.isEmpty { Task { for executor in stale { await executor.shutdown() } } }
-        return chosen
     }
 
     /// Stops every executor (workers exit).

@@ -105,4 +105,36 @@ import Testing
         #expect(names.filter { $0.hasSuffix(".so") }.count == 1)
         #expect(!names.contains { $0.contains(".tmp") }, "no temporary file is left behind: \(names)")
     }
+
+    /// The development loop: a running host (as in a chat) calls a plugin, the author rebuilds and
+    /// installs a changed version, and the host's next call runs the new code in a fresh worker.
+    @Test func aRunningHostPicksUpAReinstalledPlugin() async throws {
+        let parent = HostTestSupport.temporaryDirectory("reload")
+        let binary = try HostTestSupport.skillhostBinary()
+        let generated = try HostTestSupport.run(
+            binary, ["new", "reload", "--lang", "c", "--dir", parent, "--sdk", HostTestSupport.packageRoot])
+        try #require(generated.status == 0, "\(generated.stderr)")
+        let source = parent + "/reload/reload.c"
+        let include = HostTestSupport.packageRoot + "/Sources/CSkillABI/include"
+        func compile(_ output: String) throws {
+            let result = try HostTestSupport.run(
+                "/usr/bin/cc", ["-std=c99", "-fPIC", "-shared", "-fvisibility=hidden", "-I", include, source, "-o", output])
+            try #require(result.status == 0, "\(result.stderr)")
+        }
+        try compile(parent + "/v1.so")
+        let original = try String(contentsOfFile: source, encoding: .utf8)
+        try original.replacingOccurrences(of: "\"Hello, %s", with: "\"Howdy, %s")
+            .write(toFile: source, atomically: true, encoding: .utf8)
+        try compile(parent + "/v2.so")
+
+        let (host, _) = try HostTestSupport.makeHost()
+        defer { Task { await host.shutdown() } }
+        _ = try host.install(path: parent + "/v1.so")
+        let before = try await host.invoke(skillID: "reload.greet", arguments: ["name": "Ada"])
+        #expect(before["greeting"] == "Hello, Ada!")
+        let report = try host.install(path: parent + "/v2.so")
+        #expect(report.replaced)
+        let after = try await host.invoke(skillID: "reload.greet", arguments: ["name": "Ada"])
+        #expect(after["greeting"] == "Howdy, Ada!")
+    }
 }

@@ -30,6 +30,15 @@ struct ThirdPartyPluginTests {
         #expect(SkillPlugin.problems(inManifest: manifest) == [])
     }
 
+    @Test func unitsDeclareTheNamesPeopleUse() throws {
+        let manifest = try plugin.manifest()
+        let from = manifest["skills"]?.arrayValue?.first?["parameters"]?["properties"]?["from"]
+        #expect(from?["enum"]?.arrayValue?.count == 15)
+        let km = from?["anyOf"]?.arrayValue?.first { $0["const"] == "km" }
+        #expect(km?["title"] == "kilometre")
+        #expect(km?["description"] == "kilometre, kilometer")
+    }
+
     @Test func convertsTemperatures() async {
         let call = await plugin.call("units.convert", ["value": 212, "from": "F", "to": "C"])
         #expect(call.status == SKILL_STATUS_OK)
