@@ -62,11 +62,55 @@ import Testing
 
     @Test func swiftPluginFromScaffoldToCall() throws {
         let folder = try ScaffoldEndToEndTests.generateAndBuild("hello", language: "swift", buildArguments: ["debug"])
+        try ScaffoldEndToEndTests.addSecondPlugin(to: folder)
         let tested = try HostTestSupport.run(
             "/usr/bin/env", ["swift", "test", "--package-path", folder, "--scratch-path", ScaffoldEndToEndTests.scratch],
             environment: try ScaffoldEndToEndTests.environment())
         #expect(tested.status == 0, "the generated unit tests pass:\n\(tested.stdout)\n\(tested.stderr)")
+        #expect(!tested.stderr.contains("duplicate symbol"), "two plugins in one package still link under swift test")
+        #expect(tested.stdout.contains("bothPluginsAreTestableInOneRun") || tested.stderr.contains("bothPluginsAreTestableInOneRun"))
         try ScaffoldEndToEndTests.installListAndCall("hello", folder: folder)
+    }
+
+    /// Adds a second plugin ("bye") to a generated Swift package the way docs/authoring.md says (a
+    /// ByeSkills library, a thin ByePlugin export target, tests on the libraries only) and a test that
+    /// uses both plugins: `swift test` must link although both export targets define skill_plugin_entry.
+    static func addSecondPlugin(to folder: String) throws {
+        func read(_ path: String) throws -> String { try String(contentsOfFile: folder + "/" + path, encoding: .utf8) }
+        func write(_ text: String, _ path: String) throws { try HostTestSupport.write(text, to: folder + "/" + path) }
+        let rename = { (text: String) in
+            text.replacingOccurrences(of: "HelloSkills", with: "ByeSkills").replacingOccurrences(of: "helloPlugin", with: "byePlugin")
+                .replacingOccurrences(of: "id: \"hello\"", with: "id: \"bye\"")
+        }
+        try write(rename(try read("Sources/HelloSkills/HelloPlugin.swift")), "Sources/ByeSkills/ByePlugin.swift")
+        try write(try read("Sources/HelloSkills/Greet.swift"), "Sources/ByeSkills/Greet.swift")
+        try write(rename(try read("Sources/HelloPlugin/Export.swift")), "Sources/ByePlugin/Export.swift")
+        var manifest = try read("Package.swift")
+        manifest = manifest.replacingOccurrences(
+            of: #".library(name: "HelloPlugin", type: .dynamic, targets: ["HelloPlugin"]),"#,
+            with: #".library(name: "HelloPlugin", type: .dynamic, targets: ["HelloPlugin"]), .library(name: "ByePlugin", type: .dynamic, targets: ["ByePlugin"]),"#)
+        manifest = manifest.replacingOccurrences(
+            of: "        .testTarget(",
+            with: """
+                        .target(name: "ByeSkills", dependencies: [.product(name: "SkillSDK", package: skillHost)]),
+                        .target(name: "ByePlugin", dependencies: ["ByeSkills"], linkerSettings: exportOnlyTheEntryPoint),
+                        .testTarget(
+                """)
+        manifest = manifest.replacingOccurrences(of: #"dependencies: ["HelloSkills", .product"#, with: #"dependencies: ["HelloSkills", "ByeSkills", .product"#)
+        try write(manifest, "Package.swift")
+        try write(
+            """
+            import ByeSkills
+            import HelloSkills
+            import Testing
+
+            @Test func bothPluginsAreTestableInOneRun() {
+                #expect(helloPlugin.problems == [])
+                #expect(byePlugin.problems == [])
+                #expect(byePlugin.id == "bye")
+            }
+
+            """, "Tests/HelloSkillsTests/TwoPluginsTests.swift")
     }
 
     @Test func refusesBadNamesAndExistingFolders() throws {
