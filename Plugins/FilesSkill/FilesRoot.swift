@@ -95,6 +95,13 @@ struct FilesRoot: Sendable {
         return String(cString: pointer)
     }
 
+    /// Whether `path` (followed through symlinks) is a regular file: never open a pipe or a device, which
+    /// could block the call.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

@@ -70,6 +70,11 @@ struct ReadFile: Skill {
                 field: "/path", message: "\"\(arguments.path)\" is a folder, not a file",
                 remedy: "use files.list to see what it holds")
         }
+        guard FilesRoot.isRegularFile(file) else {
+            throw SkillError.invalidArguments(
+                field: "/path", message: "\"\(arguments.path)\" is not a regular file (a pipe, socket or device)",
+                remedy: "files.read reads text files only")
+        }
         guard let handle = FileHandle(forReadingAtPath: file) else {
             throw SkillError.permissionDenied(
                 message: "\"\(arguments.path)\" cannot be opened for reading", remedy: "check the file's permissions")

@@ -161,6 +161,13 @@ import Testing
         #expect(offset.json?["field"] == "/offset")
     }
 
+    @Test func refusesPipesInsteadOfBlockingOnThem() async throws {
+        try #require(mkfifo(root + "/pipe", 0o600) == 0)
+        let call = await call("files.read", ["path": "pipe"])
+        #expect(call.status == SKILL_STATUS_INVALID_ARGUMENTS)
+        #expect(call.json?["message"]?.stringValue?.contains("not a regular file") == true, "\(call.text)")
+    }
+
     @Test func aMissingRootSaysHowToConfigureIt() async {
         let missing = await call("files.list", [:], root: root + "/does-not-exist")
         #expect(missing.status == SKILL_STATUS_FAILED)
