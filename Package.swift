@@ -37,6 +37,7 @@ func swiftPlugin(_ name: String) -> (Product, Target) {
 }
 
 let plugins = [swiftPlugin("ClockSkill"), swiftPlugin("TextSkill")]
+    + [swiftPlugin("FilesSkill")]
 
 let package = Package(
     name: "SkillHost",

@@ -2,6 +2,7 @@
 # Builds the example plugins and copies them into one folder, named as the host expects them:
 #   clock.so    (Swift, product ClockSkill)
 #   text.so     (Swift, product TextSkill)
+#   files.so    (Swift, product FilesSkill)
 #   sysinfo.so  (plain C, Plugins/sysinfo/*.c against Sources/CSkillABI/include/skill_abi.h alone)
 #
 # Usage: scripts/build-plugins.sh [--release] [OUTDIR]     (OUTDIR defaults to .build/plugins)
@@ -37,6 +38,8 @@ install_plugin() {
 }
 install_plugin "$bindir/libClockSkill.so" clock.so
 install_plugin "$bindir/libTextSkill.so" text.so
+swift build -c "$configuration" --product FilesSkill
+install_plugin "$bindir/libFilesSkill.so" files.so
 
 optimization=-g
 [ "$configuration" = release ] && optimization=-O2

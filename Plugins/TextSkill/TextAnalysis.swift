@@ -30,13 +30,19 @@ struct TextAnalysis {
         word.count > 1 && !StopWords.english.contains(word) && !word.allSatisfy(\.isNumber)
     }
 
-    /// Lowercased words of `text`.
+    /// Lowercased words of `text`. Chinese and Japanese text does not separate words with spaces: each
+    /// Han, Hiragana or Katakana character counts as one word, the convention word processors use.
     static func words(in text: some StringProtocol) -> [String] {
         var words: [String] = []
         var current = ""
         var pendingJoiner: Character?
         for character in text {
-            if character.isLetter || character.isNumber {
+            if isCJK(character) {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+                pendingJoiner = nil
+                words.append(String(character))
+            } else if character.isLetter || character.isNumber {
                 if let joiner = pendingJoiner, !current.isEmpty { current.append(joiner) }
                 pendingJoiner = nil
                 current.append(contentsOf: character.lowercased())
@@ -51,6 +57,21 @@ struct TextAnalysis {
         if !current.isEmpty { words.append(current) }
         return words
     }
+
+    /// Whether `character` is written without spaces between words: a Han ideograph, Hiragana or Katakana.
+    static func isCJK(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first?.value else { return false }
+        switch scalar {
+        case 0x3040...0x30FF, 0x31F0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF66...0xFF9F,
+            0x20000...0x2FA1F:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Sentence ends that need no space after them (Chinese and Japanese full-width punctuation).
+    static let fullWidthSentenceEnds: Set<Character> = ["。", "！", "？", "．"]
 
     /// Sentences: text up to '.', '!', '?' or '…' followed by a space and a capital, digit or quote, or up
     /// to a blank line; common abbreviations ("e.g.", "Dr.") do not end a sentence.
@@ -70,6 +91,12 @@ struct TextAnalysis {
                 text[next...].prefix(while: { $0 != "\n" }).allSatisfy(\.isWhitespace)
             {
                 emit(upTo: next)
+            } else if fullWidthSentenceEnds.contains(character) {
+                var end = next
+                while end < text.endIndex, "」』）】〕\"'”’。！？".contains(text[end]) { end = text.index(after: end) }
+                emit(upTo: end)
+                index = end
+                continue
             } else if ".!?…".contains(character) {
                 var end = next
                 while end < text.endIndex, ".!?…\"')”’]".contains(text[end]) { end = text.index(after: end) }

@@ -10,7 +10,8 @@ struct TextStatistics: Skill {
     let name = "stats"
     let title = "Text statistics"
     let description = """
-        Counts in a text the user provides: characters, words, sentences, paragraphs and lines, average word \
+        Counts in a text the user provides: characters, words (in Chinese and Japanese, each character \
+        counts as a word), sentences, paragraphs and lines, average word \
         and sentence length, estimated reading and speaking time, and the most frequent meaningful words. \
         Use it for "how long is this", "how many words". Not for summarizing (use text.summarize) and not \
         for reading files or web pages: pass the text itself.
@@ -32,6 +33,9 @@ struct TextStatistics: Skill {
     /// Reading and speaking speeds, in words per minute.
     static let readingSpeed = 230.0
     static let speakingSpeed = 150.0
+    /// Reading and speaking speeds of Chinese and Japanese, in characters per minute.
+    static let cjkReadingSpeed = 500.0
+    static let cjkSpeakingSpeed = 300.0
 
     struct WordCount: Encodable, Equatable {
         var word: String
@@ -40,6 +44,7 @@ struct TextStatistics: Skill {
 
     struct Output: Encodable {
         var words: Int
+        var cjkCharacters: Int
         var sentences: Int
         var paragraphs: Int
         var characters: Int
@@ -54,6 +59,7 @@ struct TextStatistics: Skill {
 
         enum CodingKeys: String, CodingKey {
             case words
+            case cjkCharacters = "cjk_characters"
             case sentences
             case paragraphs
             case characters
@@ -77,16 +83,22 @@ struct TextStatistics: Skill {
         let top = frequencies.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             .prefix(arguments.top ?? 5).map { WordCount(word: $0.key, count: $0.value) }
         let text = arguments.text
+        // Each CJK character is a word; they are read faster than words of spaced scripts.
+        let cjk = words.filter { $0.count == 1 && TextAnalysis.isCJK($0.first!) }.count
+        let readingMinutes = Double(words.count - cjk) / TextStatistics.readingSpeed
+            + Double(cjk) / TextStatistics.cjkReadingSpeed
+        let speakingMinutes = Double(words.count - cjk) / TextStatistics.speakingSpeed
+            + Double(cjk) / TextStatistics.cjkSpeakingSpeed
         return Output(
-            words: words.count, sentences: analysis.sentences.count, paragraphs: analysis.paragraphCount,
+            words: words.count, cjkCharacters: cjk, sentences: analysis.sentences.count, paragraphs: analysis.paragraphCount,
             characters: text.count, charactersWithoutSpaces: text.filter { !$0.isWhitespace }.count,
             lines: text.isEmpty ? 0 : text.split(separator: "\n", omittingEmptySubsequences: false).count,
             uniqueWords: Set(words).count,
             averageWordLength: TextStatistics.rounded(Double(letters) / Double(max(words.count, 1))),
             averageSentenceLength: TextStatistics.rounded(
                 Double(words.count) / Double(max(analysis.sentences.count, 1))),
-            readingTimeSeconds: Int((Double(words.count) / TextStatistics.readingSpeed * 60).rounded(.up)),
-            speakingTimeSeconds: Int((Double(words.count) / TextStatistics.speakingSpeed * 60).rounded(.up)),
+            readingTimeSeconds: Int((readingMinutes * 60).rounded(.up)),
+            speakingTimeSeconds: Int((speakingMinutes * 60).rounded(.up)),
             topWords: Array(top))
     }
 

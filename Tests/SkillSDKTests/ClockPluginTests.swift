@@ -71,6 +71,26 @@ import Testing
         #expect(call.json?["is_dst"] == true)
     }
 
+    @Test(arguments: [
+        // Calendar units follow the calendar: month ends clamp, leap days, both directions.
+        ("2026-03-31T09:00", -1, "months", "2026-02-28T09:00:00+01:00"),
+        ("2028-02-29", 1, "years", "2029-02-28T00:00:00+01:00"),
+        ("2026-01-31", 13, "months", "2027-02-28T00:00:00+01:00"),
+        // Days and weeks keep the wall-clock time across both daylight-saving changes.
+        ("2026-10-24T12:00", 1, "days", "2026-10-25T12:00:00+01:00"),
+        ("2026-03-22T08:00", 1, "weeks", "2026-03-29T08:00:00+02:00"),
+        // Hours and minutes are elapsed time: one hour after 01:30 on the spring-forward night is 03:30.
+        ("2026-03-29T01:30", 1, "hours", "2026-03-29T03:30:00+02:00"),
+        ("2026-10-25T02:30:00+02:00", 60, "minutes", "2026-10-25T02:30:00+01:00"),
+    ])
+    func calendarAwareArithmeticInParis(start: String, amount: Int, unit: String, expected: String) async {
+        let call = await plugin.call(
+            "clock.add",
+            ["start": .string(start), "amount": .int(Int64(amount)), "unit": .string(unit), "timezone": "Europe/Paris"])
+        #expect(call.status == SKILL_STATUS_OK, "\(call.text)")
+        #expect(call.json?["iso8601"] == .string(expected), "\(start) + \(amount) \(unit)")
+    }
+
     @Test func negativeAmountsGoBackInUTCByDefault() async {
         let call = await plugin.call("clock.add", ["start": "2026-01-01T00:30:00Z", "amount": -90, "unit": "minutes"])
         #expect(call.json?["iso8601"] == "2025-12-31T23:00:00Z")

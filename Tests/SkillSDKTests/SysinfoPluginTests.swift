@@ -1,6 +1,7 @@
 import CSkillABI
 import Foundation
 import SkillJSON
+import SkillCheck
 import SkillSDK
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
             [
                 "cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared", "-fvisibility=hidden",
                 "-I", root + "/Sources/CSkillABI/include", root + "/Plugins/sysinfo/sysinfo.c",
-                root + "/Plugins/sysinfo/sysinfo_json.c", "-o", path,
+                "-o", path,
             ])
         return path
     }

@@ -1,5 +1,6 @@
 import CSkillABI
 import SkillJSON
+import SkillCheck
 import SkillSDK
 import Testing
 
@@ -41,6 +42,22 @@ import Testing
                 ["word": "electricity", "count": 3], ["word": "panels", "count": 3], ["word": "solar", "count": 3],
             ], "ties sort alphabetically; \"school's\" is its own word")
         #expect(call.json?["reading_time_seconds"] == 14)
+    }
+
+    @Test func statisticsCountJapaneseByCharacter() async {
+        let call = await plugin.call("text.stats", ["text": "今日は良い天気です。明日は雨が降るでしょう。"])
+        #expect(call.status == SKILL_STATUS_OK)
+        #expect(call.json?["words"] == 20, "one word per character, punctuation excluded")
+        #expect(call.json?["cjk_characters"] == 20)
+        #expect(call.json?["sentences"] == 2, "full-width stops end sentences without a space")
+        #expect(call.json?["reading_time_seconds"] == 3, "20 characters at 500 per minute")
+    }
+
+    @Test func statisticsOfMixedChineseAndLatinText() async {
+        let call = await plugin.call("text.stats", ["text": "我爱Swift编程！Swift is fun."])
+        #expect(call.json?["words"] == 8, "我 爱 swift 编 程 swift is fun")
+        #expect(call.json?["cjk_characters"] == 4)
+        #expect(call.json?["sentences"] == 2)
     }
 
     @Test func statisticsOfAOneWordText() async {

@@ -1,6 +1,7 @@
 import CSkillABI
 import Foundation
 import SkillJSON
+import SkillCheck
 import SkillSDK
 import Testing
 
@@ -28,6 +29,15 @@ struct ThirdPartyPluginTests {
         #expect(manifest["id"] == "units")
         #expect(manifest["version"] == "0.3.0")
         #expect(SkillPlugin.problems(inManifest: manifest) == [])
+    }
+
+    @Test func unitsDeclareTheNamesPeopleUse() throws {
+        let manifest = try plugin.manifest()
+        let from = manifest["skills"]?.arrayValue?.first?["parameters"]?["properties"]?["from"]
+        #expect(from?["enum"]?.arrayValue?.count == 15)
+        let km = from?["anyOf"]?.arrayValue?.first { $0["const"] == "km" }
+        #expect(km?["title"] == "kilometre")
+        #expect(km?["description"] == "kilometre, kilometer")
     }
 
     @Test func convertsTemperatures() async {

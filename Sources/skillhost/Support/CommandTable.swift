@@ -17,6 +17,8 @@ enum CommandTable {
         SchemaCommand.self,
         WorkerCommand.self,
         BenchDispatchCommand.self,
+        NewCommand.self,
+        InstallCommand.self,
     ]
 
     /// The command named `name`, if there is one.

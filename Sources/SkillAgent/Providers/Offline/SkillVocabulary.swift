@@ -73,9 +73,7 @@ struct SkillVocabulary: Sendable {
         add(WordNormalizer.stems(of: tool.title), 2)
         add(WordNormalizer.stems(of: Self.affirmativePart(of: tool.description)), 1)
         for (_, schema) in properties ?? [:] {
-            for option in schema["enum"]?.arrayValue ?? [] {
-                if let text = option.stringValue { add(WordNormalizer.stems(of: text), 1) }
-            }
+            for name in ChoiceNames(schema)?.allNames ?? [] { add(WordNormalizer.stems(of: name), 1) }
         }
         self.weights = weights
         exampleWords = (tool.examples + [tool.title]).compactMap(UtteranceTemplate.init).map { template in
@@ -132,7 +130,7 @@ struct SkillVocabulary: Sendable {
 
     /// How the value of a parameter is found, from its name and schema.
     static func kind(of name: String, schema: JSONValue?) -> SlotKind {
-        if schema?["enum"]?.arrayValue != nil { return .choice }
+        if ChoiceNames(schema) != nil { return .choice }
         let types = SlotFiller.types(of: schema)
         if types.contains("integer") || types.contains("number") { return .number }
         if types.contains("boolean") { return .flag }

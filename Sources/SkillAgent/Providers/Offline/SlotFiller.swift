@@ -18,12 +18,8 @@ struct SlotFiller: Sendable {
         var plain = Self.unquoted(text)
         if parameter.lowercased().contains("zone"), let zone = Self.timeZoneIdentifier(plain) { plain = zone }
         guard !plain.isEmpty else { return nil }
-        if let options = schema?["enum"]?.arrayValue {
-            let wanted = plain.lowercased()
-            let exact = options.first { option in option.stringValue?.lowercased() == wanted || option.serialized() == plain }
-            // "1 day" for the option "days".
-            return exact ?? options.first { $0.stringValue?.lowercased() == wanted + "s" }
-        }
+        // An enum value or a name of one ("1 day" for "days", "kilometers" for "km"; see ChoiceNames).
+        if let choices = ChoiceNames(schema) { return choices.value(named: plain) }
         let types = Self.types(of: schema)
         if types.contains("integer"), let number = Self.integer(plain) { return .int(number) }
         if types.contains("number"), let number = Double(plain), number.isFinite {

@@ -34,6 +34,14 @@ struct Convert: Skill {
         "C": ("temperature", 1), "F": ("temperature", 1), "K": ("temperature", 1),
     ]
     static let units = ["mm", "cm", "m", "km", "in", "ft", "yd", "mi", "g", "kg", "oz", "lb", "C", "F", "K"]
+    /// What people call each unit: the offline planner reads "10 kilometers to miles" as km → mi.
+    static let unitNames: KeyValuePairs<String, [String]> = [
+        "mm": ["millimetre", "millimeter"], "cm": ["centimetre", "centimeter"], "m": ["metre", "meter"],
+        "km": ["kilometre", "kilometer"], "in": ["inch"], "ft": ["foot", "feet"], "yd": ["yard"],
+        "mi": ["mile"], "g": ["gram", "gramme"], "kg": ["kilogram", "kilo"], "oz": ["ounce"],
+        "lb": ["pound", "lbs"], "C": ["degrees Celsius", "celsius", "centigrade"],
+        "F": ["degrees Fahrenheit", "fahrenheit"], "K": ["kelvin"],
+    ]
 
     let name = "convert"
     let title = "Convert units"
@@ -44,11 +52,12 @@ struct Convert: Skill {
     let parameters = ParameterSchema.object(
         [
             "value": .number("The amount to convert"),
-            "from": .string("The unit of value", oneOf: units),
-            "to": .string("The unit to convert to", oneOf: units),
+            "from": .choice("The unit of value", unitNames),
+            "to": .choice("The unit to convert to", unitNames),
         ], required: ["value", "from", "to"])
     let examples = [
         "convert {value} {from} to {to}", "how many {to} is {value} {from}", "{value} {from} in {to}",
+        "how many {to} are in {value} {from}",
     ]
 
     func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
