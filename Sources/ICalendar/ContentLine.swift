@@ -1,0 +1,123 @@
+/// One property of a component: `NAME;PARAM=value,value:VALUE` (RFC 5545 section 3.1), as read or as
+/// built. A line read from a file keeps its unfolded text, so rewriting the file writes it back unchanged.
+public struct ContentLine: Sendable, Equatable {
+    /// One parameter: its name (uppercase) and values (quotes removed).
+    public struct Parameter: Sendable, Equatable {
+        public var name: String
+        public var values: [String]
+
+        public init(_ name: String, _ values: [String]) {
+            self.name = name.uppercased()
+            self.values = values
+        }
+    }
+
+    /// The property name, uppercase (`DTSTART`, `X-WR-CALNAME`).
+    public private(set) var name: String
+    /// The parameters in file order.
+    public private(set) var parameters: [Parameter]
+    /// The value as written in the file (TEXT values still escaped; see ``ICalText``).
+    public private(set) var value: String
+    /// The physical line the property starts on; 0 for a property built in memory.
+    public let line: Int
+    /// The unfolded text read from the file; nil once built or changed in memory.
+    public private(set) var original: String?
+
+    /// A property built in memory.
+    public init(_ name: String, _ parameters: [Parameter] = [], value: String) {
+        self.name = name.uppercased()
+        self.parameters = parameters
+        self.value = value
+        self.line = 0
+        self.original = nil
+    }
+
+    /// The first value of parameter `name` (any case).
+    public func parameter(_ name: String) -> String? {
+        let wanted = name.uppercased()
+        return parameters.first { $0.name == wanted }?.values.first
+    }
+
+    /// The value with TEXT escapes resolved.
+    public var text: String { ICalText.unescape(value) }
+
+    /// The unfolded line to write: the original text when unchanged, else built from the parts (parameter
+    /// values quoted when they contain `:`, `;` or `,`).
+    public var serialized: String {
+        if let original { return original }
+        var result = name
+        for parameter in parameters {
+            result += ";" + parameter.name + "="
+            result += parameter.values.map { value in
+                value.contains(where: { $0 == ":" || $0 == ";" || $0 == "," }) ? "\"\(value)\"" : value
+            }.joined(separator: ",")
+        }
+        return result + ":" + value
+    }
+
+    /// Reads one unfolded content line.
+    /// - Throws: ``ICalendarError`` with the line and the column of the first character that does not fit.
+    public init(parsing text: String, line: Int) throws(ICalendarError) {
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        func fail(_ message: String, _ remedy: String) -> ICalendarError {
+            ICalendarError(line: line, column: index + 1, message: message, remedy: remedy)
+        }
+        func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || scalar == "-"
+        }
+        func readName(_ what: String) throws(ICalendarError) -> String {
+            let start = index
+            while index < scalars.count, isNameCharacter(scalars[index]) { index += 1 }
+            guard index > start else {
+                throw fail(
+                    "expected a \(what) name (letters, digits, '-') but found "
+                        + (index < scalars.count ? "'\(scalars[index])'" : "the end of the line"),
+                    "write properties as NAME:value or NAME;PARAM=value:value")
+            }
+            return String(String.UnicodeScalarView(scalars[start..<index])).uppercased()
+        }
+        let name = try readName("property")
+        var parameters: [Parameter] = []
+        while index < scalars.count, scalars[index] == ";" {
+            index += 1
+            let parameterName = try readName("parameter")
+            guard index < scalars.count, scalars[index] == "=" else {
+                throw fail("parameter \(parameterName) of \(name) has no '='", "write it as \(parameterName)=value")
+            }
+            index += 1
+            var values: [String] = []
+            repeat {
+                if index < scalars.count, scalars[index] == "," { index += 1 }
+                if index < scalars.count, scalars[index] == "\"" {
+                    index += 1
+                    let start = index
+                    while index < scalars.count, scalars[index] != "\"" { index += 1 }
+                    guard index < scalars.count else {
+                        index = start - 1
+                        throw fail(
+                            "parameter \(parameterName) of \(name) opens a quote that is never closed",
+                            "close the value with a double quote")
+                    }
+                    values.append(String(String.UnicodeScalarView(scalars[start..<index])))
+                    index += 1
+                } else {
+                    let start = index
+                    while index < scalars.count, ![";", ":", ",", "\""].contains(scalars[index]) { index += 1 }
+                    values.append(String(String.UnicodeScalarView(scalars[start..<index])))
+                }
+            } while index < scalars.count && scalars[index] == ","
+            parameters.append(Parameter(parameterName, values))
+        }
+        guard index < scalars.count, scalars[index] == ":" else {
+            throw fail(
+                "property \(name) has no ':' before its value",
+                "write it as \(name):value (quote parameter values that contain ':' ';' or ',')")
+        }
+        self.name = name
+        self.parameters = parameters
+        self.value = String(String.UnicodeScalarView(scalars[(index + 1)...]))
+        self.line = line
+        self.original = text
+    }
+}
