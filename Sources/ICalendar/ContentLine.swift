@@ -22,6 +22,8 @@ public struct ContentLine: Sendable, Equatable {
     public let line: Int
     /// The unfolded text read from the file; nil once built or changed in memory.
     public private(set) var original: String?
+    /// The physical lines read from the file (joined by CRLF), written back as they were while unchanged.
+    public private(set) var originalFolded: String?
 
     /// A property built in memory.
     public init(_ name: String, _ parameters: [Parameter] = [], value: String) {
@@ -30,6 +32,7 @@ public struct ContentLine: Sendable, Equatable {
         self.value = value
         self.line = 0
         self.original = nil
+        self.originalFolded = nil
     }
 
     /// The first value of parameter `name` (any case).
@@ -57,7 +60,7 @@ public struct ContentLine: Sendable, Equatable {
 
     /// Reads one unfolded content line.
     /// - Throws: ``ICalendarError`` with the line and the column of the first character that does not fit.
-    public init(parsing text: String, line: Int) throws(ICalendarError) {
+    public init(parsing text: String, line: Int, folded: String? = nil) throws(ICalendarError) {
         let scalars = Array(text.unicodeScalars)
         var index = 0
         func fail(_ message: String, _ remedy: String) -> ICalendarError {
@@ -119,5 +122,9 @@ public struct ContentLine: Sendable, Equatable {
         self.value = String(String.UnicodeScalarView(scalars[(index + 1)...]))
         self.line = line
         self.original = text
+        self.originalFolded = folded
     }
+
+    /// The physical lines to write: as read while unchanged, else the serialized line folded at 75 octets.
+    public var folded: String { originalFolded ?? LineFolding.fold(serialized) }
 }

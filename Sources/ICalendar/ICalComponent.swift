@@ -50,10 +50,10 @@ public struct ICalComponent: Sendable, Equatable {
         properties.removeAll { $0.name == wanted }
     }
 
-    /// The unfolded lines of this component, `BEGIN` to `END`.
+    /// The folded lines of this component, `BEGIN` to `END`.
     func appendLines(to lines: inout [String]) {
         lines.append("BEGIN:" + name)
-        for property in properties { lines.append(property.serialized) }
+        for property in properties { lines.append(property.folded) }
         for component in components { component.appendLines(to: &lines) }
         lines.append("END:" + name)
     }

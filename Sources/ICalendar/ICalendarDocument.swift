@@ -24,7 +24,7 @@ public struct ICalendarDocument: Sendable, Equatable {
         var stack: [ICalComponent] = []
         var top: [ICalComponent] = []
         for logical in LineFolding.unfold(text) {
-            let property = try ContentLine(parsing: logical.text, line: logical.line)
+            let property = try ContentLine(parsing: logical.text, line: logical.line, folded: logical.folded)
             switch property.name {
             case "BEGIN":
                 let name = property.value.trimmingSpaces.uppercased()
@@ -82,11 +82,12 @@ public struct ICalendarDocument: Sendable, Equatable {
         }
     }
 
-    /// The file text: CRLF line ends, lines folded at 75 octets.
+    /// The file text: CRLF line ends; lines read from a file as they were folded there, new or changed
+    /// lines folded at 75 octets.
     public func serialized() -> String {
         var lines: [String] = []
         for component in components { component.appendLines(to: &lines) }
-        return lines.map { LineFolding.fold($0) + "\r\n" }.joined()
+        return lines.map { $0 + "\r\n" }.joined()
     }
 }
 

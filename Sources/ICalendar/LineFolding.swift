@@ -2,8 +2,12 @@
 public enum LineFolding {
     /// One logical content line and the physical line it starts on (1-based).
     public struct LogicalLine: Sendable, Equatable {
+        /// The unfolded text.
         public var text: String
+        /// The physical line it starts on (1-based).
         public var line: Int
+        /// The physical lines as they were folded, joined by CRLF (no trailing CRLF).
+        public var folded: String
     }
 
     /// Splits `text` into logical lines: CRLF or bare LF end a physical line, and a physical line that
@@ -14,14 +18,19 @@ public enum LineFolding {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var result: [LogicalLine] = []
         var current: [UInt8] = []
+        var raw: [UInt8] = []
         var currentLine = 0
         var lineNumber = 0
         var start = 0
         func flush() {
             if currentLine > 0, !current.isEmpty {
-                result.append(LogicalLine(text: String(decoding: current, as: UTF8.self), line: currentLine))
+                result.append(
+                    LogicalLine(
+                        text: String(decoding: current, as: UTF8.self), line: currentLine,
+                        folded: String(decoding: raw, as: UTF8.self)))
             }
             current = []
+            raw = []
             currentLine = 0
         }
         while start < bytes.count {
@@ -33,9 +42,12 @@ public enum LineFolding {
             let physical = bytes[start..<lineEnd]
             if let first = physical.first, first == 0x20 || first == 0x09, currentLine > 0 {
                 current.append(contentsOf: physical.dropFirst())
+                raw.append(contentsOf: [0x0D, 0x0A])
+                raw.append(contentsOf: physical)
             } else if !physical.isEmpty {
                 flush()
                 current = Array(physical)
+                raw = Array(physical)
                 currentLine = lineNumber
             }
             start = end + 1
