@@ -2,6 +2,8 @@
 # Builds the example plugins and copies them into one folder, named as the host expects them:
 #   clock.so    (Swift, product ClockSkill)
 #   text.so     (Swift, product TextSkill)
+#   calendar.so (Swift, product CalendarSkill)
+#   reminders.so (Swift, product RemindersSkill)
 #   sysinfo.so  (plain C, Plugins/sysinfo/*.c against Sources/CSkillABI/include/skill_abi.h alone)
 #
 # Usage: scripts/build-plugins.sh [--release] [OUTDIR]     (OUTDIR defaults to .build/plugins)
@@ -24,7 +26,7 @@ mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 
 cd "$root"
-for product in ClockSkill TextSkill; do
+for product in ClockSkill TextSkill CalendarSkill RemindersSkill; do
     swift build -c "$configuration" --product "$product"
 done
 bindir=$(swift build -c "$configuration" --show-bin-path)
@@ -37,6 +39,8 @@ install_plugin() {
 }
 install_plugin "$bindir/libClockSkill.so" clock.so
 install_plugin "$bindir/libTextSkill.so" text.so
+install_plugin "$bindir/libCalendarSkill.so" calendar.so
+install_plugin "$bindir/libRemindersSkill.so" reminders.so
 
 optimization=-g
 [ "$configuration" = release ] && optimization=-O2
