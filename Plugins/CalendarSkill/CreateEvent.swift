@@ -90,18 +90,9 @@ struct CreateEvent: Skill {
         do {
             created = try settings.store.update { document in
                 if document.component("VEVENT", uid: uid) != nil { return false }
-                var event = ICalComponent("VEVENT")
-                event.properties = [
-                    ContentLine("UID", value: uid), stamp.property("DTSTAMP"), stamp.property("CREATED"),
-                    ContentLine("SUMMARY", value: ICalText.escape(arguments.title)),
-                    start.property("DTSTART"), end.property("DTEND"),
-                ]
-                if let location = arguments.location, !location.isEmpty {
-                    event.properties.append(ContentLine("LOCATION", value: ICalText.escape(location)))
-                }
-                if let notes = arguments.notes, !notes.isEmpty {
-                    event.properties.append(ContentLine("DESCRIPTION", value: ICalText.escape(notes)))
-                }
+                let event = ICalComponent.event(
+                    uid: uid, stamp: stamp, title: arguments.title, start: start, end: end,
+                    location: arguments.location, notes: arguments.notes)
                 document.calendar.components.append(event)
                 return true
             }

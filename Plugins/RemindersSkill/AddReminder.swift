@@ -64,17 +64,8 @@ struct AddReminder: Skill {
         let stamp = ReminderSettings.now()
         let created = try settings.update { document in
             if document.component("VTODO", uid: uid) != nil { return false }
-            var todo = ICalComponent("VTODO")
-            todo.properties = [
-                ContentLine("UID", value: uid), stamp.property("DTSTAMP"), stamp.property("CREATED"),
-                ContentLine("SUMMARY", value: ICalText.escape(arguments.title)),
-                ContentLine("STATUS", value: "NEEDS-ACTION"),
-            ]
-            if let due { todo.properties.append(due.property("DUE")) }
-            if let priority { todo.properties.append(ContentLine("PRIORITY", value: String(priority))) }
-            if let notes = arguments.notes, !notes.isEmpty {
-                todo.properties.append(ContentLine("DESCRIPTION", value: ICalText.escape(notes)))
-            }
+            let todo = ICalComponent.todo(
+                uid: uid, stamp: stamp, title: arguments.title, due: due, priority: priority, notes: arguments.notes)
             document.calendar.components.append(todo)
             return true
         }

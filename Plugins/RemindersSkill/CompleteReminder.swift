@@ -52,11 +52,7 @@ struct CompleteReminder: Skill {
             let uid = todo.uid ?? ""
             let title = todo.summary ?? "(no title)"
             if todo.isDone { return (uid, title, false) }
-            component.set(ContentLine("STATUS", value: "COMPLETED"))
-            component.set(stamp.property("COMPLETED"))
-            component.set(ContentLine("PERCENT-COMPLETE", value: "100"))
-            component.set(stamp.property("DTSTAMP"))
-            component.set(stamp.property("LAST-MODIFIED"))
+            component.markCompleted(at: stamp)
             calendar.components[index] = component
             document.calendar = calendar
             return (uid, title, true)

@@ -11,6 +11,9 @@ public struct VTimeZoneRules: ZoneRules {
 
     public let identifier: String
     let observances: [Observance]
+    /// The system zone of the same name, for instants before the first onset the VTIMEZONE lists
+    /// (exports often carry only recent rules).
+    let fallback: SystemZone?
 
     /// Reads a VTIMEZONE component.
     /// - Throws: ``ICalendarError`` naming the line when TZID, an observance's DTSTART or its offsets are
@@ -48,6 +51,7 @@ public struct VTimeZoneRules: ZoneRules {
                 remedy: "add at least one STANDARD block with DTSTART, TZOFFSETFROM and TZOFFSETTO")
         }
         self.observances = observances
+        fallback = SystemZone(tzid)
     }
 
     /// Where to start expanding a yearly rule: a couple of years before `year` instead of its DTSTART
@@ -102,6 +106,7 @@ public struct VTimeZoneRules: ZoneRules {
             }
         }
         if let best { return best.offset }
+        if let fallback { return fallback.offset(atUTC: seconds) }
         return observances.min { $0.start < $1.start }!.offsetFrom
     }
 }
