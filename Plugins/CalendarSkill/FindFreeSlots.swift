@@ -25,6 +25,9 @@ struct FindFreeSlots: Skill {
         var count: Int
         /// The first slot as "10:00–11:30 on 2026-12-01", or "none".
         var first_slot: String
+        /// "1 free slot, 09:00–12:00 on 2026-12-01", "3 free slots, the first 09:00–09:30 on 2026-12-01", or
+        /// "no free slot of 30 minutes or more", for the summary.
+        var free_text: String
         var from: String
         var to: String
         var busy_events: Int
@@ -54,7 +57,7 @@ struct FindFreeSlots: Skill {
             "min_minutes": .integer("Shortest slot worth reporting, in minutes (default 30)", minimum: 5, maximum: 720),
         ], required: [])
     let timeout = 10.0
-    let summary: String? = "Free {first_slot} ({count} free slots between {from} and {to})."
+    let summary: String? = "Found {free_text}."
     let examples = [
         "check {date} {part_of_day} in my calendar for a free slot", "find a free slot {date} {part_of_day}",
         "when am I free {date}", "find free time in my calendar {date}", "am I free {date} {part_of_day}",
@@ -133,10 +136,16 @@ struct FindFreeSlots: Skill {
             "\(ISOTimeText.clock(slot.0, in: zone))–\(ISOTimeText.clock(slot.1, in: zone)) on "
                 + zone.local(atUTC: slot.0).dateText
         }
+        let freeText: String
+        switch (slots.count, first) {
+        case (1, let first?): freeText = "1 free slot, \(first)"
+        case (_, let first?): freeText = "\(slots.count) free slots, the first \(first)"
+        default: freeText = "no free slot of \(shortest / 60) minutes or more"
+        }
         return Output(
             slots: slots.map { Slot(start: settings.text($0.0), end: settings.text($0.1), minutes: Int($0.1 - $0.0) / 60) },
-            count: slots.count, first_slot: first ?? "none", from: settings.text(from), to: settings.text(to),
-            busy_events: busy.count)
+            count: slots.count, first_slot: first ?? "none", free_text: freeText, from: settings.text(from),
+            to: settings.text(to), busy_events: busy.count)
     }
 
     private func at(_ day: CivilDateTime, _ minutes: Int) -> CivilDateTime {

@@ -14,7 +14,7 @@ struct AddReminder: Skill {
         var uid: String
         var title: String
         var due: String?
-        /// "at 2026-12-01T10:00:00+01:00", "on 2026-12-01" or "with no due date", for the summary.
+        /// "due 2026-12-01 at 10:00", "due 2026-12-01" or "with no due date", for the summary.
         var due_text: String
         var priority: String?
         /// False when the call's idempotency key had already added this reminder (a retry).
@@ -75,7 +75,15 @@ struct AddReminder: Skill {
                                     remedy: "check that nothing else rewrites the file, then retry")
         }
         let shown = settings.output(todo, zones: zones)
-        let dueText = shown.due.map { todo.due?.isDate == true ? "on \($0)" : "at \($0)" } ?? "with no due date"
+        var dueText = "with no due date"
+        if let value = todo.due {
+            if value.isDate {
+                dueText = "due \(value.local.dateText)"
+            } else if let instant = try? zones.instant(value, line: 0) {
+                let local = settings.zone.local(atUTC: instant)
+                dueText = "due \(local.dateText) at \(ISOTimeText.clock(instant, in: settings.zone))"
+            }
+        }
         return Output(
             uid: uid, title: shown.title, due: shown.due, due_text: dueText, priority: shown.priority,
             created: created, file: settings.store.path)

@@ -39,7 +39,7 @@ import Testing
         ])
         #expect(added.status == SKILL_STATUS_OK, "\(added.text)")
         #expect(added.json?["due"] == "2026-12-01T10:00:00+01:00")
-        #expect(added.json?["due_text"] == "at 2026-12-01T10:00:00+01:00")
+        #expect(added.json?["due_text"] == "due 2026-12-01 at 10:00")
         #expect(folder.text.contains("DUE:20261201T090000Z\r\n"))
         #expect(folder.text.contains("PRIORITY:1\r\n"))
         #expect(folder.text.contains("STATUS:NEEDS-ACTION\r\n"))
