@@ -61,65 +61,75 @@ public struct ContentLine: Sendable, Equatable {
     /// Reads one unfolded content line.
     /// - Throws: ``ICalendarError`` with the line and the column of the first character that does not fit.
     public init(parsing text: String, line: Int, folded: String? = nil) throws(ICalendarError) {
-        let scalars = Array(text.unicodeScalars)
+        // Names, parameters and the separators are ASCII, so the line is read as UTF-8 bytes; values are
+        // decoded once each. Columns count bytes, which is characters for the ASCII part before the value.
+        let bytes = Array(text.utf8)
         var index = 0
         func fail(_ message: String, _ remedy: String) -> ICalendarError {
             ICalendarError(line: line, column: index + 1, message: message, remedy: remedy)
         }
-        func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
-            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || scalar == "-"
+        func isNameByte(_ byte: UInt8) -> Bool {
+            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D
         }
         func readName(_ what: String) throws(ICalendarError) -> String {
             let start = index
-            while index < scalars.count, isNameCharacter(scalars[index]) { index += 1 }
+            while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
             guard index > start else {
+                let found = String(decoding: bytes[index...], as: UTF8.self).first.map { "'\($0)'" } ?? "the end of the line"
                 throw fail(
-                    "expected a \(what) name (letters, digits, '-') but found "
-                        + (index < scalars.count ? "'\(scalars[index])'" : "the end of the line"),
+                    "expected a \(what) name (letters, digits, '-') but found \(found)",
                     "write properties as NAME:value or NAME;PARAM=value:value")
             }
-            return String(String.UnicodeScalarView(scalars[start..<index])).uppercased()
+            return String(decoding: bytes[start..<index], as: UTF8.self).uppercased()
         }
         let name = try readName("property")
         var parameters: [Parameter] = []
-        while index < scalars.count, scalars[index] == ";" {
+        while index < bytes.count, bytes[index] == UInt8(ascii: ";") {
             index += 1
             let parameterName = try readName("parameter")
-            guard index < scalars.count, scalars[index] == "=" else {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
                 throw fail("parameter \(parameterName) of \(name) has no '='", "write it as \(parameterName)=value")
             }
             index += 1
             var values: [String] = []
             repeat {
-                if index < scalars.count, scalars[index] == "," { index += 1 }
-                if index < scalars.count, scalars[index] == "\"" {
+                if index < bytes.count, bytes[index] == UInt8(ascii: ",") { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
                     index += 1
                     let start = index
-                    while index < scalars.count, scalars[index] != "\"" { index += 1 }
-                    guard index < scalars.count else {
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += 1 }
+                    guard index < bytes.count else {
                         index = start - 1
                         throw fail(
                             "parameter \(parameterName) of \(name) opens a quote that is never closed",
                             "close the value with a double quote")
                     }
-                    values.append(String(String.UnicodeScalarView(scalars[start..<index])))
+                    values.append(String(decoding: bytes[start..<index], as: UTF8.self))
                     index += 1
                 } else {
                     let start = index
-                    while index < scalars.count, ![";", ":", ",", "\""].contains(scalars[index]) { index += 1 }
-                    values.append(String(String.UnicodeScalarView(scalars[start..<index])))
+                    while index < bytes.count {
+                        let byte = bytes[index]
+                        if byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",")
+                            || byte == UInt8(ascii: "\"")
+                        {
+                            break
+                        }
+                        index += 1
+                    }
+                    values.append(String(decoding: bytes[start..<index], as: UTF8.self))
                 }
-            } while index < scalars.count && scalars[index] == ","
+            } while index < bytes.count && bytes[index] == UInt8(ascii: ",")
             parameters.append(Parameter(parameterName, values))
         }
-        guard index < scalars.count, scalars[index] == ":" else {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
             throw fail(
                 "property \(name) has no ':' before its value",
                 "write it as \(name):value (quote parameter values that contain ':' ';' or ',')")
         }
         self.name = name
         self.parameters = parameters
-        self.value = String(String.UnicodeScalarView(scalars[(index + 1)...]))
+        self.value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
         self.line = line
         self.original = text
         self.originalFolded = folded
