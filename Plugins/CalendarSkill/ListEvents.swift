@@ -18,6 +18,9 @@ struct ListEvents: Skill {
         var from: String
         var to: String
         var file: String
+        /// Recurring events whose RRULE uses parts that are not expanded (BYSETPOS, BYHOUR, …): their
+        /// occurrences may be off.
+        var warnings: [String]
     }
 
     let name = "list_events"
@@ -66,9 +69,19 @@ struct ListEvents: Skill {
             throw SkillError.failed(message: "\(settings.store.path): \(error)", remedy: error.remedy)
         }
         let limit = arguments.limit ?? 100
+        var warnings: [String] = []
+        var warned = Set<String>()
+        for occurrence in occurrences {
+            guard let parts = occurrence.event.rule?.unsupportedParts, !parts.isEmpty,
+                warned.insert(occurrence.event.uid ?? "").inserted
+            else { continue }
+            warnings.append(
+                "\"\(occurrence.event.summary ?? "")\" repeats with RRULE \(parts.joined(separator: ", ")), which is not "
+                    + "expanded exactly; check its occurrences in your calendar program")
+        }
         return Output(
             events: occurrences.prefix(limit).map(settings.event), count: min(limit, occurrences.count),
             truncated: occurrences.count > limit, from: settings.text(from), to: settings.text(to),
-            file: settings.store.path)
+            file: settings.store.path, warnings: warnings)
     }
 }

@@ -96,6 +96,17 @@ import Testing
         #expect(listed.json?["events"]?.arrayValue?.first?["recurring"] == true)
     }
 
+    @Test func rulesThatAreNotExpandedExactlyAreNamed() async throws {
+        let folder = try CalendarFolder(configKey: "calendar_file")
+        defer { folder.remove() }
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:p\r\nDTSTART:20261201T090000Z\r\n"
+            + "RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1\r\nSUMMARY:Payday\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try text.write(toFile: folder.file, atomically: true, encoding: .utf8)
+        let listed = await folder.call(plugin, "calendar.list_events", ["from": "2026-12-01", "to": "2026-12-31"])
+        #expect(listed.status == SKILL_STATUS_OK)
+        #expect(listed.json?["warnings"]?.arrayValue?.first?.stringValue?.contains("BYSETPOS") == true)
+    }
+
     @Test func freeSlotsAreTheGapsInTheMorning() async throws {
         let folder = try CalendarFolder(configKey: "calendar_file")
         defer { folder.remove() }
