@@ -174,6 +174,20 @@ import Testing
         #expect(path.json?["message"]?.stringValue?.contains("config.calendar_file") == true)
     }
 
+    @Test func aFolderInsteadOfAFileIsAFailureNamingThePath() async throws {
+        let folder = try CalendarFolder(configKey: "calendar_file")
+        defer { folder.remove() }
+        let configuration = "{\"calendar_file\":\"\(folder.path)\"}"
+        let created = await folder.call(
+            plugin, "calendar.create_event", ["title": "X", "start": "2026-12-01T10:00"], configuration: configuration)
+        #expect(created.status == SKILL_STATUS_FAILED)
+        #expect(created.json?["message"]?.stringValue?.hasPrefix(folder.path + ": cannot open it for writing") == true, "\(created.text)")
+        #expect(created.json?["remedy"] != nil)
+        let listed = await folder.call(plugin, "calendar.list_events", [:], configuration: configuration)
+        #expect(listed.status == SKILL_STATUS_FAILED)
+        #expect(listed.json?["message"]?.stringValue?.hasPrefix(folder.path + ": cannot read it") == true, "\(listed.text)")
+    }
+
     @Test func withoutConfigTheFileIsInTheDataFolder() async throws {
         let folder = try CalendarFolder(configKey: "calendar_file")
         defer { folder.remove() }
