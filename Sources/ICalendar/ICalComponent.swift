@@ -20,13 +20,15 @@ public struct ICalComponent: Sendable, Equatable {
 
     /// The first property named `name` (any case).
     public func property(_ name: String) -> ContentLine? {
+        // Names are stored uppercase and callers mostly ask in uppercase: skip the conversion then.
+        if let found = properties.first(where: { $0.name == name }) { return found }
         let wanted = name.uppercased()
-        return properties.first { $0.name == wanted }
+        return wanted == name ? nil : properties.first { $0.name == wanted }
     }
 
     /// Every property named `name` (any case).
     public func properties(named name: String) -> [ContentLine] {
-        let wanted = name.uppercased()
+        let wanted = name.utf8.contains(where: { (0x61...0x7A).contains($0) }) ? name.uppercased() : name
         return properties.filter { $0.name == wanted }
     }
 

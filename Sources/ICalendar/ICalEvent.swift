@@ -130,6 +130,10 @@ extension ICalEvent {
         for exception in exceptionDates where !exception.isDate {
             excludedInstants.insert(try zones.instant(exception, line: startLine))
         }
+        // Occurrences that end days before the range need no zone arithmetic (wall clock and UTC differ by
+        // less than a day).
+        let earliest = range.lowerBound - Int64(days + 2) * 86_400 - Int64(max(seconds, 0))
+        locals.removeAll { $0.secondsSinceEpoch < earliest }
         var seen = Set<Int64>()
         return locals.map(occurrence).filter { item in
             if excludedDays.contains(item.localStart.daysSinceEpoch) || excludedInstants.contains(item.start) {

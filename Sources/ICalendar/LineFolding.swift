@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Line unfolding (reading) and folding (writing) of iCalendar content lines (RFC 5545 section 3.1).
 public enum LineFolding {
     /// One logical content line and the physical line it starts on (1-based).
@@ -34,8 +38,11 @@ public enum LineFolding {
             currentLine = 0
         }
         while start < bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            let end = bytes.withUnsafeBufferPointer { buffer in
+                memchr(buffer.baseAddress! + start, 0x0A, buffer.count - start).map {
+                    buffer.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                } ?? buffer.count
+            }
             var lineEnd = end
             if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
             lineNumber += 1
