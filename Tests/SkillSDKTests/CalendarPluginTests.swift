@@ -32,6 +32,24 @@ import Testing
         }
     }
 
+    @Test func summaryTemplatesFitRealResults() async throws {
+        let folder = try CalendarFolder(configKey: "calendar_file")
+        defer { folder.remove() }
+        let calls: [String: JSONValue] = [
+            "calendar.create_event": ["title": "X", "start": "2030-12-02T10:00"],
+            "calendar.list_events": ["from": "2030-12-02"],
+            "calendar.find_free_slots": ["date": "2030-12-02"],
+        ]
+        for skill in try plugin.manifest()["skills"]?.arrayValue ?? [] {
+            let id = try #require(skill["id"]?.stringValue)
+            let call = await folder.call(plugin, id, try #require(calls[id]))
+            #expect(call.status == SKILL_STATUS_OK, "\(id): \(call.text)")
+            for slot in templateSlots(skill["summary"]?.stringValue ?? "") {
+                #expect(call.json?[slot] != nil, "\(id) has no \(slot) for its summary")
+            }
+        }
+    }
+
     @Test func createdEventIsListedInTheUsersZoneAndStoredInUTC() async throws {
         let folder = try CalendarFolder(configKey: "calendar_file")
         defer { folder.remove() }

@@ -31,6 +31,25 @@ import Testing
         #expect(skills.contains { $0["description"]?.stringValue?.contains("calendar.") == true })
     }
 
+    @Test func summaryTemplatesFitRealResults() async throws {
+        let folder = try CalendarFolder(configKey: "reminders_file")
+        defer { folder.remove() }
+        let calls: [(String, JSONValue)] = [
+            ("reminders.add", ["title": "X", "due": "2030-12-02"]), ("reminders.list", [:]),
+            ("reminders.complete", ["title": "X"]),
+        ]
+        let skills = try plugin.manifest()["skills"]?.arrayValue ?? []
+        for (id, arguments) in calls {
+            let call = await folder.call(plugin, id, arguments)
+            #expect(call.status == SKILL_STATUS_OK, "\(id): \(call.text)")
+            let template = skills.first { $0["id"]?.stringValue == id }?["summary"]?.stringValue ?? ""
+            #expect(!template.isEmpty)
+            for slot in templateSlots(template) {
+                #expect(call.json?[slot] != nil, "\(id) has no \(slot) for its summary")
+            }
+        }
+    }
+
     @Test func addListCompleteAndListAgain() async throws {
         let folder = try CalendarFolder(configKey: "reminders_file")
         defer { folder.remove() }

@@ -41,3 +41,8 @@ struct CalendarFolder {
 
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// The `{field}` slots of a summary template.
+func templateSlots(_ template: String) -> [String] {
+    template.split(separator: "{").dropFirst().compactMap { part in part.firstIndex(of: "}").map { String(part[..<$0]) } }
+}
