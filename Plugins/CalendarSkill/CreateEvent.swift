@@ -91,7 +91,9 @@ struct CreateEvent: Skill {
             created = try settings.store.update { document in
                 if document.component("VEVENT", uid: uid) != nil { return false }
                 let event = ICalComponent.event(
-                    uid: uid, stamp: stamp, title: arguments.title, start: start, end: end,
+                    uid: uid, stamp: stamp, title: arguments.title,
+                    start: document.preferredValue(start, zone: settings.zone),
+                    end: document.preferredValue(end, zone: settings.zone),
                     location: arguments.location, notes: arguments.notes)
                 document.calendar.components.append(event)
                 return true
@@ -112,7 +114,8 @@ struct CreateEvent: Skill {
             location: shown.location, created: created, file: settings.store.path)
     }
 
-    /// A start or end as written to the file: a date, or a UTC time.
+    /// A start or end: a date, or a UTC time (written in the user's zone when the file carries its
+    /// VTIMEZONE; see ``ICalendarDocument/preferredValue(_:zone:)``).
     private func value(_ text: String, field: String, settings: CalendarSettings) throws(SkillError) -> ICalDateValue {
         if case .date(let day)? = ISOTimeText.parse(text) { return ICalDateValue(day, .date) }
         return ICalDateValue(CivilDateTime(secondsSinceEpoch: try settings.instant(text, field: field)), .utc)

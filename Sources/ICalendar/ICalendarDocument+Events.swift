@@ -41,3 +41,17 @@ extension ICalendarDocument {
         }
     }
 }
+
+extension ICalendarDocument {
+    /// Whether the VCALENDAR has a VTIMEZONE named `tzid`, so times can be written with that TZID.
+    public func carriesTimeZone(_ tzid: String) -> Bool {
+        calendar.components.contains { $0.name == "VTIMEZONE" && $0.property("TZID")?.value.trimmingSpaces == tzid }
+    }
+
+    /// A UTC time as it is best written to this file: as wall-clock time with `zone`'s TZID when the file
+    /// carries a VTIMEZONE of that name (calendar programs then show it in that zone), else unchanged.
+    public func preferredValue(_ value: ICalDateValue, zone: any ZoneRules) -> ICalDateValue {
+        guard value.kind == .utc, carriesTimeZone(zone.identifier) else { return value }
+        return ICalDateValue(zone.local(atUTC: value.local.secondsSinceEpoch), .zoned(zone.identifier))
+    }
+}

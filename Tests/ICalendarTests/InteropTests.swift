@@ -73,11 +73,16 @@ import Testing
     func exportsWeRewriteReadTheSameInThePeer(fixture: String) throws {
         var document = try ICalendarDocument(parsing: String(contentsOfFile: PythonPeer.fixtures + "/" + fixture, encoding: .utf8))
         let stamp = ICalDateValue(CivilDateTime(year: 2026, month: 11, day: 30, hour: 12), .utc)
+        // As the calendar skill writes it: in the user's zone when the file carries that VTIMEZONE (the
+        // Google-style export and the mixed file do), else in UTC.
+        let berlin = try #require(SystemZone("Europe/Berlin"))
         document.calendar.components.append(
             .event(
                 uid: "added@example.com", stamp: stamp, title: "Added by us",
-                start: ICalDateValue(CivilDateTime(year: 2026, month: 11, day: 20, hour: 8), .utc),
-                end: ICalDateValue(CivilDateTime(year: 2026, month: 11, day: 20, hour: 9), .utc)))
+                start: document.preferredValue(
+                    ICalDateValue(CivilDateTime(year: 2026, month: 11, day: 20, hour: 8), .utc), zone: berlin),
+                end: document.preferredValue(
+                    ICalDateValue(CivilDateTime(year: 2026, month: 11, day: 20, hour: 9), .utc), zone: berlin)))
         if let index = document.calendar.components.firstIndex(where: { $0.name == "VTODO" }) {
             document.calendar.components[index].markCompleted(at: stamp)
         }
@@ -85,5 +90,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: file) }
         try document.serialized().write(toFile: file, atomically: true, encoding: .utf8)
         try expectSameReading(file)
+        let added = try PythonPeer.dump(file, from: Self.from, to: Self.to).events.first { $0.uid == "added@example.com" }
+        #expect(added?.start == "t:1795161600")
+        #expect(added?.zone == (fixture == "outlook-export.ics" ? "UTC" : "Europe/Berlin"))
     }
 }

@@ -76,6 +76,19 @@ import Testing
         #expect(listed.json?["to"] == "2026-12-02T00:00:00+01:00")
     }
 
+    @Test func aFileThatCarriesTheUsersZoneGetsTimesInIt() async throws {
+        let folder = try CalendarFolder(configKey: "calendar_file")
+        defer { folder.remove() }
+        try folder.install(fixture: "google-export.ics")
+        let created = await folder.call(plugin, "calendar.create_event", ["title": "Zoned", "start": "2026-07-01T10:00"])
+        #expect(created.status == SKILL_STATUS_OK, "\(created.text)")
+        #expect(created.json?["start"] == "2026-07-01T10:00:00+02:00")
+        #expect(folder.text.contains("DTSTART;TZID=Europe/Berlin:20260701T100000\r\n"))
+        #expect(folder.text.contains("DTEND;TZID=Europe/Berlin:20260701T110000\r\n"))
+        let listed = await folder.call(plugin, "calendar.list_events", ["from": "2026-07-01"])
+        #expect(listed.json?["events"]?.arrayValue?.first?["zone"] == "Europe/Berlin")
+    }
+
     @Test func theSameIdempotencyKeyTwiceCreatesOneEvent() async throws {
         let folder = try CalendarFolder(configKey: "calendar_file")
         defer { folder.remove() }
