@@ -24,12 +24,12 @@ let pluginLinkerSettings: [LinkerSetting] = [
 ]
 
 /// Declares one example Swift plugin: `Plugins/<name>/` built as `lib<name>.so`.
-func swiftPlugin(_ name: String) -> (Product, Target) {
+func swiftPlugin(_ name: String, using libraries: [Target.Dependency] = []) -> (Product, Target) {
     (
         .library(name: name, type: .dynamic, targets: [name]),
         .target(
             name: name,
-            dependencies: ["SkillSDK"],
+            dependencies: ["SkillSDK"] + libraries,
             path: "Plugins/\(name)",
             linkerSettings: pluginLinkerSettings
         )
@@ -38,6 +38,7 @@ func swiftPlugin(_ name: String) -> (Product, Target) {
 
 let plugins = [swiftPlugin("ClockSkill"), swiftPlugin("TextSkill")]
     + [swiftPlugin("FilesSkill")]
+    + [swiftPlugin("CalendarSkill", using: ["ICalendar"]), swiftPlugin("RemindersSkill", using: ["ICalendar"])]
 
 let package = Package(
     name: "SkillHost",
@@ -79,10 +80,14 @@ let package = Package(
         ),
         // Agent loop and model providers.
         .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema"]),
+        // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
+        // calendar and reminders plugins.
+        .target(name: "ICalendar"),
         // The thin CLI.
         .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema"]),
 
         .testTarget(name: "SkillJSONTests", dependencies: ["SkillJSON"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
         .testTarget(
             name: "JSONSchemaTests",
             dependencies: ["JSONSchema"],

@@ -3,6 +3,8 @@
 #   clock.so    (Swift, product ClockSkill)
 #   text.so     (Swift, product TextSkill)
 #   files.so    (Swift, product FilesSkill)
+#   calendar.so (Swift, product CalendarSkill)
+#   reminders.so (Swift, product RemindersSkill)
 #   sysinfo.so  (plain C, Plugins/sysinfo/*.c against Sources/CSkillABI/include/skill_abi.h alone)
 #
 # Usage: scripts/build-plugins.sh [--release] [OUTDIR]     (OUTDIR defaults to .build/plugins)
@@ -25,7 +27,7 @@ mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 
 cd "$root"
-for product in ClockSkill TextSkill; do
+for product in ClockSkill TextSkill FilesSkill CalendarSkill RemindersSkill; do
     swift build -c "$configuration" --product "$product"
 done
 bindir=$(swift build -c "$configuration" --show-bin-path)
@@ -38,8 +40,9 @@ install_plugin() {
 }
 install_plugin "$bindir/libClockSkill.so" clock.so
 install_plugin "$bindir/libTextSkill.so" text.so
-swift build -c "$configuration" --product FilesSkill
 install_plugin "$bindir/libFilesSkill.so" files.so
+install_plugin "$bindir/libCalendarSkill.so" calendar.so
+install_plugin "$bindir/libRemindersSkill.so" reminders.so
 
 optimization=-g
 [ "$configuration" = release ] && optimization=-O2

@@ -16,3 +16,5 @@ run call clock.now '{"timezone": "Europe/Paris"}'
 run call text.stats '{"text": "SkillHost loads skills. Skills are plugins. The agent calls them."}'
 run call sysinfo.overview '{}'
 run chat "what time is it in Asia/Tokyo, then give me statistics for the text hello world"
+run call calendar.find_free_slots '{"part_of_day": "morning"}'
+run call reminders.list '{}'

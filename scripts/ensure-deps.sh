@@ -16,3 +16,12 @@ if [ ${#missing[@]} -gt 0 ]; then
         sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
     fi
 fi
+# The iCalendar interop tests create a Python virtual environment (python3 -m venv) for the PyPI peer.
+if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    echo "==> installing python3-venv (Debian package, for the iCalendar interop tests)"
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+    else
+        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+    fi
+fi

@@ -39,7 +39,8 @@ final class TestHost: Sendable {
     func call(
         _ descriptor: UnsafePointer<skill_plugin_descriptor>, _ skillID: String, _ arguments: String = "{}",
         deadlineUnixMilliseconds: Int64 = 0, configuration: String = "{}", cancelAfter: Duration? = nil,
-        contextSize: Int = MemoryLayout<skill_call_context>.size
+        contextSize: Int = MemoryLayout<skill_call_context>.size, idempotencyKey: String = "key-1",
+        dataDirectory: String = "/tmp/sdk-test-data"
     ) async -> Call {
         nonisolated(unsafe) let descriptor = descriptor
         if let cancelAfter {
@@ -54,16 +55,18 @@ final class TestHost: Sendable {
             Thread.detachNewThread { [self] in
                 continuation.resume(
                     returning: callOnThisThread(
-                        descriptor, skillID, arguments, deadlineUnixMilliseconds, configuration, contextSize))
+                        descriptor, skillID, arguments, deadlineUnixMilliseconds, configuration, contextSize,
+                        idempotencyKey, dataDirectory))
             }
         }
     }
 
     private func callOnThisThread(
         _ descriptor: UnsafePointer<skill_plugin_descriptor>, _ skillID: String, _ arguments: String,
-        _ deadline: Int64, _ configuration: String, _ contextSize: Int
+        _ deadline: Int64, _ configuration: String, _ contextSize: Int, _ idempotencyKey: String = "key-1",
+        _ dataDirectory: String = "/tmp/sdk-test-data"
     ) -> Call {
-        let texts: [String] = ["call-1", "session-1", "key-1", configuration, "/tmp/sdk-test-data"]
+        let texts: [String] = ["call-1", "session-1", idempotencyKey, configuration, dataDirectory]
         let strings = texts.map { strdup($0)! }
         defer { strings.forEach { free($0) } }
         var context = skill_call_context()

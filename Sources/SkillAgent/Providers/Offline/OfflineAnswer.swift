@@ -13,6 +13,7 @@ struct OfflineAnswer {
     func text(after messages: [ChatMessage], done: Int) -> String {
         let calls = messages.flatMap(\.toolCalls)
         var lines: [String] = []
+        var sentences = 0
         if done > calls.count {
             let trimmed = done - calls.count
             lines.append("(\(trimmed) earlier result\(trimmed == 1 ? " was" : "s were") trimmed from the conversation.)")
@@ -26,6 +27,7 @@ struct OfflineAnswer {
             } else if let value {
                 if let sentence = ResultSummary.templated(value, template: specs[call.name]?.tool.summary, limit: 200) {
                     lines.append(sentence)  // the skill's own sentence says what it is; no title needed
+                    sentences += 1
                 } else {
                     lines.append("\(title): \(ResultSummary.line(for: value, limit: 200))")
                 }
@@ -42,11 +44,43 @@ struct OfflineAnswer {
         if lines.isEmpty {
             lines.append("I could not map that request to any enabled skill.")
         }
+        if sentences == lines.count, let joined = Self.oneSentence(lines, endsWithChange: endsWithChange(calls)) {
+            return joined
+        }
         let needsExamples = plan.unmapped.contains { $0.reason == .noMatch } || (calls.isEmpty && plan.unmapped.isEmpty)
         if needsExamples {
             lines[lines.count - 1] += " Try phrasing it like: \(Self.examples(tools))."
         }
         return lines.count == 1 ? lines[0] : lines.map { "- " + $0 }.joined(separator: "\n")
+    }
+
+    /// Whether the last call changed something (a `write` or `dangerous` skill).
+    func endsWithChange(_ calls: [ToolCall]) -> Bool {
+        guard let last = calls.last, let spec = specs[last.name] else { return false }
+        return spec.tool.permission != .read
+    }
+
+    /// A request that looked something up and then changed something, every step answered by its skill's
+    /// sentence, is answered in one sentence naming both: "Found 1 free slot, 09:00–12:00 on 2026-12-01,
+    /// then added the reminder "workout" due 2026-12-01 10:00." Nil otherwise (one line per call stays).
+    static func oneSentence(_ sentences: [String], endsWithChange: Bool) -> String? {
+        guard sentences.count >= 2, endsWithChange else { return nil }
+        var parts = sentences.map { sentence -> String in
+            var text = sentence.trimmingWhitespace()
+            while let last = text.last, ".!".contains(last) { text.removeLast() }
+            return text
+        }
+        for index in parts.indices.dropFirst() {
+            let characters = Array(parts[index])
+            // "Added …" → "added …"; a name or an acronym ("UTC …", "Tokyo…") is hard to tell apart from a
+            // verb, so only a capitalized word followed by a lowercase letter is lowered.
+            if characters.count > 1, characters[0].isUppercase, characters[1].isLowercase,
+                !parts[index].hasPrefix("I ")
+            {
+                parts[index] = characters[0].lowercased() + String(characters.dropFirst())
+            }
+        }
+        return parts.joined(separator: ", then ") + "."
     }
 
     /// What to say about a clause that did not become a call.

@@ -25,7 +25,7 @@ struct OfflinePlanner: Sendable {
             case .unmapped(let unmapped): plan.unmapped.append(unmapped)
             }
         }
-        return plan
+        return filler.date("today").map { plan.carryingDates(today: $0) } ?? plan
     }
 
     /// The steps of one clause: split at weak separators when every part is a step of its own (or only

@@ -1,0 +1,90 @@
+import ICalendar
+import SkillSDK
+
+/// `reminders.complete`: marks one reminder done.
+struct CompleteReminder: Skill {
+    struct Arguments: Decodable {
+        var uid: String?
+        var title: String?
+    }
+
+    struct Output: Encodable {
+        var uid: String
+        var title: String
+        /// False when it was already done (nothing changed).
+        var changed: Bool
+        var file: String
+    }
+
+    let name = "complete"
+    let title = "Complete a reminder"
+    let description = """
+        Marks one reminder (to-do item) as done, found by its uid or by its title (case-insensitive; the title \
+        must match exactly one open reminder). Completing a done reminder changes nothing. Not for deleting \
+        calendar events and not for adding reminders (use reminders.add).
+        """
+    let parameters = ParameterSchema.object(
+        [
+            "uid": .string("The reminder's uid, from reminders.list", minLength: 1, maxLength: 300),
+            "title": .string("The reminder's title, when the uid is not known", minLength: 1, maxLength: 200),
+        ], required: [])
+    let permission = SkillPermission.write
+    let isIdempotent = true
+    let timeout = 10.0
+    let summary: String? = "Marked \"{title}\" done."
+    let examples = [
+        "mark {title} as done", "complete the reminder {title}", "I finished {title}", "tick off {title}",
+        "complete reminder {uid}",
+    ]
+
+    func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
+        let settings = try ReminderSettings(context)
+        guard arguments.uid != nil || arguments.title != nil else {
+            throw SkillError.invalidArguments(field: "", message: "neither uid nor title is given",
+                                              remedy: "name the reminder by uid (see reminders.list) or by title")
+        }
+        let stamp = ReminderSettings.now()
+        let (uid, title, changed): (String, String, Bool) = try settings.update { document in
+            var calendar = document.calendar
+            let index = try find(arguments, in: calendar)
+            var component = calendar.components[index]
+            let todo = try ICalTodo(component)
+            let uid = todo.uid ?? ""
+            let title = todo.summary ?? "(no title)"
+            if todo.isDone { return (uid, title, false) }
+            component.markCompleted(at: stamp)
+            calendar.components[index] = component
+            document.calendar = calendar
+            return (uid, title, true)
+        }
+        return Output(uid: uid, title: title, changed: changed, file: settings.store.path)
+    }
+
+    /// The index of the VTODO the arguments name.
+    private func find(_ arguments: Arguments, in calendar: ICalComponent) throws(SkillError) -> Int {
+        let todos = calendar.components.indices.filter { calendar.components[$0].name == "VTODO" }
+        if let uid = arguments.uid {
+            guard let index = todos.first(where: { calendar.components[$0].property("UID")?.value == uid }) else {
+                throw SkillError.invalidArguments(field: "/uid", message: "no reminder has the uid \"\(uid)\"",
+                                                  remedy: "take the uid from reminders.list")
+            }
+            return index
+        }
+        let wanted = (arguments.title ?? "").lowercased()
+        let named = todos.filter { calendar.components[$0].property("SUMMARY")?.text.lowercased() == wanted }
+        let open = named.filter { (try? ICalTodo(calendar.components[$0]))?.isDone == false }
+        let candidates = open.isEmpty ? named : open
+        guard let first = candidates.first else {
+            throw SkillError.invalidArguments(
+                field: "/title", message: "no reminder is titled \"\(arguments.title ?? "")\"",
+                remedy: "check the title with reminders.list, or give the uid")
+        }
+        guard candidates.count == 1 else {
+            let uids = candidates.compactMap { calendar.components[$0].property("UID")?.value }
+            throw SkillError.invalidArguments(
+                field: "/title", message: "\(candidates.count) open reminders are titled \"\(arguments.title ?? "")\"",
+                remedy: "give the uid instead: one of \(uids.joined(separator: ", "))")
+        }
+        return first
+    }
+}

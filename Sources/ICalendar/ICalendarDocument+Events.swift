@@ -1,0 +1,57 @@
+extension ICalendarDocument {
+    /// The VEVENTs of the VCALENDAR.
+    /// - Throws: ``ICalendarError`` for the first event that cannot be read.
+    public func events() throws(ICalendarError) -> [ICalEvent] {
+        var events: [ICalEvent] = []
+        for component in calendar.components where component.name == "VEVENT" {
+            events.append(try ICalEvent(component))
+        }
+        return events
+    }
+
+    /// Every occurrence overlapping `range` (seconds since the epoch), in order: recurring events
+    /// expanded, an occurrence replaced by its RECURRENCE-ID override, cancelled ones left out.
+    public func occurrences(in range: Range<Int64>, zones: ICalZoneCatalog) throws(ICalendarError)
+        -> [ICalOccurrence]
+    {
+        let events = try events()
+        var overridden = Set<String>()
+        for event in events {
+            if let id = event.recurrenceID, let uid = event.uid {
+                overridden.insert("\(uid)@\(try zones.instant(id, line: event.component.line))")
+            }
+        }
+        var result: [ICalOccurrence] = []
+        for event in events {
+            let occurrences = try event.occurrences(overlapping: range, zones: zones)
+            for occurrence in occurrences where !occurrence.event.isCancelled {
+                if event.recurrenceID == nil, let uid = event.uid, overridden.contains("\(uid)@\(occurrence.start)") {
+                    continue
+                }
+                result.append(occurrence)
+            }
+        }
+        return result.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+    }
+
+    /// The component of kind `name` (e.g. VEVENT) whose UID is `uid`, without a RECURRENCE-ID.
+    public func component(_ name: String, uid: String) -> ICalComponent? {
+        calendar.components.first {
+            $0.name == name && $0.property("UID")?.value.trimmingSpaces == uid && $0.property("RECURRENCE-ID") == nil
+        }
+    }
+}
+
+extension ICalendarDocument {
+    /// Whether the VCALENDAR has a VTIMEZONE named `tzid`, so times can be written with that TZID.
+    public func carriesTimeZone(_ tzid: String) -> Bool {
+        calendar.components.contains { $0.name == "VTIMEZONE" && $0.property("TZID")?.value.trimmingSpaces == tzid }
+    }
+
+    /// A UTC time as it is best written to this file: as wall-clock time with `zone`'s TZID when the file
+    /// carries a VTIMEZONE of that name (calendar programs then show it in that zone), else unchanged.
+    public func preferredValue(_ value: ICalDateValue, zone: any ZoneRules) -> ICalDateValue {
+        guard value.kind == .utc, carriesTimeZone(zone.identifier) else { return value }
+        return ICalDateValue(zone.local(atUTC: value.local.secondsSinceEpoch), .zoned(zone.identifier))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ICalendar
+import Testing
+
+/// Damaged files never crash the reader: every mangled variant of the fixtures either reads (and lists its
+/// occurrences) or fails with an ``ICalendarError`` that names a line and a fix.
+@Suite struct MalformedInputTests {
+    /// A small deterministic generator (SplitMix64), so a failure can be replayed.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let pieces = [
+        ":", ";", "=", "\"", ",", "\\", " ", "\r\n", "\n ", "BEGIN:VEVENT", "END:VEVENT", "END:VCALENDAR",
+        "RRULE:FREQ=DAILY;COUNT=99999999", "RRULE:FREQ=MINUTELY", "RRULE:FREQ=WEEKLY;BYDAY=-99MO",
+        "DTSTART:99991231T235960Z", "DTSTART;TZID=Nowhere:20261201T100000", "DURATION:P99999999W",
+        "EXDATE:2026", "TZOFFSETFROM:+9999", "é", "日本", "\u{0}",
+    ]
+
+    @Test(arguments: ["rfc5545-examples.ics", "google-export.ics", "outlook-export.ics", "mixed-content.ics"])
+    func mangledFixturesReadOrFailWithALine(fixture: String) throws {
+        let original = Array(try String(contentsOfFile: PythonPeer.fixtures + "/" + fixture, encoding: .utf8))
+        var random = SplitMix(state: UInt64(fixture.utf8.count))
+        var read = 0
+        var rejected = 0
+        for _ in 0..<150 {
+            var text = original
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let at = Int.random(in: 0..<text.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: text.removeSubrange(at..<min(text.count, at + Int.random(in: 1...40, using: &random)))
+                case 1: text.insert(contentsOf: Self.pieces.randomElement(using: &random)!, at: at)
+                case 2: text = Array(text[..<at])
+                default: text.insert(contentsOf: "\r\n" + Self.pieces.randomElement(using: &random)! + "\r\n", at: at)
+                }
+            }
+            do {
+                let document = try ICalendarDocument(parsing: String(text))
+                let zones = try ICalZoneCatalog(document: document, floating: FixedOffsetZone.utc)
+                _ = try document.occurrences(in: 1_790_000_000..<1_800_000_000, zones: zones)
+                _ = try document.todos()
+                // What we write from a file we could read, we can read again.
+                #expect(throws: Never.self) { try ICalendarDocument(parsing: document.serialized()) }
+                read += 1
+            } catch {
+                #expect(error.line >= 0 && !error.message.isEmpty && !error.remedy.isEmpty)
+                rejected += 1
+            }
+        }
+        #expect(read + rejected == 150)
+        #expect(rejected > 0, "the mangling should break some files")
+    }
+}
