@@ -39,7 +39,7 @@ public struct SkillDocument: Sendable, Equatable {
         let yaml = lines[1..<closing].joined(separator: "\n")
         let value: JSONValue
         do {
-            value = try YAMLSubsetParser.parse(yaml, firstLine: 2)
+            value = try YAMLSubsetParser.parse(yaml, firstLine: 2, allowsFlowSequences: false)
         } catch {
             throw Failure("Invalid YAML in frontmatter: \(error)")
         }

@@ -16,8 +16,12 @@ public struct YAMLSubsetParser {
     public static let maximumDepth = 32
 
     /// Parses `text`, whose first line is line `firstLine` of its file (for error positions).
-    public static func parse(_ text: String, firstLine: Int = 1) throws(YAMLSubsetError) -> JSONValue {
+    /// With `allowsFlowSequences` false, `[...]` is refused as the reference validator's `strictyaml` does.
+    public static func parse(_ text: String, firstLine: Int = 1, allowsFlowSequences: Bool = true)
+        throws(YAMLSubsetError) -> JSONValue
+    {
         var parser = YAMLSubsetParser(text: text, firstLine: firstLine)
+        parser.allowsFlowSequences = allowsFlowSequences
         return try parser.parseDocument()
     }
 
@@ -29,6 +33,7 @@ public struct YAMLSubsetParser {
 
     var lines: [Line]
     var index = 0
+    var allowsFlowSequences = true
 
     init(text: String, firstLine: Int) {
         var result: [Line] = []
@@ -185,6 +190,10 @@ public struct YAMLSubsetParser {
             index = endLine + 1
             return .string(text)
         case "[":
+            guard allowsFlowSequences else {
+                throw error("flow sequences ([...]) are not allowed in SKILL.md frontmatter (strictyaml refuses them); write one '- item' per line",
+                    lineIndex, column)
+            }
             let (items, end) = try parseFlowSequence(lineIndex: lineIndex, column: column)
             try expectLineEnd(lineIndex, end)
             index = lineIndex + 1
