@@ -16,3 +16,6 @@ run call clock.now '{"timezone": "Europe/Paris"}'
 run call text.stats '{"text": "SkillHost loads skills. Skills are plugins. The agent calls them."}'
 run call sysinfo.overview '{}'
 run chat "what time is it in Asia/Tokyo, then give me statistics for the text hello world"
+run validate Plugins/Instructions/time-zones
+run inspect time-zones
+run chat "how do I schedule a meeting across time zones with New York and Tokyo?"

@@ -48,7 +48,8 @@ struct ToolCallRunner: Sendable {
     func run(_ call: ToolCall, emit: @escaping @Sendable (AgentEvent) -> Void) async -> ChatMessage {
         let skillID = names.skillID(for: call.name)
         let info = SkillCallInfo(
-            callID: call.id, toolName: call.name, skillID: skillID, argumentsText: call.argumentsText,
+            callID: call.id, toolName: call.name,
+            skillID: InstructionTools.activatedSkill(in: call, skillID: skillID) ?? skillID, argumentsText: call.argumentsText,
             summaryTemplate: skillID.flatMap { toolsByID[$0]?.summary })
         emit(.skillStarted(info))
         let clock = ContinuousClock()

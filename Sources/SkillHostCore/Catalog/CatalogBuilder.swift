@@ -46,7 +46,11 @@ struct CatalogBuilder {
         var records = files.compactMap { file in outcomes[file].map { record(for: file, outcome: $0) } }
         markDuplicates(&records)
         try applyHealth(&records, reset: forceRescan)
-        return Catalog(plugins: records)
+        var instructions = InstructionCatalogBuilder(
+            skillsFolder: paths.skills, cache: InstructionCache(directory: paths.cache), registry: registry
+        ).build(forceRescan: forceRescan)
+        markIdClashes(&records, &instructions)
+        return Catalog(plugins: records, instructions: instructions)
     }
 
     /// Absolute paths of the `*.so` files in the plugins folder, sorted: regular files, and links that lead

@@ -17,6 +17,8 @@ enum CommandTable {
         SchemaCommand.self,
         WorkerCommand.self,
         BenchDispatchCommand.self,
+        AddCommand.self,
+        RemoveCommand.self,
     ]
 
     /// The command named `name`, if there is one.
