@@ -49,7 +49,7 @@ measure() {
 
 read -r base_median base_mean < <(measure "$work/empty-skills" "$work/cache-a")
 read -r with_median with_mean < <(measure "$work/skills" "$work/cache-b")
-listed=$("$binary" list --json --plugins "$work/plugins" --skills "$work/skills" --registry "$work/registry.json" --cache "$work/cache-b" | grep -c '"kind" : "instructions"' || true)
+listed=$("$binary" list --json --plugins "$work/plugins" --skills "$work/skills" --registry "$work/registry.json" --cache "$work/cache-b" | grep -c '"kind": "instructions"' || true)
 ratio=$(awk -v a="$with_median" -v b="$base_median" 'BEGIN { printf "%.2f", a / b }')
 echo "binary: $binary"
 echo "plugins: $(ls "$work/plugins" | wc -l) file(s); instruction skills listed: $listed of $count"

@@ -18,4 +18,4 @@ run call sysinfo.overview '{}'
 run chat "what time is it in Asia/Tokyo, then give me statistics for the text hello world"
 run validate Plugins/Instructions/time-zones
 run inspect time-zones
-run chat "how do I schedule a meeting across time zones with New York and Tokyo?"
+run chat "how should I plan a meeting across time zones for my team?"

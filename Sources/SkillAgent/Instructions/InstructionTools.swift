@@ -29,7 +29,7 @@ public enum InstructionTools {
                     "properties": ["name": ["type": "string", "enum": names, "oneOf": choices, "description": "The skill's name"]],
                     "required": ["name"], "additionalProperties": false,
                 ],
-                permission: .read, timeout: 10, idempotent: true),
+                permission: .read, timeout: 10, idempotent: true, summary: "Loaded the instructions of {name}."),
             AgentTool(
                 skillID: readFile, title: "Read a file of an instruction skill",
                 description: "Reads one file bundled with an activated skill (a path from its file list, relative to the skill folder), \(fileLimit) bytes at a time; pass offset to read on. Scripts are not run.",
