@@ -74,6 +74,29 @@ import Testing
         #expect(all.successes == ["call_Sk1"])
     }
 
+    /// A long body (far over the agent's per-result character budget) reaches the model whole: the result
+    /// trimmer never cuts instructions; only the history trimmer may drop them, as a unit.
+    @Test func aLongBodyIsNotCutByTheResultTrimmer() async throws {
+        let (library, root) = try Self.library()
+        var body = "# Long guide\n\n"
+        for step in 1...600 { body += "Step \(step): check the zone with clock.convert before answering.\n" }
+        try FileManager.default.createDirectory(atPath: root + "/skills/long-guide", withIntermediateDirectories: true)
+        try "---\nname: long-guide\ndescription: A long guide.\n---\n\(body)"
+            .write(toFile: root + "/skills/long-guide/SKILL.md", atomically: true, encoding: .utf8)
+        let provider = ScriptedProvider([
+            ModelReply(content: "", toolCalls: [ToolCall(id: "L1", name: "activate_skill", arguments: ["name": "long-guide"])], finishReason: "tool_calls"),
+            ModelReply(content: "Done.", finishReason: "stop"),
+        ])
+        let backend = InstructionSkillBackend(base: TestSkills.backend(TestSkills.clockNow), library: library)
+        let agent = Agent(provider: provider, backend: backend, configuration: AgentConfiguration(historyTokenBudget: 100_000))
+        let all = await events(of: agent, "follow the long guide")
+        #expect(all.answer == "Done.")
+        let second = try #require(provider.requests.last)
+        let tool = try #require(second.messages.first { $0.toolCallID == "L1" })
+        #expect(body.utf8.count > AgentConfiguration().maxResultCharacters * 5)
+        #expect(try JSONValue(parsing: tool.content)["instructions"]?.stringValue == body.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     @Test func readSkillFileIsCappedAndConfined() async throws {
         let (backend, root) = try Self.backend()
         func read(_ arguments: JSONValue) async -> Result<JSONValue, HostError> {

@@ -11,6 +11,12 @@ public enum InstructionTools {
     public static let readFile = "read_skill_file"
     /// Most bytes `read_skill_file` returns in one call.
     public static let fileLimit = 16 << 10
+    /// Most characters of a body `activate_skill` returns (the spec recommends bodies under 5,000 tokens,
+    /// about 20,000 characters); the rest is read with `read_skill_file`.
+    public static let bodyLimit = 64 << 10
+
+    /// Whether results of this tool go to the model untrimmed (they are capped by the tool itself).
+    static func keepsWholeResult(_ skillID: String?) -> Bool { skillID == activate || skillID == readFile }
     /// What the model is told when a skill asks it to run a bundled script.
     public static let scriptsNotSupported =
         "running bundled scripts is not supported: read a script with read_skill_file and do its steps with the available tools, or tell the user to run it"
@@ -64,8 +70,13 @@ public enum InstructionTools {
     /// The result of `activate_skill`.
     static func activation(_ skill: InstructionSkill) -> JSONValue {
         let files = skill.files.map(\.path).filter { $0 != "SKILL.md" && $0 != "skill.md" }
+        var body = skill.body
+        if body.count > bodyLimit {
+            body = String(body.prefix(bodyLimit))
+                + "\n\n[instructions cut at \(bodyLimit) characters; read the rest of SKILL.md with \(readFile)]"
+        }
         var object: JSONObject = [
-            "name": .string(skill.name), "instructions": .string(skill.body),
+            "name": .string(skill.name), "instructions": .string(body),
             "files": .array(files.map(JSONValue.string)),
         ]
         if files.contains(where: { $0.hasPrefix("scripts/") }) {

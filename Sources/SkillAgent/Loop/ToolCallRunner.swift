@@ -60,7 +60,9 @@ struct ToolCallRunner: Sendable {
         switch outcome {
         case .success(let result):
             emit(.skillSucceeded(info, result: result, seconds: seconds))
-            return .tool(callID: call.id, content: formatter.text(for: result))
+            // Instructions reach the model whole (their own tools cap them); only the history trimmer drops them.
+            let content = InstructionTools.keepsWholeResult(skillID) ? result.serialized() : formatter.text(for: result)
+            return .tool(callID: call.id, content: content)
         case .failure(let error):
             emit(.skillFailed(info, error: error, seconds: seconds))
             return .tool(callID: call.id, content: formatter.text(for: error))

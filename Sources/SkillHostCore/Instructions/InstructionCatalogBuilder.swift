@@ -68,11 +68,11 @@ struct InstructionCatalogBuilder {
         -> InstructionSkillRecord
     {
         let problems = (entry.problems + walkProblems).map(Self.oneLine)
-        var id = Identifier.normalize(name)
+        var id = ""
         if let raw = entry.frontmatter?["name"]?.stringValue {
-            let normalized = InstructionSkillValidator.normalizedName(raw)
-            if !normalized.isEmpty { id = normalized }
+            id = InstructionSkillValidator.normalizedName(raw)
         }
+        if id.isEmpty { id = Identifier.normalize(name) }
         let enabled = registry.pluginEnabled(id)
         return InstructionSkillRecord(
             id: id, folder: folder, status: problems.isEmpty ? (enabled ? .ok : .disabled) : .invalid,

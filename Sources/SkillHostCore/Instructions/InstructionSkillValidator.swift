@@ -96,7 +96,11 @@ public enum InstructionSkillValidator {
 
     /// The name as the reference compares it: stripped of white space and NFKC-normalized.
     public static func normalizedName(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCompatibilityMapping
+        // Fast path: a name of lowercase ASCII letters, digits and hyphens is its own normal form.
+        if !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) {
+            return name
+        }
+        return name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCompatibilityMapping
     }
 
     static func validateName(_ value: JSONValue, folderName: String?) -> [String] {

@@ -18,19 +18,29 @@ struct SkillFolderWalk {
 
     /// Walks the folder at `folder` (absolute).
     init(folder: String) {
-        let root = Self.realPath(folder) ?? folder
+        self.folder = folder
         var entries = 0
-        walk(root: root, folder: folder, relative: "", depth: 0, entries: &entries)
+        walk(relative: "", depth: 0, entries: &entries)
         files.sort()
     }
 
-    private mutating func walk(root: String, folder: String, relative: String, depth: Int, entries: inout Int) {
+    private let folder: String
+    /// The folder's real path, resolved on the first link (most folders have none).
+    private var resolvedRoot: String?
+    private mutating func root() -> String {
+        if let resolvedRoot { return resolvedRoot }
+        let resolved = Self.realPath(folder) ?? folder
+        resolvedRoot = resolved
+        return resolved
+    }
+
+    private mutating func walk(relative: String, depth: Int, entries: inout Int) {
         guard depth <= Self.maximumDepth else {
             problems.append("folder \(relative) is nested deeper than \(Self.maximumDepth) levels; flatten it")
             return
         }
         guard let names = Self.entries(of: relative.isEmpty ? folder : folder + "/" + relative) else { return }
-        for name in names.sorted() {
+        for (name, type) in names.sorted(by: { $0.name < $1.name }) {
             entries += 1
             if entries > Self.maximumEntries {
                 if !problems.contains(where: { $0.hasPrefix("more than") }) {
@@ -40,15 +50,19 @@ struct SkillFolderWalk {
             }
             let path = relative.isEmpty ? name : relative + "/" + name
             let full = folder + "/" + path
-            var info = stat()
-            guard lstat(full, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
+            var mode = Self.mode(ofType: type)
+            if mode == nil {  // DT_UNKNOWN (some file systems): ask lstat.
+                var info = stat()
+                guard lstat(full, &info) == 0 else { continue }
+                mode = info.st_mode & S_IFMT
+            }
+            switch mode {
             case S_IFREG:
                 files.append(path)
             case S_IFDIR:
-                walk(root: root, folder: folder, relative: path, depth: depth + 1, entries: &entries)
+                walk(relative: path, depth: depth + 1, entries: &entries)
             case S_IFLNK:
-                checkLink(root: root, full: full, relative: path)
+                checkLink(root: root(), full: full, relative: path)
             default:
                 continue  // FIFOs, sockets, devices: never opened, never listed.
             }
@@ -86,17 +100,31 @@ struct SkillFolderWalk {
         return String(cString: resolved)
     }
 
-    /// Names in a folder (without `.` and `..`), or nil when it cannot be read.
-    static func entries(of folder: String) -> [String]? {
+    /// Names in a folder (without `.` and `..`) with their `d_type`, or nil when it cannot be read.
+    static func entries(of folder: String) -> [(name: String, type: UInt8)]? {
         guard let directory = opendir(folder) else { return nil }
         defer { closedir(directory) }
-        var names: [String] = []
+        var names: [(name: String, type: UInt8)] = []
         while let entry = readdir(directory) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { names.append((name, entry.pointee.d_type)) }
         }
         return names
+    }
+
+    /// The `st_mode` file type for a `d_type`, or nil when unknown.
+    static func mode(ofType type: UInt8) -> mode_t? {
+        switch Int32(type) {
+        case Int32(DT_REG): return S_IFREG
+        case Int32(DT_DIR): return S_IFDIR
+        case Int32(DT_LNK): return S_IFLNK
+        case Int32(DT_FIFO): return S_IFIFO
+        case Int32(DT_SOCK): return S_IFSOCK
+        case Int32(DT_CHR): return S_IFCHR
+        case Int32(DT_BLK): return S_IFBLK
+        default: return nil
+        }
     }
 }
