@@ -1,3 +1,4 @@
+import Glibc
 import SkillJSON
 
 /// Lists the skills folder: one ``InstructionSkillRecord`` per sub-folder (hidden ones skipped), with
@@ -9,21 +10,27 @@ struct InstructionCatalogBuilder {
     var registry: Registry
 
     func build(forceRescan: Bool) -> [InstructionSkillRecord] {
-        guard let names = Posix.directoryEntries(skillsFolder) else { return [] }
+        guard let listing = SkillFolderWalk.entries(of: skillsFolder) else { return [] }
+        let types = Dictionary(listing.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+        let names = listing.map(\.name)
+        let registered = RegisteredIDs(registry)
         let cached = forceRescan ? [:] : cache.load()
         var fresh: [String: InstructionCache.Entry] = [:]
         var changed = forceRescan
         var records: [InstructionSkillRecord] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             let folder = skillsFolder + "/" + name
-            guard let status = try? Posix.status(ofPath: folder), status.isDirectory else {
+            let isFolder = SkillFolderWalk.mode(ofType: types[name] ?? 0) == S_IFDIR
+                || ((try? Posix.status(ofPath: folder))?.isDirectory ?? false)
+            guard isFolder else {
                 if (try? Posix.status(ofPath: folder)) == nil {
                     records.append(invalid(name, folder, "\(folder): symlink loop or dangling link; remove it"))
                 }
                 continue
             }
             let walk = SkillFolderWalk(folder: folder)
-            guard let file = InstructionSkillValidator.skillFile(in: folder) else {
+            let listed = walk.files.contains("SKILL.md") ? folder + "/SKILL.md" : nil
+            guard let file = listed ?? InstructionSkillValidator.skillFile(in: folder) else {
                 records.append(invalid(name, folder, (["Missing required file: SKILL.md"] + walk.problems).joined(separator: "; ")))
                 continue
             }
@@ -42,7 +49,7 @@ struct InstructionCatalogBuilder {
                 changed = true
             }
             fresh[file] = entry
-            records.append(record(name: name, folder: folder, entry: entry, walkProblems: walk.problems))
+            records.append(record(name: name, folder: folder, entry: entry, walkProblems: walk.problems, registered: registered))
         }
         if changed || fresh.count != cached.count {
             try? cache.store(fresh)
@@ -64,8 +71,8 @@ struct InstructionCatalogBuilder {
         }
     }
 
-    func record(name: String, folder: String, entry: InstructionCache.Entry, walkProblems: [String])
-        -> InstructionSkillRecord
+    func record(name: String, folder: String, entry: InstructionCache.Entry, walkProblems: [String],
+                registered: RegisteredIDs) -> InstructionSkillRecord
     {
         let problems = (entry.problems + walkProblems).map(Self.oneLine)
         var id = ""
@@ -73,7 +80,7 @@ struct InstructionCatalogBuilder {
             id = InstructionSkillValidator.normalizedName(raw)
         }
         if id.isEmpty { id = Identifier.normalize(name) }
-        let enabled = registry.pluginEnabled(id)
+        let enabled = registered.contains(id) ? registry.pluginEnabled(id) : registry.newPlugins == .enabled
         return InstructionSkillRecord(
             id: id, folder: folder, status: problems.isEmpty ? (enabled ? .ok : .disabled) : .invalid,
             enabled: enabled, error: problems.isEmpty ? nil : problems.joined(separator: "; "),
@@ -89,4 +96,17 @@ struct InstructionCatalogBuilder {
     static func oneLine(_ text: String) -> String {
         String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
+}
+
+/// The normalized ids that have an entry in the registry's `plugins`, computed once per listing so that
+/// ids without an entry (most skills) skip the registry's normalizing lookup.
+struct RegisteredIDs {
+    private let ids: Set<String>
+
+    init(_ registry: Registry) {
+        let keys = registry.document["plugins"]?.objectValue?.keys ?? []
+        ids = Set(keys.map(Identifier.normalize))
+    }
+
+    func contains(_ id: String) -> Bool { ids.contains(Identifier.isValid(id) ? id : Identifier.normalize(id)) }
 }
