@@ -18,3 +18,6 @@ run call sysinfo.overview '{}'
 run chat "what time is it in Asia/Tokyo, then give me statistics for the text hello world"
 run call calendar.find_free_slots '{"part_of_day": "morning"}'
 run call reminders.list '{}'
+run validate Plugins/Instructions/time-zones
+run inspect time-zones
+run chat "how should I plan a meeting across time zones for my team?"

@@ -6,6 +6,7 @@ set -euo pipefail
 missing=()
 [ -e /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)  # skills-ref peer test
 if [ ${#missing[@]} -gt 0 ]; then
     echo "==> installing ${missing[*]} (Debian packages)"
     if [ "$(id -u)" = 0 ]; then

@@ -34,3 +34,14 @@ for plugin in .build/plugins-release/*.so; do
     id=$(basename "$plugin" .so)
     "$prefix/bin/skillhost" trust "$id" --plugins "$plugins" --registry "$registry"
 done
+# The bundled instruction skills (Agent Skills folders) go into the skills folder; an installed copy is
+# replaced only when it differs, so a user's edits to other skills there are never touched.
+skills="${SKILLHOST_SKILLS:-${XDG_DATA_HOME:-$HOME/.local/share}/skillhost/skills}"
+install -d -m 755 "$skills"
+for folder in Plugins/Instructions/*/; do
+    name=$(basename "$folder")
+    if ! diff -rq "$folder" "$skills/$name" >/dev/null 2>&1; then
+        rm -rf "$skills/$name"
+        "$prefix/bin/skillhost" add "$folder" --skills "$skills" --plugins "$plugins" --registry "$registry"
+    fi
+done

@@ -92,6 +92,8 @@ public final class SkillHost: Sendable {
             let id = Identifier.normalize(raw)
             if let plugin = catalog.plugin(id) {
                 changes.append(Change(kind: "plugin", id: plugin.id))
+            } else if let instruction = catalog.instruction(id) {
+                changes.append(Change(kind: "instruction skill", id: instruction.id))
             } else if let (skill, plugin) = catalog.skill(id) {
                 let pluginAlsoEnabled = ids.contains { Identifier.normalize($0) == plugin.id }
                 let note = enabled && !plugin.enabled && !pluginAlsoEnabled
@@ -103,7 +105,7 @@ public final class SkillHost: Sendable {
         }
         try registryStore.update { registry in
             for change in changes {
-                if change.kind == "plugin" {
+                if change.kind == "plugin" || change.kind == "instruction skill" {
                     registry.setPluginEnabled(change.id, enabled)
                 } else if let (_, plugin) = catalog.skill(change.id) {
                     registry.setSkillEnabled(change.id, plugin: plugin.id, enabled)

@@ -123,6 +123,7 @@ enum HostTestSupport {
         environment["SKILLHOST_PLUGINS"] = nil
         environment["SKILLHOST_REGISTRY"] = nil
         environment["SKILLHOST_CACHE"] = nil
+        environment["SKILLHOST_SKILLS"] = nil
         let global = ["--plugins", root + "/plugins", "--registry", root + "/config/skill_registry.json", "--cache", root + "/cache"]
         return try run(try skillhostBinary(), arguments + global, environment: environment, stdin: stdin)
     }

@@ -81,11 +81,12 @@ private struct TurnDriver {
         let names = ToolNameMap(skillIDs: tools.map(\.skillID))
         let specs = tools.compactMap { tool in names.toolName(for: tool.skillID).map { ToolSpec(name: $0, tool: tool) } }
         let runner = ToolCallRunner(backend: agent.backend, tools: tools, names: names, configuration: configuration)
+        let systemPrompt = configuration.systemPrompt + ((await (agent.backend as? any InstructionPromptSource)?.instructionPrompt()) ?? "")
         var step = 0
         var usedIDs = Set<String>()
         while true {
             let atCap = step >= configuration.maxSteps
-            var conversation = [ChatMessage.system(configuration.systemPrompt)] + (await agent.history.messages())
+            var conversation = [ChatMessage.system(systemPrompt)] + (await agent.history.messages())
             conversation = HistoryTrimmer(budget: configuration.historyTokenBudget).trim(conversation)
             // A user-role note rather than a late system message: some local chat templates reject those.
             if atCap { conversation.append(.user(AgentConfiguration.stepCapPrompt)) }

@@ -48,7 +48,8 @@ struct ToolCallRunner: Sendable {
     func run(_ call: ToolCall, emit: @escaping @Sendable (AgentEvent) -> Void) async -> ChatMessage {
         let skillID = names.skillID(for: call.name)
         let info = SkillCallInfo(
-            callID: call.id, toolName: call.name, skillID: skillID, argumentsText: call.argumentsText,
+            callID: call.id, toolName: call.name,
+            skillID: InstructionTools.activatedSkill(in: call, skillID: skillID) ?? skillID, argumentsText: call.argumentsText,
             summaryTemplate: skillID.flatMap { toolsByID[$0]?.summary })
         emit(.skillStarted(info))
         let clock = ContinuousClock()
@@ -59,7 +60,9 @@ struct ToolCallRunner: Sendable {
         switch outcome {
         case .success(let result):
             emit(.skillSucceeded(info, result: result, seconds: seconds))
-            return .tool(callID: call.id, content: formatter.text(for: result))
+            // Instructions reach the model whole (their own tools cap them); only the history trimmer drops them.
+            let content = InstructionTools.keepsWholeResult(skillID) ? result.serialized() : formatter.text(for: result)
+            return .tool(callID: call.id, content: content)
         case .failure(let error):
             emit(.skillFailed(info, error: error, seconds: seconds))
             return .tool(callID: call.id, content: formatter.text(for: error))

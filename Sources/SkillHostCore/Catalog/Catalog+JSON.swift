@@ -30,7 +30,8 @@ extension PluginRecord {
     /// The plugin as `list --json` shows it: id, path, status, enabled, error, skills (summaries).
     public var summaryJSON: JSONValue {
         [
-            "id": .string(id), "path": .string(path), "status": .string(status.rawValue), "enabled": .bool(enabled),
+            "id": .string(id), "kind": "plugin", "path": .string(path), "status": .string(status.rawValue),
+            "enabled": .bool(enabled),
             "error": error.map(JSONValue.string) ?? .null, "skills": .array(skills.map(\.summaryJSON)),
         ]
     }
@@ -51,5 +52,6 @@ extension PluginRecord {
 
 extension Catalog {
     /// `{"plugins": [...]}` as `list --json` prints it.
-    public var json: JSONValue { ["plugins": .array(plugins.map(\.summaryJSON))] }
+    /// Instruction skills follow the plugins in the same array, with `"kind": "instructions"`.
+    public var json: JSONValue { ["plugins": .array(plugins.map(\.summaryJSON) + instructions.map(\.summaryJSON))] }
 }

@@ -5,9 +5,23 @@ import SkillJSON
 public struct Catalog: Sendable, Equatable {
     /// One record per `.so` file, sorted by path.
     public var plugins: [PluginRecord]
+    /// One record per sub-folder of the skills folder (Agent Skills), sorted by folder.
+    public var instructions: [InstructionSkillRecord]
 
     /// Creates a catalog of these records.
-    public init(plugins: [PluginRecord]) { self.plugins = plugins }
+    public init(plugins: [PluginRecord], instructions: [InstructionSkillRecord] = []) {
+        self.plugins = plugins
+        self.instructions = instructions
+    }
+
+    /// The instruction skill with this id (normalized first).
+    public func instruction(_ id: String) -> InstructionSkillRecord? {
+        let id = Identifier.normalize(id)
+        return instructions.first { $0.id == id }
+    }
+
+    /// Instruction skills that may be offered to a model, in catalog order.
+    public var enabledInstructions: [InstructionSkillRecord] { instructions.filter(\.isUsable) }
 
     /// The plugin with this id (normalized first): the first by path that has a manifest, else the first
     /// file named after the id.

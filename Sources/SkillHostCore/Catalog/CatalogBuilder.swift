@@ -47,7 +47,11 @@ struct CatalogBuilder {
         markDuplicates(&records)
         try applyHealth(&records, reset: forceRescan)
         applyTrust(&records)
-        return Catalog(plugins: records)
+        var instructions = InstructionCatalogBuilder(
+            skillsFolder: paths.skills, cache: InstructionCache(directory: paths.cache), registry: registry
+        ).build(forceRescan: forceRescan)
+        markIdClashes(&records, &instructions)
+        return Catalog(plugins: records, instructions: instructions)
     }
 
     /// Absolute paths of the `*.so` files in the plugins folder, sorted: regular files, and links that lead

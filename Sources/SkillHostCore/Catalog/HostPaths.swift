@@ -8,9 +8,13 @@ public struct HostPaths: Sendable, Equatable {
     public var cache: String
     /// The folder holding one data folder per plugin.
     public var data: String
+    /// The skills folder: one Agent Skills (`SKILL.md`) folder per sub-folder.
+    public var skills: String
 
     /// Paths as given (relative ones are made absolute against the working directory).
-    public init(plugins: String, registry: String, cache: String, data: String) {
+    /// Without `skills`, the skills folder is `skills` beside the plugins folder.
+    public init(plugins: String, registry: String, cache: String, data: String, skills: String? = nil) {
+        self.skills = Posix.absolutePath(skills ?? Posix.directoryName(of: Posix.absolutePath(plugins)) + "/skills")
         self.plugins = Posix.absolutePath(plugins)
         self.registry = Posix.absolutePath(registry)
         self.cache = Posix.absolutePath(cache)
@@ -21,7 +25,8 @@ public struct HostPaths: Sendable, Equatable {
     /// defaults (`$XDG_DATA_HOME/skillhost/plugins`, `$XDG_CONFIG_HOME/skillhost/skill_registry.json`,
     /// `$XDG_CACHE_HOME/skillhost`; data in `$XDG_DATA_HOME/skillhost/data`).
     public static func resolve(
-        plugins: String? = nil, registry: String? = nil, cache: String? = nil, environment: [String: String]
+        plugins: String? = nil, registry: String? = nil, cache: String? = nil, skills: String? = nil,
+        environment: [String: String]
     ) -> HostPaths {
         func nonEmpty(_ key: String) -> String? {
             guard let value = environment[key], !value.isEmpty else { return nil }
@@ -35,7 +40,8 @@ public struct HostPaths: Sendable, Equatable {
             plugins: plugins ?? nonEmpty("SKILLHOST_PLUGINS") ?? dataHome + "/skillhost/plugins",
             registry: registry ?? nonEmpty("SKILLHOST_REGISTRY") ?? configHome + "/skillhost/skill_registry.json",
             cache: cache ?? nonEmpty("SKILLHOST_CACHE") ?? cacheHome + "/skillhost",
-            data: dataHome + "/skillhost/data")
+            data: dataHome + "/skillhost/data",
+            skills: skills ?? nonEmpty("SKILLHOST_SKILLS") ?? dataHome + "/skillhost/skills")
     }
 
     /// The data folder of one plugin.

@@ -61,7 +61,7 @@ enum ChatCommand: Command {
         let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, diagnostics: diagnostics)
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
         let agent = Agent(
-            provider: selection.makeProvider(environment: environment), backend: HostSkillBackend(host: host),
+            provider: selection.makeProvider(environment: environment), backend: InstructionSkillBackend(base: HostSkillBackend(host: host), library: HostInstructionLibrary(host: host)),
             configuration: AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: UUID().uuidString.lowercased()))
         let ticker = Task {
             while !Task.isCancelled {

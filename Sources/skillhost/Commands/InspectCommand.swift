@@ -31,6 +31,10 @@ enum InspectCommand: Command {
         } else if let (skill, _) = catalog.skill(id) {
             json = skill.detailJSON
             text = describe(skill)
+        } else if catalog.instruction(id) != nil {
+            let skill = try HostOptions.host(parsed).instructionSkill(id)
+            json = skill.detailJSON
+            text = InstructionSkillText.describe(skill)
         } else {
             throw HostError(.notFound, "no plugin or skill \"\(Identifier.normalize(id))\"; run 'skillhost list' to see the ids")
         }

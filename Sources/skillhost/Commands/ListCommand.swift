@@ -32,6 +32,9 @@ enum ListCommand: Command {
 /// The human table of `list`.
 enum CatalogTable {
     static func render(_ catalog: Catalog) -> String {
+        if catalog.plugins.isEmpty && !catalog.instructions.isEmpty {
+            return InstructionSkillText.table(catalog.instructions)
+        }
         if catalog.plugins.isEmpty {
             return "No plugins found. Copy .so files into the plugins folder (see 'skillhost list --help')."
         }
@@ -48,6 +51,7 @@ enum CatalogTable {
                 lines.append(pad("  " + skill.id, idWidth) + pad(state, 10) + pad(skill.permission.rawValue, 10) + skill.title)
             }
         }
+        if !catalog.instructions.isEmpty { lines += ["", InstructionSkillText.table(catalog.instructions)] }
         return lines.joined(separator: "\n")
     }
 

@@ -24,6 +24,7 @@ enum ValidateCommand: Command {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(arguments, flags: ["--json"], options: [])
         guard parsed.positionals.count == 1 else { throw UsageError("expected exactly one PATH") }
+        if let code = ValidateSkillFolder.runIfSkillFolder(parsed) { return code }
         let report = try HostOptions.host(parsed).validate(path: parsed.positionals[0])
         if parsed.has("--json") {
             HostOptions.printJSON([

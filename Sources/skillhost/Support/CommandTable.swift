@@ -19,6 +19,8 @@ enum CommandTable {
         BenchDispatchCommand.self,
         NewCommand.self,
         InstallCommand.self,
+        AddCommand.self,
+        RemoveCommand.self,
     ]
 
     /// The command named `name`, if there is one.

@@ -9,7 +9,8 @@ enum HostOptions {
     static func paths(_ arguments: ParsedArguments) -> HostPaths {
         HostPaths.resolve(
             plugins: arguments.options["--plugins"], registry: arguments.options["--registry"],
-            cache: arguments.options["--cache"], environment: ProcessInfo.processInfo.environment)
+            cache: arguments.options["--cache"], skills: arguments.options["--skills"],
+            environment: ProcessInfo.processInfo.environment)
     }
 
     /// This executable, started again as the scanner child and the worker.

@@ -11,7 +11,7 @@ struct ParsedArguments {
     var positionals: [String] = []
 
     /// Global options every command accepts.
-    static let globalOptions: Set<String> = ["--plugins", "--registry", "--cache"]
+    static let globalOptions: Set<String> = ["--plugins", "--registry", "--cache", "--skills"]
 
     init(_ arguments: [String], flags knownFlags: Set<String>, options knownOptions: Set<String>) throws(UsageError) {
         let knownOptions = knownOptions.union(Self.globalOptions)

@@ -45,6 +45,11 @@ public struct OfflineProvider: ModelProvider {
         let planner = OfflinePlanner(filler: SlotFiller(now: now(), timeZone: timeZone))
         let plan = planner.plan(messages[userIndex].content, tools: request.tools)
         let later = messages[(userIndex + 1)...]
+        if plan.steps.isEmpty,
+            let reply = OfflineInstructionStep.reply(to: request, userText: messages[userIndex].content, later: Array(later))
+        {
+            return reply
+        }
         let done = Self.stepsDone(in: Array(later))
         if request.toolChoice == .auto, done < plan.steps.count {
             let step = plan.steps[done]

@@ -1,0 +1,48 @@
+import SkillHostCore
+import SkillJSON
+
+/// Where the agent finds instruction skills (Agent Skills `SKILL.md` folders): the enabled ones, one read
+/// completely, and one bundled file. ``HostInstructionLibrary`` reads them from a `SkillHost`; tests can
+/// supply their own.
+public protocol InstructionLibrary: Sendable {
+    /// The enabled, valid instruction skills: name and description (what the model sees up front).
+    func enabledSkills() throws(HostError) -> [(name: String, description: String)]
+    /// One enabled skill, read completely.
+    func skill(named name: String) throws(HostError) -> InstructionSkill
+    /// Up to `limit` bytes from `offset` of one bundled file, and the file's size.
+    func read(skill: String, path: String, offset: Int, limit: Int) throws(HostError) -> (bytes: [UInt8], size: Int64)
+}
+
+/// The ``InstructionLibrary`` of a host's skills folder.
+public struct HostInstructionLibrary: InstructionLibrary {
+    /// The host.
+    public let host: SkillHost
+
+    /// A library over `host`.
+    public init(host: SkillHost) { self.host = host }
+
+    public func enabledSkills() throws(HostError) -> [(name: String, description: String)] {
+        try host.catalog().enabledInstructions.map { ($0.id, $0.description) }
+    }
+
+    public func skill(named name: String) throws(HostError) -> InstructionSkill {
+        try checkEnabled(name)
+        return try host.instructionSkill(name)
+    }
+
+    public func read(skill: String, path: String, offset: Int, limit: Int) throws(HostError) -> (bytes: [UInt8], size: Int64) {
+        try checkEnabled(skill)
+        return try host.readInstructionFile(skill: skill, path: path, offset: offset, limit: limit)
+    }
+
+    private func checkEnabled(_ name: String) throws(HostError) {
+        let catalog = try host.catalog()
+        guard let record = catalog.instruction(name) else {
+            let known = catalog.enabledInstructions.map(\.id).joined(separator: ", ")
+            throw HostError(.notFound, "no instruction skill \"\(name)\"; enabled ones: \(known.isEmpty ? "(none)" : known)")
+        }
+        if record.status == .disabled {
+            throw HostError(.disabled, "instruction skill \(record.id) is disabled; run 'skillhost enable \(record.id)'")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Glibc
+import SkillJSON
+
+/// Lists the skills folder: one ``InstructionSkillRecord`` per sub-folder (hidden ones skipped), with
+/// unchanged `SKILL.md` files taken from the ``InstructionCache``. Every problem of a folder is on its
+/// record; none hides another folder.
+struct InstructionCatalogBuilder {
+    var skillsFolder: String
+    var cache: InstructionCache
+    var registry: Registry
+
+    func build(forceRescan: Bool) -> [InstructionSkillRecord] {
+        guard let listing = SkillFolderWalk.entries(of: skillsFolder) else { return [] }
+        let types = Dictionary(listing.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+        let names = listing.map(\.name)
+        let registered = RegisteredIDs(registry)
+        let cached = forceRescan ? [:] : cache.load()
+        var fresh: [String: InstructionCache.Entry] = [:]
+        var changed = forceRescan
+        var records: [InstructionSkillRecord] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let folder = skillsFolder + "/" + name
+            let isFolder = SkillFolderWalk.mode(ofType: types[name] ?? 0) == S_IFDIR
+                || ((try? Posix.status(ofPath: folder))?.isDirectory ?? false)
+            guard isFolder else {
+                if (try? Posix.status(ofPath: folder)) == nil {
+                    records.append(invalid(name, folder, "\(folder): symlink loop or dangling link; remove it"))
+                }
+                continue
+            }
+            let walk = SkillFolderWalk(folder: folder)
+            let listed = walk.files.contains("SKILL.md") ? folder + "/SKILL.md" : nil
+            guard let file = listed ?? InstructionSkillValidator.skillFile(in: folder) else {
+                records.append(invalid(name, folder, (["Missing required file: SKILL.md"] + walk.problems).joined(separator: "; ")))
+                continue
+            }
+            let key: ScanCache.FileKey
+            do {
+                key = try ScanCache.FileKey(path: file)
+            } catch {
+                records.append(invalid(name, folder, ([error.message] + walk.problems).joined(separator: "; ")))
+                continue
+            }
+            let entry: InstructionCache.Entry
+            if let hit = cached[file], hit.key == key {
+                entry = hit
+            } else {
+                entry = Self.read(file: file, key: key, folderName: name)
+                changed = true
+            }
+            fresh[file] = entry
+            records.append(record(name: name, folder: folder, entry: entry, walkProblems: walk.problems, registered: registered))
+        }
+        if changed || fresh.count != cached.count {
+            try? cache.store(fresh)
+        }
+        return records
+    }
+
+    /// Reads and checks one `SKILL.md`.
+    static func read(file: String, key: ScanCache.FileKey, folderName: String) -> InstructionCache.Entry {
+        do {
+            let document = try InstructionSkillValidator.read(file)
+            let problems = InstructionSkillValidator.validate(frontmatter: document.frontmatter, folderName: folderName)
+            let lines = document.body.isEmpty ? 0 : document.body.split(separator: "\n", omittingEmptySubsequences: false).count
+            return InstructionCache.Entry(
+                key: key, frontmatter: document.frontmatter, problems: problems, bodyLines: lines,
+                bodyTokens: (document.body.utf8.count + 3) / 4)
+        } catch {
+            return InstructionCache.Entry(key: key, frontmatter: nil, problems: [error.message], bodyLines: 0, bodyTokens: 0)
+        }
+    }
+
+    func record(name: String, folder: String, entry: InstructionCache.Entry, walkProblems: [String],
+                registered: RegisteredIDs) -> InstructionSkillRecord
+    {
+        let problems = (entry.problems + walkProblems).map(Self.oneLine)
+        var id = ""
+        if let raw = entry.frontmatter?["name"]?.stringValue {
+            id = InstructionSkillValidator.normalizedName(raw)
+        }
+        if id.isEmpty { id = Identifier.normalize(name) }
+        let enabled = registered.contains(id) ? registry.pluginEnabled(id) : registry.newPlugins == .enabled
+        return InstructionSkillRecord(
+            id: id, folder: folder, status: problems.isEmpty ? (enabled ? .ok : .disabled) : .invalid,
+            enabled: enabled, error: problems.isEmpty ? nil : problems.joined(separator: "; "),
+            frontmatter: entry.frontmatter, bodyLines: entry.bodyLines, bodyTokens: entry.bodyTokens)
+    }
+
+    func invalid(_ name: String, _ folder: String, _ reason: String) -> InstructionSkillRecord {
+        let id = Identifier.normalize(name)
+        return InstructionSkillRecord(
+            id: id, folder: folder, status: .invalid, enabled: registry.pluginEnabled(id), error: Self.oneLine(reason))
+    }
+
+    static func oneLine(_ text: String) -> String {
+        String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+}
+
+/// The normalized ids that have an entry in the registry's `plugins`, computed once per listing so that
+/// ids without an entry (most skills) skip the registry's normalizing lookup.
+struct RegisteredIDs {
+    private let ids: Set<String>
+
+    init(_ registry: Registry) {
+        let keys = registry.document["plugins"]?.objectValue?.keys ?? []
+        ids = Set(keys.map(Identifier.normalize))
+    }
+
+    func contains(_ id: String) -> Bool { ids.contains(Identifier.isValid(id) ? id : Identifier.normalize(id)) }
+}

@@ -1,0 +1,40 @@
+import SkillHostCore
+
+/// How `list` and `inspect` show instruction skills to people.
+enum InstructionSkillText {
+    /// The instruction skills table printed under the plugins by `list`.
+    static func table(_ records: [InstructionSkillRecord]) -> String {
+        let idWidth = max(17, records.map(\.id.count).max() ?? 0) + 2
+        var lines = [CatalogTable.pad("INSTRUCTION SKILL", idWidth) + CatalogTable.pad("STATUS", 10) + "PATH"]
+        for record in records {
+            lines.append(CatalogTable.pad(record.id, idWidth) + CatalogTable.pad(record.status.rawValue, 10) + record.folder)
+            if let error = record.error {
+                lines.append("  ! " + error)
+            } else if !record.description.isEmpty {
+                lines.append("  " + String(record.description.prefix(100)).replacingNewlines())
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `inspect ID` of an instruction skill: frontmatter, body size, files with SHA-256.
+    static func describe(_ skill: InstructionSkill) -> String {
+        let json = skill.detailJSON
+        var lines = ["instruction skill \(skill.name)", "  path:        \(skill.folder)", "  frontmatter:"]
+        if let object = skill.frontmatter.objectValue {
+            for (key, value) in object {
+                let text = value.stringValue ?? value.serialized()
+                lines.append("    \(key): \(text.replacingNewlines())")
+            }
+        }
+        lines.append("  body:        \(json["body_lines"]?.intValue ?? 0) lines, about \(json["body_tokens"]?.intValue ?? 0) tokens")
+        lines.append("  files:")
+        for file in skill.files { lines.append("    \(file.sha256)  \(file.size)  \(file.path)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// The text on one line (line breaks as spaces).
+    func replacingNewlines() -> String { String(map { $0 == "\n" || $0 == "\r" ? " " : $0 }) }
+}
