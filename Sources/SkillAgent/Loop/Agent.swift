@@ -81,7 +81,7 @@ private struct TurnDriver {
         let names = ToolNameMap(skillIDs: tools.map(\.skillID))
         let specs = tools.compactMap { tool in names.toolName(for: tool.skillID).map { ToolSpec(name: $0, tool: tool) } }
         let runner = ToolCallRunner(backend: agent.backend, tools: tools, names: names, configuration: configuration)
-        let selector = ToolSelector.cached(specs: specs, budget: configuration.toolBudget)
+        let selector = ToolSelector(specs: specs, budget: configuration.toolBudget)
         var found: [String] = []
         var step = 0
         var usedIDs = Set<String>()

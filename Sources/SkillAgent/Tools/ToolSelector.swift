@@ -14,12 +14,34 @@ struct ToolSelector {
     /// Whether every tool fits as it is (then no selection and no `find_skills`).
     let allFit: Bool
     private let scorer: SkillScorer
+    /// Per vocabulary of the scorer: its examples' literal words (slots left out).
+    private let literalExamples: [[Set<String>]]
 
     init(specs: [ToolSpec], budget: ToolBudget) {
         self.specs = specs
         self.budget = budget
         allFit = specs.count <= budget.maxTools && ToolBudget.tokens(of: specs) <= budget.maxTokens
-        scorer = SkillScorer(tools: allFit ? [] : specs, filler: SlotFiller(now: Date(), timeZone: .current))
+        (scorer, literalExamples) = allFit ? Self.read([]) : Self.cachedReading(of: specs)
+    }
+
+    /// The scorer's reading of `specs` and its examples' literal words (slots left out).
+    private static func read(_ specs: [ToolSpec]) -> (SkillScorer, [[Set<String>]]) {
+        let scorer = SkillScorer(tools: specs, filler: SlotFiller(now: Date(), timeZone: .current))
+        let literal = scorer.vocabularies.map { vocabulary in
+            vocabulary.exampleWords.map { $0.filter { !$0.hasPrefix("{") } }.filter { !$0.isEmpty }
+        }
+        return (scorer, literal)
+    }
+
+    private static let cache = Mutex<(specs: [ToolSpec], scorer: SkillScorer, literal: [[Set<String>]])?>(nil)
+
+    /// The reading of `specs`, reused while the enabled skills stay the same (reading 600 tools takes far
+    /// longer than comparing them).
+    private static func cachedReading(of specs: [ToolSpec]) -> (SkillScorer, [[Set<String>]]) {
+        if let hit = cache.withLock({ $0 }), hit.specs == specs { return (hit.scorer, hit.literal) }
+        let (scorer, literal) = read(specs)
+        cache.withLock { $0 = (specs, scorer, literal) }
+        return (scorer, literal)
     }
 
     /// The tools ranked for `sentence`, most relevant first (ties by name).
@@ -33,15 +55,17 @@ struct ToolSelector {
         let stems = Set(words.stems.compactMap { $0 })
         let cues = Set(words.cues)
         var scores: [String: Double] = [:]
-        for vocabulary in scorer.vocabularies {
+        let damping = Dictionary(uniqueKeysWithValues: stems.map { ($0, max(1, scorer.frequency[$0] ?? 1).squareRoot()) })
+        for (vocabulary, examples) in zip(scorer.vocabularies, literalExamples) {
             var total = 0.0
-            for stem in stems {
-                if let weight = vocabulary.weights[stem] { total += weight / max(1, scorer.frequency[stem] ?? 1).squareRoot() }
+            for (stem, divisor) in damping {
+                if let weight = vocabulary.weights[stem] { total += weight / divisor }
             }
-            let similarity = vocabulary.exampleWords.map { example in
-                let literal = example.filter { !$0.hasPrefix("{") }
-                return literal.isEmpty ? 0 : Double(literal.intersection(cues).count) / Double(literal.union(cues).count)
-            }.max() ?? 0
+            var similarity = 0.0
+            for literal in examples {
+                let shared = literal.reduce(0) { cues.contains($1) ? $0 + 1 : $0 }
+                similarity = max(similarity, Double(shared) / Double(literal.count + cues.count - shared))
+            }
             scores[vocabulary.spec.name] = total + similarity * SkillScorer.phraseWeight
         }
         return specs.sorted { left, right in
@@ -65,7 +89,8 @@ struct ToolSelector {
         let tight = ToolBudget.tokens(of: Array(order.prefix(slots))) > tokens
         var chosen: [ToolSpec] = []
         var used = 0
-        for spec in order where chosen.count < slots {
+        // Past the best few, a tool that still fits is no longer a relevant one: look no further.
+        for spec in order.prefix(slots * 3) where chosen.count < slots && tokens - used >= Self.smallestTool {
             let offered = tight ? Self.trimmed(spec) : spec
             let cost = ToolBudget.tokens(of: offered)
             guard used + cost <= tokens else { continue }
@@ -75,16 +100,8 @@ struct ToolSelector {
         return chosen + [finder]
     }
 
-    private static let cache = Mutex<ToolSelector?>(nil)
-
-    /// A selector for `specs`, reused while the enabled skills and the budget stay the same (reading 600
-    /// tools takes longer than comparing them).
-    static func cached(specs: [ToolSpec], budget: ToolBudget) -> ToolSelector {
-        if let hit = cache.withLock({ $0 }), hit.budget == budget, hit.specs == specs { return hit }
-        let made = ToolSelector(specs: specs, budget: budget)
-        cache.withLock { $0 = made }
-        return made
-    }
+    /// Fewer tokens than any tool definition takes (a name, a short description, an empty object schema).
+    static let smallestTool = 24
 
     /// `spec` with its description, and its parameters' descriptions, cut to the first sentence, and
     /// without `pattern`s (the host still validates them and tells the model what did not fit).
