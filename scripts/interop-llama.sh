@@ -103,7 +103,6 @@ for format in chatml-function-calling native; do
         kill "$proxy_pid" 2>/dev/null || true
         wait "$proxy_pid" 2>/dev/null || true
         proxy_pid=""
-        rm -f "$dir/current"
         "$venv/bin/python" - "$dir" "$sentence" "$status" <<'PY'
 import json, sys, pathlib
 directory, sentence, status = pathlib.Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])

@@ -43,6 +43,8 @@ import Testing
                     guard let meta = files.contents(atPath: stem + ".json").flatMap({ try? JSONValue(parsing: [UInt8]($0)) }),
                         let body = files.contents(atPath: stem + ".body")
                     else { break }
+                    // Status 0: the server closed without answering (it had crashed); nothing to replay.
+                    guard meta["status"]?.intValue ?? 0 != 0 else { break }
                     exchanges.append(
                         Exchange(
                             request: meta["request"] ?? .null, status: Int(meta["status"]?.intValue ?? 0),

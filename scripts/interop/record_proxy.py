@@ -3,7 +3,8 @@
 
 Listens on 127.0.0.1:PORT, forwards every request to UPSTREAM, streams the answer back unchanged and
 writes each exchange into OUT_DIR as NN.json ({"method", "path", "request", "status", "content_type"})
-and NN.body (the response bytes as the server sent them). Exits after --lifetime seconds.
+and NN.body (the response bytes as the server sent them); status 0 with an "error" when the server
+closed without answering (the client then sees the same). Exits after --lifetime seconds.
 """
 import argparse
 import http.client
@@ -44,13 +45,16 @@ def main():
             with lock:
                 number = counter["next"]
                 counter["next"] += 1
-                target = os.path.join(args.out, "current")
-                with open(target, "w") as handle:
-                    handle.write(str(number + 1))
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "accept-encoding")}
             connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=600)
-            connection.request(self.command, self.path, body=body, headers=headers)
-            response = connection.getresponse()
+            try:
+                connection.request(self.command, self.path, body=body, headers=headers)
+                response = connection.getresponse()
+            except (OSError, http.client.HTTPException) as error:
+                # The server is gone (crashed): record that, and close without an answer as it did.
+                self.record(number, body, 0, "", b"", error="%s: %s" % (type(error).__name__, error))
+                self.close_connection = True
+                return
             content_type = response.getheader("Content-Type", "")
             self.send_response(response.status)
             self.send_header("Content-Type", content_type)
@@ -69,17 +73,22 @@ def main():
                     break
             connection.close()
             self.close_connection = True
+            self.record(number, body, response.status, content_type, bytes(received))
+
+        def record(self, number, body, status, content_type, received, error=None):
             try:
                 request = json.loads(body) if body else None
             except ValueError:
                 request = body.decode("utf-8", "replace")
-            meta = {"method": self.command, "path": self.path, "request": request, "status": response.status,
+            meta = {"method": self.command, "path": self.path, "request": request, "status": status,
                     "content_type": content_type}
+            if error:
+                meta["error"] = error
             with open(os.path.join(args.out, "%02d.json" % number), "w") as handle:
                 json.dump(meta, handle, indent=1, sort_keys=True)
                 handle.write("\n")
             with open(os.path.join(args.out, "%02d.body" % number), "wb") as handle:
-                handle.write(bytes(received))
+                handle.write(received)
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     timer = threading.Timer(args.lifetime, server.shutdown)
