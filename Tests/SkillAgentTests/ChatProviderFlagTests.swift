@@ -45,3 +45,26 @@ import Testing
         #expect(run.stdout.contains("It is 10:00 in Tokyo."))
     }
 }
+
+/// The registry's `"chat": {"provider": …}` setting selects the provider when no flag or variable does.
+@Suite(.serialized) struct ChatRegistryProviderTests {
+    @Test func theRegistrySettingSelectsAnthropic() throws {
+        let server = try ReplayServer([AnthropicProviderTests.json("answer_time.json")])
+        defer { server.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chat-registry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let registry = folder.appendingPathComponent("registry.json")
+        try Data(#"{"version": 1, "chat": {"provider": "anthropic"}}"#.utf8).write(to: registry)
+        let run = try ChatCommandTests.chat(
+            ["--json", "hi"],
+            environment: [
+                "SKILLHOST_REGISTRY": registry.path, "ANTHROPIC_BASE_URL": "http://127.0.0.1:\(server.port)",
+                // Without the setting, this OpenAI server (where nothing listens) would be used.
+                "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "SKILLHOST_MODEL": "claude-haiku-4-5",
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(server.requests.first?.path == "/v1/messages")
+        #expect(run.stdout.contains("It is 10:00 in Tokyo."))
+    }
+}
