@@ -82,6 +82,8 @@ private struct TurnDriver {
         let specs = tools.compactMap { tool in names.toolName(for: tool.skillID).map { ToolSpec(name: $0, tool: tool) } }
         let runner = ToolCallRunner(backend: agent.backend, tools: tools, names: names, configuration: configuration)
         let systemPrompt = configuration.systemPrompt + ((await (agent.backend as? any InstructionPromptSource)?.instructionPrompt()) ?? "")
+        let selector = ToolSelector(specs: specs, budget: configuration.toolBudget)
+        var found: [String] = []
         var step = 0
         var usedIDs = Set<String>()
         while true {
@@ -90,8 +92,12 @@ private struct TurnDriver {
             conversation = HistoryTrimmer(budget: configuration.historyTokenBudget).trim(conversation)
             // A user-role note rather than a late system message: some local chat templates reject those.
             if atCap { conversation.append(.user(AgentConfiguration.stepCapPrompt)) }
+            // The instruction-skill tools are always offered while any instruction skill is enabled: the system
+            // prompt names those skills, and a model told about a skill must be able to activate it.
+            let builtIn = specs.map(\.name).filter { $0 == InstructionTools.activate || $0 == InstructionTools.readFile }
+            let offered = agent.provider.limitsTools ? selector.offer(for: text, pinned: builtIn + found) : specs
             let request = ModelRequest(
-                messages: conversation, tools: specs, toolChoice: atCap || specs.isEmpty ? .none : .auto)
+                messages: conversation, tools: offered, toolChoice: atCap || offered.isEmpty ? .none : .auto)
             move(.thinking)
             let reply: ModelReply
             do {
@@ -154,7 +160,8 @@ private struct TurnDriver {
                 move(.finished)
                 return
             }
-            let results = await runner.runAll(calls, emit: emit)
+            let (results, more) = await FindSkillsTool.runAll(calls, runner: runner, selector: selector, offered: offered, emit: emit)
+            found += more
             await agent.history.append(results)
             if Task.isCancelled { return fail(AgentError(.cancelled, "the turn was cancelled")) }
             step += 1
@@ -172,6 +179,8 @@ private struct TurnDriver {
                 emit(.token(text))
             case .reply(let complete):
                 reply = complete
+            case .notice(let line):
+                emit(.notice(line))
             }
         }
         try Task.checkCancellation()

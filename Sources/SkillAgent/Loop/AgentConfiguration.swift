@@ -17,6 +17,8 @@ public struct AgentConfiguration: Sendable {
     public var approval: any ApprovalHandler
     /// The conversation's session id, handed to skills.
     public var sessionID: String
+    /// How many tools and tool-definition tokens one request may carry (see ``ToolBudget``).
+    public var toolBudget = ToolBudget()
 
     /// A configuration; every part has a default.
     public init(

@@ -8,7 +8,7 @@ extension AgentEvent {
     /// `{"event": "skillSucceeded", …, "result", "summary", "seconds"}`,
     /// `{"event": "skillFailed", …, "error": {"kind", "message"}, "seconds"}`,
     /// `{"event": "messageCompleted", "role", "content", "tool_calls"}`,
-    /// `{"event": "turnFailed", "error": {"kind", "message"}}`.
+    /// `{"event": "turnFailed", "error": {"kind", "message"}}`, `{"event": "notice", "text"}`.
     public var jsonValue: JSONValue {
         var object = JSONObject()
         switch self {
@@ -45,6 +45,9 @@ extension AgentEvent {
         case .turnFailed(let error):
             object["event"] = "turnFailed"
             object["error"] = ["kind": .string(error.kind.rawValue), "message": .string(error.message)]
+        case .notice(let text):
+            object["event"] = "notice"
+            object["text"] = .string(text)
         }
         return .object(object)
     }

@@ -19,6 +19,9 @@ public enum AgentEvent: Sendable, Equatable {
     case messageCompleted(ChatMessage)
     /// The turn failed without an answer; the state is `failed`.
     case turnFailed(AgentError)
+    /// One line from the model provider about the connection (said once per session), e.g. that
+    /// streaming was switched off because the server cannot stream with tools.
+    case notice(String)
 
     public static func == (lhs: AgentEvent, rhs: AgentEvent) -> Bool {
         switch (lhs, rhs) {
@@ -30,6 +33,7 @@ public enum AgentEvent: Sendable, Equatable {
             return a == b && e.kind == f.kind && e.message == f.message
         case (.messageCompleted(let a), .messageCompleted(let b)): return a == b
         case (.turnFailed(let a), .turnFailed(let b)): return a == b
+        case (.notice(let a), .notice(let b)): return a == b
         default: return false
         }
     }

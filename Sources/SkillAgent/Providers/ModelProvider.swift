@@ -12,6 +12,14 @@ public protocol ModelProvider: Sendable {
 
     /// Sends the conversation and streams the reply.
     func respond(to request: ModelRequest) -> AsyncThrowingStream<ModelStreamEvent, any Error>
+
+    /// Whether requests must keep to the agent's ``ToolBudget`` (true for models with a context window;
+    /// the offline planner reads every tool).
+    var limitsTools: Bool { get }
+}
+
+extension ModelProvider {
+    public var limitsTools: Bool { true }
 }
 
 /// What the agent asks a model for: the conversation so far and the tools it may call.
@@ -60,6 +68,9 @@ public enum ModelStreamEvent: Sendable, Equatable {
     case token(String)
     /// The complete reply (its text is the concatenation of the tokens).
     case reply(ModelReply)
+    /// One line about how the provider talks to its server, said once per session (e.g. "streaming is
+    /// off: the server sent an empty stream"). Not part of the answer.
+    case notice(String)
 }
 
 /// A model's complete reply: text, tool calls, or both.

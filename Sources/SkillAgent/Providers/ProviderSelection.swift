@@ -1,24 +1,50 @@
-/// Chooses the model provider from flags and environment: an OpenAI-compatible server when one is
-/// configured, else the offline planner.
+/// Chooses the model provider from flags and environment: an OpenAI-compatible server or the Anthropic
+/// Messages API when one is configured, else the offline planner.
 ///
 /// - `--offline` always selects the offline planner.
+/// - A provider named by `--provider`, else `SKILLHOST_PROVIDER`, else the registry's `chat.provider`
+///   setting (`openai`, `anthropic` or `offline`) is used; `anthropic` takes its base URL from
+///   `--base-url`, else `ANTHROPIC_BASE_URL` (default api.anthropic.com), and its model from `--model`,
+///   else `SKILLHOST_MODEL` (default `claude-haiku-4-5`).
 /// - A base URL (`--base-url`, else `OPENAI_BASE_URL`) selects that server; it needs a model
 ///   (`--model`, else `SKILLHOST_MODEL`).
 /// - Without a base URL, `OPENAI_API_KEY` selects OpenAI itself (model defaults to `gpt-4o-mini`).
+/// - Without those, `ANTHROPIC_API_KEY` or `ANTHROPIC_BASE_URL` selects Anthropic.
 /// - Otherwise: offline.
 public enum ProviderSelection: Sendable, Equatable {
     /// The embedded offline planner.
     case offline
     /// An OpenAI-compatible server.
     case openAI(baseURL: String, model: String)
+    /// The Anthropic Messages API.
+    case anthropic(baseURL: String, model: String)
+
+    /// The provider names `--provider` accepts.
+    public static let providerNames = ["openai", "anthropic", "offline"]
 
     /// The selection for these flags and environment.
     /// - Throws: ``ModelProviderError`` (`badRequest`) when a server is named but no model is.
     public static func resolve(
-        environment: [String: String], baseURLFlag: String?, modelFlag: String?, offline: Bool
+        environment: [String: String], providerFlag: String? = nil, registrySetting: String? = nil, baseURLFlag: String?,
+        modelFlag: String?, offline: Bool
     ) throws(ModelProviderError) -> ProviderSelection {
         if offline { return .offline }
         let model = nonEmpty(modelFlag) ?? nonEmpty(environment["SKILLHOST_MODEL"])
+        let named: (name: String, source: String)? =
+            nonEmpty(providerFlag).map { ($0, "--provider") } ?? nonEmpty(environment["SKILLHOST_PROVIDER"]).map { ($0, "SKILLHOST_PROVIDER") }
+            ?? nonEmpty(registrySetting).map { ($0, "the registry's chat.provider") }
+        switch named?.name.lowercased() {
+        case nil, "openai"?: break
+        case "offline"?: return .offline
+        case "anthropic"?:
+            let base = nonEmpty(baseURLFlag) ?? nonEmpty(environment["ANTHROPIC_BASE_URL"]) ?? AnthropicConfiguration.anthropicBaseURL
+            return .anthropic(baseURL: base, model: model ?? AnthropicConfiguration.defaultModel)
+        case let other?:
+            throw ModelProviderError(
+                .badRequest,
+                "unknown provider '\(other)' (from \(named?.source ?? "--provider")); use one of: \(providerNames.joined(separator: ", "))")
+        }
+        let openAINamed = named != nil
         if let base = nonEmpty(baseURLFlag) ?? nonEmpty(environment["OPENAI_BASE_URL"]) {
             guard let model else {
                 throw ModelProviderError(
@@ -27,8 +53,12 @@ public enum ProviderSelection: Sendable, Equatable {
             }
             return .openAI(baseURL: base, model: model)
         }
-        if nonEmpty(environment["OPENAI_API_KEY"]) != nil {
+        if openAINamed || nonEmpty(environment["OPENAI_API_KEY"]) != nil {
             return .openAI(baseURL: OpenAIConfiguration.openAIBaseURL, model: model ?? OpenAIConfiguration.defaultOpenAIModel)
+        }
+        if nonEmpty(environment["ANTHROPIC_API_KEY"]) != nil || nonEmpty(environment["ANTHROPIC_BASE_URL"]) != nil {
+            let base = nonEmpty(environment["ANTHROPIC_BASE_URL"]) ?? AnthropicConfiguration.anthropicBaseURL
+            return .anthropic(baseURL: base, model: model ?? AnthropicConfiguration.defaultModel)
         }
         return .offline
     }
@@ -40,8 +70,8 @@ public enum ProviderSelection: Sendable, Equatable {
 }
 
 extension ProviderSelection {
-    /// The provider this selection names. The API key is read here, from `OPENAI_API_KEY` in
-    /// `environment`, and goes nowhere but the `Authorization` header.
+    /// The provider this selection names. The API key is read here, from `OPENAI_API_KEY` (or
+    /// `ANTHROPIC_API_KEY`) in `environment`, and goes nowhere but the request's key header.
     public func makeProvider(environment: [String: String]) -> any ModelProvider {
         switch self {
         case .offline:
@@ -49,6 +79,9 @@ extension ProviderSelection {
         case .openAI(let baseURL, let model):
             let key = environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
             return OpenAIProvider(configuration: OpenAIConfiguration(baseURL: baseURL, model: model, apiKey: key))
+        case .anthropic(let baseURL, let model):
+            let key = environment["ANTHROPIC_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+            return AnthropicProvider(configuration: AnthropicConfiguration(baseURL: baseURL, model: model, apiKey: key))
         }
     }
 }

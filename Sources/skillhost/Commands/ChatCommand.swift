@@ -9,6 +9,7 @@ enum ChatCommand: Command {
     static let summary = "talk to an agent that calls the enabled skills"
     static let help = """
         usage: skillhost chat [PROMPT] [--json] [--yes] [--max-steps N] [--base-url URL] [--model NAME] [--offline]
+                              [--context-tokens N] [--provider openai|anthropic|offline]
 
         One sentence in, skill calls and an answer out. With PROMPT: one turn, then exit. Without: an
         interactive session (type 'exit' or press Ctrl-D to leave). Each skill call shows as a card under
@@ -18,6 +19,8 @@ enum ChatCommand: Command {
         with --model or SKILLHOST_MODEL; OPENAI_API_KEY alone selects api.openai.com), else the built-in
         offline planner, which maps requests to the skills' example utterances. The API key is read only
         from OPENAI_API_KEY. See docs/agent.md for OpenAI, Ollama and llama.cpp.
+        --provider anthropic (or SKILLHOST_PROVIDER=anthropic, or the registry's "chat": {"provider"}, or
+        ANTHROPIC_API_KEY alone) uses the Anthropic Messages API (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY).
 
         Options:
           --json          print the turn's events as JSON lines (one object per line)
@@ -27,6 +30,10 @@ enum ChatCommand: Command {
           --base-url URL  OpenAI-compatible API root, e.g. http://localhost:11434/v1 (env OPENAI_BASE_URL)
           --model NAME    model name (env SKILLHOST_MODEL)
           --offline       use the offline planner even when a server is configured
+          --provider NAME openai, anthropic or offline (env SKILLHOST_PROVIDER)
+          --context-tokens N  the model's context size in tokens (default 8192): tool definitions take at
+                          most 25 % of it (at most 16 tools, the most relevant first, plus find_skills)
+                          and the conversation at most half
 
         Ctrl-C stops the running turn (its skills are cancelled); at the prompt it leaves.
 
@@ -37,13 +44,14 @@ enum ChatCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(
-            arguments, flags: ["--json", "--yes", "--offline"], options: ["--max-steps", "--base-url", "--model"])
+            arguments, flags: ["--json", "--yes", "--offline"], options: ["--max-steps", "--base-url", "--model", "--context-tokens", "--provider"])
         let environment = ProcessInfo.processInfo.environment
         let selection: ProviderSelection
         do {
+            let registrySetting = (try? RegistryStore(path: HostOptions.paths(parsed).registry).read())?.json["chat"]?["provider"]?.stringValue
             selection = try ProviderSelection.resolve(
-                environment: environment, baseURLFlag: parsed.options["--base-url"], modelFlag: parsed.options["--model"],
-                offline: parsed.has("--offline"))
+                environment: environment, providerFlag: parsed.options["--provider"], registrySetting: registrySetting,
+                baseURLFlag: parsed.options["--base-url"], modelFlag: parsed.options["--model"], offline: parsed.has("--offline"))
         } catch {
             throw UsageError(error.message)
         }
@@ -54,15 +62,28 @@ enum ChatCommand: Command {
             }
             maxSteps = value
         }
+        var contextTokens: Int?
+        if let text = parsed.options["--context-tokens"] {
+            guard let value = Int(text), (512...10_000_000).contains(value) else {
+                throw UsageError("--context-tokens needs a whole number from 512 to 10000000 (the model's context size), not '\(text)'")
+            }
+            contextTokens = value
+        }
         let renderer = ChatRenderer(mode: outputMode(json: parsed.has("--json"), environment: environment))
         // The standard gates, with the trust warning shown above the cards instead of through them.
         let paths = HostOptions.paths(parsed)
         let diagnostics = DiagnosticSink { _, line in renderer.warn(line) }
         let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, diagnostics: diagnostics)
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
+        var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: UUID().uuidString.lowercased())
+        if let contextTokens {
+            configuration.toolBudget = ToolBudget(contextTokens: contextTokens)
+            configuration.historyTokenBudget = max(200, min(configuration.historyTokenBudget, contextTokens / 2))
+        }
         let agent = Agent(
-            provider: selection.makeProvider(environment: environment), backend: InstructionSkillBackend(base: HostSkillBackend(host: host), library: HostInstructionLibrary(host: host)),
-            configuration: AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: UUID().uuidString.lowercased()))
+            provider: selection.makeProvider(environment: environment),
+            backend: InstructionSkillBackend(base: HostSkillBackend(host: host), library: HostInstructionLibrary(host: host)),
+            configuration: configuration)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(200))

@@ -39,6 +39,7 @@ final class ChatRenderer: Sendable {
             Self.write(event.jsonValue.serialized() + "\n")
             return
         }
+        if case .notice(let line) = event { return warn("note: " + line) }
         state.withLock { state in
             switch event {
             case .token(let text):
@@ -62,7 +63,7 @@ final class ChatRenderer: Sendable {
                 update(&state, info) { $0.status = .succeeded(summary: info.summary(of: result), seconds: seconds) }
             case .skillFailed(let info, let error, let seconds):
                 update(&state, info) { $0.status = .failed(message: error.message, seconds: seconds) }
-            case .turnFailed, .stateChanged:
+            case .turnFailed, .stateChanged, .notice:
                 break
             }
         }

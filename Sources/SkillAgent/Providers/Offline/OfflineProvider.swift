@@ -19,6 +19,9 @@ public struct OfflineProvider: ModelProvider {
 
     public var name: String { "offline" }
 
+    /// The planner has no context window: it reads every tool.
+    public var limitsTools: Bool { false }
+
     public func respond(to request: ModelRequest) -> AsyncThrowingStream<ModelStreamEvent, any Error> {
         let reply = self.reply(to: request)
         return AsyncThrowingStream { continuation in

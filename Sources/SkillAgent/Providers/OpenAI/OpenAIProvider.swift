@@ -8,6 +8,7 @@ public struct OpenAIProvider: ModelProvider {
     public let configuration: OpenAIConfiguration
     private let transport: any HTTPTransport
     private let sleeper: @Sendable (Double) async throws -> Void
+    private let fallback = StreamingFallback()
 
     /// A provider for `configuration` over `transport` (URLSession by default).
     public init(
@@ -38,8 +39,9 @@ public struct OpenAIProvider: ModelProvider {
     /// Sends the request, retrying what may be retried, and reports the reply through `yield`.
     func perform(_ request: ModelRequest, yield: (ModelStreamEvent) -> Void) async throws(ModelProviderError) {
         let encoder = OpenAIRequestEncoder(model: configuration.model)
-        var stream = configuration.stream
+        var stream = configuration.stream && fallback.streams
         var attempt = 0
+        var wholeRetried = false
         while true {
             let body = encoder.body(for: request, stream: stream).serializedBytes()
             var headers = ["Content-Type": "application/json", "Accept": stream ? "text/event-stream" : "application/json"]
@@ -48,16 +50,24 @@ public struct OpenAIProvider: ModelProvider {
                 url: configuration.chatCompletionsURL, headers: headers, body: body, idleTimeout: configuration.idleTimeout)
             let (head, bytes) = try await transport.send(httpRequest)
             if head.status == 200 {
-                try await readReply(head: head, bytes: bytes, yield: yield)
-                return
+                let outcome = try await readReply(head: head, bytes: bytes, streamed: stream, yield: yield)
+                guard case .unusableStream(let why) = outcome, !wholeRetried else { return }
+                // Retried once without streaming, and remembered for the session.
+                if fallback.switchOff() { yield(.notice("\(host) \(why); streaming is off for this session")) }
+                stream = false
+                wholeRetried = true
+                continue
             }
             let errorBody = try await Self.collect(bytes, limit: 64 * 1024)
             let detail = OpenAIResponseDecoder.errorSummary(from: errorBody)
-            let failure = error(for: head, detail: detail)
             if head.status == 400, stream, detail.lowercased().contains("stream") {
-                stream = false  // a server that cannot stream (with tools) still answers whole
+                // A server that cannot stream (with tools) still answers whole.
+                if fallback.switchOff() { yield(.notice("\(host) cannot stream with tools; streaming is off for this session")) }
+                stream = false
                 continue
             }
+            if let explained = ServerValidationError.explain(status: head.status, detail: detail, host: host) { throw explained }
+            let failure = error(for: head, detail: detail)
             guard let delay = retryDelay(for: head, attempt: attempt) else { throw failure }
             attempt += 1
             do {
@@ -68,27 +78,43 @@ public struct OpenAIProvider: ModelProvider {
         }
     }
 
+    /// How reading a `200` answer ended.
+    private enum ReplyOutcome {
+        /// The reply was yielded.
+        case complete
+        /// A streamed answer that carried nothing usable (said why); nothing was yielded.
+        case unusableStream(String)
+    }
+
     private func readReply(
-        head: HTTPResponseHead, bytes: AsyncThrowingStream<[UInt8], any Error>, yield: (ModelStreamEvent) -> Void
-    ) async throws(ModelProviderError) {
+        head: HTTPResponseHead, bytes: AsyncThrowingStream<[UInt8], any Error>, streamed: Bool,
+        yield: (ModelStreamEvent) -> Void
+    ) async throws(ModelProviderError) -> ReplyOutcome {
         let contentType = head.headers["content-type"]?.lowercased() ?? ""
         if !contentType.contains("text/event-stream") {
             let body = try await Self.collect(bytes, limit: 16 * 1024 * 1024)
+            if streamed, body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+                return .unusableStream("answered a streamed request with an empty body")
+            }
             let reply = try OpenAIResponseDecoder.reply(from: body)
             if !reply.content.isEmpty { yield(.token(reply.content)) }
             yield(.reply(reply))
-            return
+            return .complete
         }
         var decoder = ServerSentEventDecoder()
         var accumulator = StreamedReplyAccumulator()
         var done = false
+        var yieldedTokens = false
         func handle(_ payload: String) throws(ModelProviderError) {
             if payload.trimmingWhitespace() == "[DONE]" {
                 done = true
                 return
             }
             let token = try accumulator.add(payload)
-            if !token.isEmpty { yield(.token(token)) }
+            if !token.isEmpty {
+                yieldedTokens = true
+                yield(.token(token))
+            }
         }
         do {
             for try await chunk in bytes {
@@ -104,7 +130,14 @@ public struct OpenAIProvider: ModelProvider {
         }
         if !done, let payload = decoder.finish() { try handle(payload) }
         if Task.isCancelled { throw ModelProviderError(.cancelled, "the request was cancelled") }
-        yield(.reply(accumulator.reply))
+        let reply = accumulator.reply
+        // Nothing shown yet and nothing to act on, or cut off before its end: ask again for a whole answer.
+        if !yieldedTokens {
+            if !accumulator.sawDelta { return .unusableStream("sent a stream without a single delta") }
+            if !done, reply.finishReason == nil { return .unusableStream("ended the stream before [DONE]") }
+        }
+        yield(.reply(reply))
+        return .complete
     }
 
     /// The base URL for messages, without any `user:password@` part.

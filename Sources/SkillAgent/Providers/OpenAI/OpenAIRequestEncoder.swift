@@ -25,7 +25,9 @@ struct OpenAIRequestEncoder: Sendable {
         object["role"] = .string(message.role.rawValue)
         switch message.role {
         case .assistant where !message.toolCalls.isEmpty:
-            object["content"] = message.content.isEmpty ? .null : .string(message.content)
+            // "" rather than null: llama-cpp-python's validation refuses a null content beside tool_calls
+            // (HTTP 500), and every other server accepts the empty string (issue 13).
+            object["content"] = .string(message.content)
             object["tool_calls"] = .array(
                 message.toolCalls.map { call in
                     [
