@@ -45,6 +45,7 @@ let package = Package(
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "SkillHostCore", targets: ["SkillHostCore"]),
         .library(name: "SkillAgent", targets: ["SkillAgent"]),
+        .library(name: "SkillMCP", targets: ["SkillMCP"]),
     ] + plugins.map(\.0),
     targets: [
         // The C ABI: one C99 header, usable alone from C.
@@ -66,8 +67,10 @@ let package = Package(
         ),
         // Agent loop and model providers.
         .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema"]),
+        // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
+        .target(name: "SkillMCP", dependencies: ["SkillAgent", "SkillHostCore", "SkillJSON"]),
         // The thin CLI.
-        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema"]),
+        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema", "SkillMCP"]),
 
         .testTarget(name: "SkillJSONTests", dependencies: ["SkillJSON"]),
         .testTarget(
@@ -82,5 +85,6 @@ let package = Package(
             dependencies: ["SkillAgent", "SkillHostCore", "JSONSchema", "SkillJSON"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillAgent", "SkillHostCore", "SkillJSON"]),
     ] + plugins.map(\.1)
 )
