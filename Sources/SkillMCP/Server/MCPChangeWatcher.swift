@@ -22,9 +22,10 @@ public final class MCPChangeWatcher: Sendable {
         self.onChange = onChange
     }
 
-    /// Starts the polling thread.
+    /// Takes the first status now (so a change right after this call is seen) and starts the polling thread.
     public func start() {
-        let thread = Thread { [self] in run() }
+        let baseline = fingerprint()
+        let thread = Thread { [self] in run(from: baseline) }
         thread.name = "skillhost-mcp-watch"
         thread.start()
     }
@@ -38,8 +39,8 @@ public final class MCPChangeWatcher: Sendable {
         if !wasStopped { finished.wait() }
     }
 
-    private func run() {
-        var last = fingerprint()
+    private func run(from baseline: [String: [Int]]) {
+        var last = baseline
         let micros = UInt32(max(1, interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000))
         while !stopped.withLock({ $0 }) {
             usleep(micros)
