@@ -6,6 +6,8 @@ set -euo pipefail
 missing=()
 [ -e /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
+# python3 with venv: the MCP test installs the official Python `mcp` client into .build/peers/mcp.
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "==> installing ${missing[*]} (Debian packages)"
     if [ "$(id -u)" = 0 ]; then
