@@ -46,7 +46,14 @@ final class FakeBackend: MCPToolBackend {
     private let current: Mutex<[AgentTool]>
     private let log = Mutex<[String]>([])
 
-    init(_ tools: [AgentTool]) { current = Mutex(tools) }
+    private let limits: [String: MCPCallLimit]
+
+    init(_ tools: [AgentTool], limits: [String: MCPCallLimit] = [:]) {
+        current = Mutex(tools)
+        self.limits = limits
+    }
+
+    func callLimits() throws(HostError) -> [String: MCPCallLimit] { limits }
 
     func setTools(_ tools: [AgentTool]) { current.withLock { $0 = tools } }
     var events: [String] { log.withLock { $0 } }

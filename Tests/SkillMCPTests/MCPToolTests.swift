@@ -113,6 +113,29 @@ import Testing
         #expect(!sent.messages.contains { $0["id"] == "slow" })
     }
 
+    @Test func callsOfAGroupWaitForItsLimitAndCancelledWaitersLeave() async throws {
+        let sent = SentLines()
+        let one = MCPCallLimit(group: "p", limit: 1)
+        let backend = FakeBackend([MCPTestSupport.tool("p.slow"), MCPTestSupport.tool("p.echo"), MCPTestSupport.tool("q.echo")],
+                                  limits: ["p.slow": one, "p.echo": one])
+        let server = MCPTestSupport.server(backend, sent: sent)
+        MCPTestSupport.handshake(server)
+        server.receive(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"p.slow","arguments":{}}}"#)
+        for _ in 0..<400 where !backend.events.contains("slow started") { try await Task.sleep(for: .milliseconds(5)) }
+        server.receive(#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"p.slow","arguments":{}}}"#)
+        server.receive(#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"p.echo","arguments":{}}}"#)
+        server.receive(#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"q.echo","arguments":{}}}"#)
+        _ = try await sent.response(4)  // another group is not held up
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!sent.messages.contains { $0["id"] == .int(3) })  // waits behind the running slow call
+        #expect(backend.events == ["slow started"])
+        server.receive(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#)  // a waiter
+        server.receive(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#)  // the runner
+        _ = try await sent.response(3)
+        await server.finish()
+        #expect(backend.events == ["slow started", "slow cancelled"])  // the cancelled waiter never ran
+    }
+
     @Test func cancellationReachesTheBackend() async throws {
         let sent = SentLines()
         let backend = FakeBackend([MCPTestSupport.tool("p.slow")])

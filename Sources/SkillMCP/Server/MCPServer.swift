@@ -36,6 +36,7 @@ public final class MCPServer: Sendable {
     private let state = Mutex(State())
     private let slots: DispatchSemaphore
     private let inFlight = DispatchGroup()
+    private let limiter = MCPCallLimiter()
 
     private enum Phase { case new, initialized, ready }
 
@@ -222,6 +223,7 @@ public final class MCPServer: Sendable {
     private func startCall(id: JSONValue, params: JSONValue?) {
         let tool: AgentTool
         let arguments: JSONValue
+        var limit: MCPCallLimit?
         do throws(JSONRPCError) {
             guard state.withLock({ $0.phase != .new }) else {
                 throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "tools/call before initialize; send initialize first")
@@ -235,6 +237,7 @@ public final class MCPServer: Sendable {
                 throw JSONRPCError.invalidParams("tools/call: unknown tool \"\(name)\"; call tools/list for the tools served (a disabled skill is not served)")
             }
             tool = found
+            limit = try catalog().limits[found.skillID]
             arguments = params?["arguments"] ?? .object([:])
         } catch {
             send(JSONRPCMessage.errorLine(id: id, error: error))
@@ -253,8 +256,16 @@ public final class MCPServer: Sendable {
             guard locked.calls[key] == nil else { return false }
             locked.nextCall += 1
             let callID = "\(sessionID)-\(locked.nextCall)"
-            locked.calls[key] = Task { [self] in
-                let result = await run(tool, arguments, callID: callID, progressToken: progressToken)
+            locked.calls[key] = Task { [self, limit] in
+                var result: JSONValue = .null
+                if let limit {
+                    if await limiter.acquire(limit) {
+                        result = await run(tool, arguments, callID: callID, progressToken: progressToken)
+                        await limiter.release(limit)
+                    }
+                } else {
+                    result = await run(tool, arguments, callID: callID, progressToken: progressToken)
+                }
                 let cancelled = Task.isCancelled
                 state.withLock { _ = $0.calls.removeValue(forKey: key) }
                 if !cancelled { send(JSONRPCMessage.responseLine(id: id, result: result)) }
@@ -303,7 +314,7 @@ public final class MCPServer: Sendable {
     private func refreshedCatalog() throws(JSONRPCError) -> MCPToolCatalog {
         let catalog: MCPToolCatalog
         do {
-            catalog = MCPToolCatalog(tools: try backend.tools())
+            catalog = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits())
         } catch {
             throw JSONRPCError(code: JSONRPCError.internalErrorCode, "the skills could not be listed: \(error.message)")
         }
@@ -316,7 +327,7 @@ public final class MCPServer: Sendable {
     public func refresh() {
         let tools: MCPToolCatalog?
         do {
-            tools = MCPToolCatalog(tools: try backend.tools())
+            tools = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits())
         } catch {
             log("mcp: the skills could not be listed after a change (kept the previous list): \(error.message)")
             tools = nil

@@ -13,6 +13,14 @@ public protocol MCPToolBackend: Sendable {
     func tools() throws(HostError) -> [AgentTool]
     /// Runs one call.
     func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError>
+    /// How many calls of each skill (by id) may run at once; skills not named are limited only by the
+    /// server's `maximumCallsInFlight`. Called with ``tools()``, from threads the server owns.
+    func callLimits() throws(HostError) -> [String: MCPCallLimit]
+}
+
+extension MCPToolBackend {
+    /// No limits of its own.
+    public func callLimits() throws(HostError) -> [String: MCPCallLimit] { [:] }
 }
 
 /// The ``MCPToolBackend`` over a ``SkillHost``: calls go through ``HostSkillBackend`` (the host's
@@ -34,5 +42,15 @@ public struct HostMCPBackend: MCPToolBackend {
 
     public func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
         await backend.run(invocation)
+    }
+
+    /// A plugin's calls share its executor: `max_workers` at once (the same for in-process plugins).
+    public func callLimits() throws(HostError) -> [String: MCPCallLimit] {
+        var limits: [String: MCPCallLimit] = [:]
+        for plugin in try host.catalog().plugins {
+            let limit = MCPCallLimit(group: "\(plugin.settings.isolation.rawValue):\(plugin.path)", limit: plugin.settings.maxWorkers)
+            for skill in plugin.skills { limits[skill.id] = limit }
+        }
+        return limits
     }
 }

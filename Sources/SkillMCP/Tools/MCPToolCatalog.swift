@@ -10,9 +10,12 @@ public struct MCPToolCatalog: Sendable, Equatable {
     public let names: MCPToolNameMap
     /// The `tools/list` entries, in the order of ``tools``.
     public let entries: [JSONValue]
+    /// Calls at once, by skill id.
+    public let limits: [String: MCPCallLimit]
 
     /// The catalog of these skills.
-    public init(tools: [AgentTool]) {
+    public init(tools: [AgentTool], limits: [String: MCPCallLimit] = [:]) {
+        self.limits = limits
         let sorted = tools.sorted { $0.skillID < $1.skillID }
         let names = MCPToolNameMap(skillIDs: sorted.map(\.skillID))
         self.tools = sorted
