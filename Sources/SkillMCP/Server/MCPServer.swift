@@ -261,7 +261,7 @@ public final class MCPServer: Sendable {
                 if let limit {
                     if await limiter.acquire(limit) {
                         result = await run(tool, arguments, callID: callID, progressToken: progressToken)
-                        await limiter.release(limit)
+                        limiter.release(limit)
                     }
                 } else {
                     result = await run(tool, arguments, callID: callID, progressToken: progressToken)

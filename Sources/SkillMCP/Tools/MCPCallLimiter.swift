@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How many calls of a group of skills may be inside the backend at once: the host's worker pool runs
 /// `max_workers` calls of a plugin at a time and counts the wait for a free worker against the skill's
 /// timeout, so the server keeps the rest of a pipelined burst waiting here instead (the wait here is not
@@ -15,48 +17,67 @@ public struct MCPCallLimit: Sendable, Equatable {
     }
 }
 
-/// The counting gate behind ``MCPCallLimit``.
-actor MCPCallLimiter {
-    private var running: [String: Int] = [:]
-    private var waiting: [String: [(ticket: Int, continuation: CheckedContinuation<Bool, Never>)]] = [:]
-    private var nextTicket = 0
+/// The counting gate behind ``MCPCallLimit``. A call that finds a free place takes it without suspending;
+/// others wait in order.
+final class MCPCallLimiter: Sendable {
+    private struct Waiter {
+        var ticket: Int
+        var continuation: CheckedContinuation<Bool, Never>
+    }
 
-    /// Waits for a place in `limit.group`; false when the task was cancelled while waiting.
-    func acquire(_ limit: MCPCallLimit) async -> Bool {
-        if running[limit.group, default: 0] < limit.limit, waiting[limit.group, default: []].isEmpty {
+    private struct State {
+        var running: [String: Int] = [:]
+        var waiting: [String: [Waiter]] = [:]
+        var nextTicket = 0
+
+        /// Takes a place when one is free and nobody waits for it.
+        mutating func take(_ limit: MCPCallLimit) -> Bool {
+            guard running[limit.group, default: 0] < limit.limit, waiting[limit.group, default: []].isEmpty else { return false }
             running[limit.group, default: 0] += 1
             return true
         }
-        nextTicket += 1
-        let ticket = nextTicket
+    }
+
+    private let state = Mutex(State())
+
+    /// Waits for a place in `limit.group`; false when the task was cancelled while waiting.
+    func acquire(_ limit: MCPCallLimit) async -> Bool {
+        let ticket: Int? = state.withLock { state in
+            if state.take(limit) { return nil }
+            state.nextTicket += 1
+            return state.nextTicket
+        }
+        guard let ticket else { return true }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if Task.isCancelled {
-                    continuation.resume(returning: false)
-                } else {
-                    waiting[limit.group, default: []].append((ticket, continuation))
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now: Bool? = state.withLock { state in
+                    if Task.isCancelled { return false }
+                    if state.take(limit) { return true }  // freed since the first look
+                    state.waiting[limit.group, default: []].append(Waiter(ticket: ticket, continuation: continuation))
+                    return nil
                 }
+                if let now { continuation.resume(returning: now) }
             }
         } onCancel: {
-            Task { await self.cancel(ticket, in: limit.group) }
+            let removed: Waiter? = state.withLock { state in
+                guard let index = state.waiting[limit.group]?.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+                return state.waiting[limit.group]?.remove(at: index)
+            }
+            removed?.continuation.resume(returning: false)
         }
     }
 
-    /// Gives the place back: the next waiter of the group gets it.
+    /// Gives the place back: the first waiter of the group gets it.
     func release(_ limit: MCPCallLimit) {
-        if var queue = waiting[limit.group], !queue.isEmpty {
-            let next = queue.removeFirst()
-            waiting[limit.group] = queue
-            next.continuation.resume(returning: true)  // the place passes on; `running` is unchanged
-        } else {
-            running[limit.group, default: 1] -= 1
+        let next: Waiter? = state.withLock { state in
+            if var queue = state.waiting[limit.group], !queue.isEmpty {
+                let first = queue.removeFirst()
+                state.waiting[limit.group] = queue
+                return first  // the place passes on; `running` is unchanged
+            }
+            state.running[limit.group, default: 1] -= 1
+            return nil
         }
-    }
-
-    private func cancel(_ ticket: Int, in group: String) {
-        guard var queue = waiting[group], let index = queue.firstIndex(where: { $0.ticket == ticket }) else { return }
-        let removed = queue.remove(at: index)
-        waiting[group] = queue
-        removed.continuation.resume(returning: false)
+        next?.continuation.resume(returning: true)
     }
 }

@@ -12,6 +12,7 @@ public struct MCPToolCatalog: Sendable, Equatable {
     public let entries: [JSONValue]
     /// Calls at once, by skill id.
     public let limits: [String: MCPCallLimit]
+    private let positions: [String: Int]
 
     /// The catalog of these skills.
     public init(tools: [AgentTool], limits: [String: MCPCallLimit] = [:]) {
@@ -19,14 +20,15 @@ public struct MCPToolCatalog: Sendable, Equatable {
         let sorted = tools.sorted { $0.skillID < $1.skillID }
         let names = MCPToolNameMap(skillIDs: sorted.map(\.skillID))
         self.tools = sorted
+        self.positions = Dictionary(sorted.enumerated().map { ($1.skillID, $0) }, uniquingKeysWith: { first, _ in first })
         self.names = names
         self.entries = sorted.map { Self.entry(for: $0, name: names.toolName(for: $0.skillID) ?? $0.skillID) }
     }
 
     /// The skill behind a tool name, nil when there is none.
     public func tool(named name: String) -> AgentTool? {
-        guard let id = names.skillID(for: name) else { return nil }
-        return tools.first { $0.skillID == id }
+        guard let id = names.skillID(for: name), let index = positions[id] else { return nil }
+        return tools[index]
     }
 
     /// One `tools/list` entry: name, title, description, inputSchema (the skill's parameters), annotations
