@@ -318,7 +318,12 @@ public final class MCPServer: Sendable {
         } catch {
             throw JSONRPCError(code: JSONRPCError.internalErrorCode, "the skills could not be listed: \(error.message)")
         }
-        state.withLock { $0.catalog = catalog }
+        let notify = state.withLock { state in
+            defer { state.catalog = catalog }
+            return state.catalog != nil && state.catalog != catalog && state.phase == .ready
+        }
+        // The watcher compares with what is stored: tell the client here, or nobody will.
+        if notify { send(JSONRPCMessage.notificationLine(method: "notifications/tools/list_changed")) }
         return catalog
     }
 
