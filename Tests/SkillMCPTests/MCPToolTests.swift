@@ -136,6 +136,20 @@ import Testing
         #expect(backend.events == ["slow started", "slow cancelled"])  // the cancelled waiter never ran
     }
 
+    @Test func anIDAlreadyInFlightIsRefused() async throws {
+        let sent = SentLines()
+        let server = MCPTestSupport.server(FakeBackend([MCPTestSupport.tool("p.slow")]), sent: sent)
+        MCPTestSupport.handshake(server)
+        server.receive(#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"p.slow","arguments":{}}}"#)
+        server.receive(#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"p.slow","arguments":{}}}"#)
+        let refused = try await sent.response(5)
+        #expect(refused["error"]?["code"] == .int(-32600))
+        #expect(refused["error"]?["message"]?.stringValue?.contains("already in flight") == true)
+        server.receive(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}"#)
+        await server.finish()
+        #expect(sent.messages.filter { $0["id"] == .int(5) }.count == 1)  // the first call was cancelled, unanswered
+    }
+
     @Test func cancellationReachesTheBackend() async throws {
         let sent = SentLines()
         let backend = FakeBackend([MCPTestSupport.tool("p.slow")])
