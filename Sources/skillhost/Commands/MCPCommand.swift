@@ -41,11 +41,11 @@ enum MCPCommand: Command {
         let server = MCPServer(
             configuration: configuration, backend: HostMCPBackend(host: host), skills: skills,
             send: transport.write, log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
-        server.refresh()
         let watcher = MCPChangeWatcher(paths: [host.paths.registry, host.paths.plugins] + skills.watchedPaths) {
             server.refresh()
         }
-        watcher.start()
+        watcher.start()  // first, so a change while the first listing is built is seen
+        server.refresh()
         await transport.run(server)
         watcher.stop()
         await host.shutdown()
