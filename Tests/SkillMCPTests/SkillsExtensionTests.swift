@@ -11,7 +11,7 @@ final class FolderSkillSource: InstructionSkillSource {
     let root: String
     init(root: String) { self.root = root }
 
-    func skills() throws -> [InstructionSkill] {
+    func skills() throws -> [MCPInstructionSkill] {
         let names = try FileManager.default.contentsOfDirectory(atPath: root).sorted()
         return try names.map { name in
             let folder = root + "/" + name
@@ -23,9 +23,9 @@ final class FolderSkillSource: InstructionSkillSource {
                 }.sorted()
             let files = try paths.map { path in
                 let bytes = try read(skill: name, file: path)
-                return InstructionSkillFile(path: path, sha256: FileDigest.sha256(of: bytes), size: bytes.count)
+                return MCPInstructionSkillFile(path: path, sha256: FileDigest.sha256(of: bytes), size: bytes.count)
             }
-            return InstructionSkill(
+            return MCPInstructionSkill(
                 name: name, frontmatter: ["name": .string(name), "description": .string("Use \(name) when testing."), "license": "MIT"],
                 folder: folder, files: files)
         }

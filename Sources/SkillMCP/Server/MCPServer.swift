@@ -46,7 +46,7 @@ public final class MCPServer: Sendable {
         var calls: [String: Task<Void, Never>] = [:]
         var nextCall = 0
         var catalog: MCPToolCatalog?
-        var instructionSkills: [InstructionSkill]?
+        var instructionSkills: [MCPInstructionSkill]?
     }
 
     /// A server.

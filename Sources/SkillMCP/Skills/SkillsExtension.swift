@@ -117,7 +117,7 @@ public struct SkillsExtension: Sendable {
 
     // MARK: - Parts
 
-    private func allSkills() throws(JSONRPCError) -> [InstructionSkill] {
+    private func allSkills() throws(JSONRPCError) -> [MCPInstructionSkill] {
         do {
             return try source.skills().sorted { $0.name < $1.name }
         } catch let error as JSONRPCError {
@@ -128,7 +128,7 @@ public struct SkillsExtension: Sendable {
     }
 
     /// A `skills/list` entry.
-    static func entry(_ skill: InstructionSkill) -> JSONValue {
+    static func entry(_ skill: MCPInstructionSkill) -> JSONValue {
         [
             "uri": .string("\(scheme)\(skill.name)/SKILL.md"),
             "frontmatter": skill.frontmatter,
@@ -139,7 +139,7 @@ public struct SkillsExtension: Sendable {
     }
 
     /// A `resources/list` entry for one file (`SKILL.md` named and described from the frontmatter).
-    static func resource(_ skill: InstructionSkill, _ file: InstructionSkillFile) -> JSONValue {
+    static func resource(_ skill: MCPInstructionSkill, _ file: MCPInstructionSkillFile) -> JSONValue {
         var object: JSONObject = [
             "uri": .string("\(scheme)\(skill.name)/\(file.path)"),
             "name": .string(file.path.split(separator: "/").last.map(String.init) ?? file.path),
