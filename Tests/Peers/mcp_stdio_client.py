@@ -60,7 +60,8 @@ async def with_sdk_client() -> None:
             tools_changed.set()
 
     server = StdioServerParameters(command=SKILLHOST, args=["mcp", *GLOBAL], env=ENV)
-    async with stdio_client(server) as (read, write):
+    errlog = open(f"{ROOT}/server-stderr.log", "w")
+    async with stdio_client(server, errlog=errlog) as (read, write):
         async with ClientSession(read, write, message_handler=on_message) as session:
             init = await session.initialize()
             check(init.server_info.name == "skillhost", f"initialize: server {init.server_info.name}, protocol {init.protocol_version}")
@@ -87,6 +88,24 @@ async def with_sdk_client() -> None:
                 check(False, "an unknown tool is an error")
             except Exception as error:  # MCPError
                 check("-32602" in repr(error) or "unknown tool" in str(error), f"an unknown tool is a JSON-RPC error: {error}")
+
+            progress: list[float] = []
+
+            async def on_progress(value: float, total: float | None, message: str | None) -> None:
+                progress.append(value)
+
+            slow = await session.call_tool("fixture.slow", {}, progress_callback=on_progress)
+            check(len(progress) >= 1 and progress == sorted(progress), f"notifications/progress during a 5 s call: {progress}")
+            check(slow.is_error is True, f"the slow skill ends at its timeout: {text_of(slow)[:100]}")
+
+            started = time.monotonic()
+            with anyio.move_on_after(1):
+                await session.call_tool("fixture.slow", {})
+            again = await session.call_tool("fixture.echo", {"text": "after"})
+            check(not again.is_error and time.monotonic() - started < 4, "the server keeps serving after a call the client abandoned")
+            errlog.flush()
+            with open(f"{ROOT}/server-stderr.log") as log:
+                check("cancelling call" in log.read(), "the client's notifications/cancelled reached the server")
 
             extensions = init.capabilities.extensions or {}
             check(SKILLS_EXTENSION in extensions, "the Skills extension is declared")

@@ -3,7 +3,8 @@ import Testing
 
 /// `skillhost mcp` against a client we did not write: the official Python `mcp` package (2.x), installed by
 /// this test into `.build/peers/mcp` when missing, drives the built binary through its stdio client
-/// (Tests/Peers/mcp_stdio_client.py): initialize, tools/list, tools/call, isError on bad arguments, a
+/// (Tests/Peers/mcp_stdio_client.py): initialize, tools/list, tools/call, isError on bad arguments,
+/// progress during a long call, a call the client abandons (cancelled), a
 /// refused write, the Skills extension's digests, list_changed after `skillhost disable` in another
 /// process, and a malformed raw line.
 @Suite(.serialized) struct PythonClientTests {
