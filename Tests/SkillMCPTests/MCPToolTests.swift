@@ -136,6 +136,20 @@ import Testing
         #expect(backend.events == ["slow started", "slow cancelled"])  // the cancelled waiter never ran
     }
 
+    @Test func aPipelinedBurstThroughALimitOfOneIsAnsweredInFull() async throws {
+        let sent = SentLines()
+        let backend = FakeBackend([MCPTestSupport.tool("p.echo")], limits: ["p.echo": MCPCallLimit(group: "p", limit: 1)])
+        let server = MCPTestSupport.server(backend, sent: sent)
+        MCPTestSupport.handshake(server)
+        for id in 0..<700 {
+            server.receive(#"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"p.echo","arguments":{"n":\#(id)}}}"#)
+        }
+        await server.finish()
+        let answers = sent.messages.filter { $0["result"] != nil && $0["id"]?.intValue != nil }
+        #expect(answers.count == 700)
+        #expect(answers.allSatisfy { $0["result"]?["structuredContent"]?["n"] == $0["id"] })
+    }
+
     @Test func anIDAlreadyInFlightIsRefused() async throws {
         let sent = SentLines()
         let server = MCPTestSupport.server(FakeBackend([MCPTestSupport.tool("p.slow")]), sent: sent)

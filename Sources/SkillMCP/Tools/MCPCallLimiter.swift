@@ -25,14 +25,42 @@ final class MCPCallLimiter: Sendable {
         var continuation: CheckedContinuation<Bool, Never>
     }
 
+    /// Waiters in arrival order; taking the first is O(1) (a pipelined burst queues hundreds).
+    private struct Queue {
+        var items: [Waiter] = []
+        var head = 0
+        var isEmpty: Bool { head == items.count }
+
+        mutating func append(_ waiter: Waiter) { items.append(waiter) }
+
+        mutating func popFirst() -> Waiter? {
+            guard !isEmpty else { return nil }
+            let first = items[head]
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 256, head * 2 >= items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            return first
+        }
+
+        mutating func remove(ticket: Int) -> Waiter? {
+            guard let index = items[head...].firstIndex(where: { $0.ticket == ticket }) else { return nil }
+            return items.remove(at: index)
+        }
+    }
+
     private struct State {
         var running: [String: Int] = [:]
-        var waiting: [String: [Waiter]] = [:]
+        var waiting: [String: Queue] = [:]
         var nextTicket = 0
 
         /// Takes a place when one is free and nobody waits for it.
         mutating func take(_ limit: MCPCallLimit) -> Bool {
-            guard running[limit.group, default: 0] < limit.limit, waiting[limit.group, default: []].isEmpty else { return false }
+            guard running[limit.group, default: 0] < limit.limit, waiting[limit.group]?.isEmpty ?? true else { return false }
             running[limit.group, default: 0] += 1
             return true
         }
@@ -53,15 +81,14 @@ final class MCPCallLimiter: Sendable {
                 let now: Bool? = state.withLock { state in
                     if Task.isCancelled { return false }
                     if state.take(limit) { return true }  // freed since the first look
-                    state.waiting[limit.group, default: []].append(Waiter(ticket: ticket, continuation: continuation))
+                    state.waiting[limit.group, default: Queue()].append(Waiter(ticket: ticket, continuation: continuation))
                     return nil
                 }
                 if let now { continuation.resume(returning: now) }
             }
         } onCancel: {
             let removed: Waiter? = state.withLock { state in
-                guard let index = state.waiting[limit.group]?.firstIndex(where: { $0.ticket == ticket }) else { return nil }
-                return state.waiting[limit.group]?.remove(at: index)
+                state.waiting[limit.group]?.remove(ticket: ticket)
             }
             removed?.continuation.resume(returning: false)
         }
@@ -70,9 +97,7 @@ final class MCPCallLimiter: Sendable {
     /// Gives the place back: the first waiter of the group gets it.
     func release(_ limit: MCPCallLimit) {
         let next: Waiter? = state.withLock { state in
-            if var queue = state.waiting[limit.group], !queue.isEmpty {
-                let first = queue.removeFirst()
-                state.waiting[limit.group] = queue
+            if let first = state.waiting[limit.group]?.popFirst() {
                 return first  // the place passes on; `running` is unchanged
             }
             state.running[limit.group, default: 1] -= 1
