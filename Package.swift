@@ -50,6 +50,7 @@ let package = Package(
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "SkillHostCore", targets: ["SkillHostCore"]),
         .library(name: "SkillAgent", targets: ["SkillAgent"]),
+        .library(name: "SkillMCP", targets: ["SkillMCP"]),
     ] + plugins.map(\.0),
     targets: [
         // The C ABI: one C99 header, usable alone from C.
@@ -83,8 +84,10 @@ let package = Package(
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
         .target(name: "ICalendar"),
+        // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
+        .target(name: "SkillMCP", dependencies: ["SkillAgent", "SkillHostCore", "SkillJSON"]),
         // The thin CLI.
-        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema"]),
+        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema", "SkillMCP"]),
 
         .testTarget(name: "SkillJSONTests", dependencies: ["SkillJSON"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
@@ -100,5 +103,6 @@ let package = Package(
             dependencies: ["SkillAgent", "SkillHostCore", "JSONSchema", "SkillJSON"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillAgent", "SkillHostCore", "SkillJSON"]),
     ] + plugins.map(\.1)
 )

@@ -6,7 +6,8 @@ set -euo pipefail
 missing=()
 [ -e /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
-python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)  # skills-ref peer test
+# python3 with venv: the peer tests install skills-ref, icalendar and the official `mcp` client into .build/peers/.
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "==> installing ${missing[*]} (Debian packages)"
     if [ "$(id -u)" = 0 ]; then
@@ -15,14 +16,5 @@ if [ ${#missing[@]} -gt 0 ]; then
     else
         sudo apt-get update -qq
         sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
-    fi
-fi
-# The iCalendar interop tests create a Python virtual environment (python3 -m venv) for the PyPI peer.
-if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
-    echo "==> installing python3-venv (Debian package, for the iCalendar interop tests)"
-    if [ "$(id -u)" = 0 ]; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
-    else
-        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
     fi
 fi

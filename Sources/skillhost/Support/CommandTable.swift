@@ -21,6 +21,7 @@ enum CommandTable {
         InstallCommand.self,
         AddCommand.self,
         RemoveCommand.self,
+        MCPCommand.self,
     ]
 
     /// The command named `name`, if there is one.

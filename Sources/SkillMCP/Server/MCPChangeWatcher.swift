@@ -1,0 +1,86 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Polls the status of a few files and folders (the registry, the plugins folder, skill folders) on a
+/// thread of its own and calls `onChange` when any of them changed: created, removed, replaced (the
+/// registry's atomic rename), modified, or an entry added or removed. A poll costs one `stat` per path
+/// and entry (folders to depth 3, at most 4,096 entries), so four polls a second are cheap.
+public final class MCPChangeWatcher: Sendable {
+    /// What is watched.
+    public let paths: [String]
+    /// Time between polls.
+    public let interval: Duration
+    private let onChange: @Sendable () -> Void
+    private let stopped = Mutex(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// A watcher; call ``start()`` to begin polling.
+    public init(paths: [String], interval: Duration = .milliseconds(250), onChange: @escaping @Sendable () -> Void) {
+        self.paths = paths
+        self.interval = interval
+        self.onChange = onChange
+    }
+
+    /// Takes the first status now (so a change right after this call is seen) and starts the polling thread.
+    public func start() {
+        let baseline = fingerprint()
+        let thread = Thread { [self] in run(from: baseline) }
+        thread.name = "skillhost-mcp-watch"
+        thread.start()
+    }
+
+    /// Stops polling and waits for the thread to end.
+    public func stop() {
+        let wasStopped = stopped.withLock { stopped in
+            defer { stopped = true }
+            return stopped
+        }
+        if !wasStopped { finished.wait() }
+    }
+
+    private func run(from baseline: [String: [Int]]) {
+        var last = baseline
+        let micros = UInt32(max(1, interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000))
+        while !stopped.withLock({ $0 }) {
+            usleep(micros)
+            let now = fingerprint()
+            if now != last {
+                last = now
+                onChange()
+            }
+        }
+        finished.signal()
+    }
+
+    /// The status of every watched path and its entries.
+    func fingerprint() -> [String: [Int]] {
+        var result: [String: [Int]] = [:]
+        var budget = 4096
+        for path in paths { add(path, depth: 0, to: &result, budget: &budget) }
+        return result
+    }
+
+    private func add(_ path: String, depth: Int, to result: inout [String: [Int]], budget: inout Int) {
+        guard budget > 0 else { return }
+        budget -= 1
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            result[path] = []
+            return
+        }
+        result[path] = [
+            Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec,
+            Int(status.st_mode),
+        ]
+        guard (status.st_mode & S_IFMT) == S_IFDIR, depth < 3, let directory = opendir(path) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            add(path + "/" + name, depth: depth + 1, to: &result, budget: &budget)
+        }
+    }
+}

@@ -1,0 +1,358 @@
+import Dispatch
+import Foundation
+import SkillAgent
+import SkillHostCore
+import SkillJSON
+import Synchronization
+
+/// An MCP server over SkillHost's skills (spec 2025-11-25; docs/mcp.md), independent of the transport:
+/// feed it one JSON-RPC line at a time with ``receive(_:)``; everything it says goes to `send`, one line
+/// per message. Tests drive it directly with strings.
+///
+/// - Lifecycle: `initialize` (version negotiation), `notifications/initialized`, `ping`, and
+///   `server/discover` of the 2026-07-28 revision (answered before and after `initialize`). Any other
+///   request before `initialize` is answered with -32600, never left waiting.
+/// - Requests other than `tools/call` are answered on the caller's thread, in order; ``receive(_:)`` may
+///   block on file I/O, so call it from a thread you own (the stdio transport has one).
+/// - `tools/call` runs as a task of its own: answers come back out of order, at most
+///   `maximumCallsInFlight` at once; `notifications/cancelled` cancels one (no answer is sent then);
+///   `notifications/progress` is sent while it runs past `progressInterval` when the call carried a
+///   `progressToken`.
+/// - ``refresh()`` (called by ``MCPChangeWatcher``) sends `notifications/tools/list_changed` and
+///   `notifications/resources/list_changed` when the tools or the instruction skills changed.
+public final class MCPServer: Sendable {
+    /// Where the server's lines go (stdout for the stdio transport). Called from any thread, one line
+    /// per call, without the newline.
+    public typealias Sink = @Sendable (String) -> Void
+
+    /// The configuration.
+    public let configuration: MCPServerConfiguration
+    private let backend: any MCPToolBackend
+    private let skills: SkillsExtension
+    private let pagination: MCPPagination
+    private let send: Sink
+    private let log: Sink
+    private let sessionID = "mcp-" + UUID().uuidString.prefix(8).lowercased()
+    private let state = Mutex(State())
+    private let slots: DispatchSemaphore
+    private let inFlight = DispatchGroup()
+    private let limiter = MCPCallLimiter()
+
+    private enum Phase { case new, initialized, ready }
+
+    private struct State {
+        var phase = Phase.new
+        var protocolVersion: String?
+        var calls: [String: Task<Void, Never>] = [:]
+        var nextCall = 0
+        var catalog: MCPToolCatalog?
+        var instructionSkills: [MCPInstructionSkill]?
+    }
+
+    /// A server.
+    /// - Parameters:
+    ///   - backend: the native skills (``HostMCPBackend`` over the host).
+    ///   - skills: the instruction skills of the Skills extension.
+    ///   - send: receives every outgoing line.
+    ///   - log: receives diagnostics (the CLI writes them to stderr).
+    public init(
+        configuration: MCPServerConfiguration, backend: any MCPToolBackend,
+        skills: any InstructionSkillSource = EmptyInstructionSkillSource(),
+        send: @escaping Sink, log: @escaping Sink = { _ in }
+    ) {
+        self.configuration = configuration
+        self.backend = backend
+        self.pagination = MCPPagination(pageSize: configuration.pageSize)
+        self.skills = SkillsExtension(source: skills, pagination: pagination)
+        self.send = send
+        self.log = log
+        self.slots = DispatchSemaphore(value: max(1, configuration.maximumCallsInFlight))
+    }
+
+    /// The protocol version settled by `initialize`, nil before.
+    public var protocolVersion: String? { state.withLock { $0.protocolVersion } }
+
+    // MARK: - Receiving
+
+    /// Handles one line of input (without its newline). Malformed lines are answered with -32700 or
+    /// -32600 and the server keeps serving.
+    public func receive(_ line: some Collection<UInt8>) {
+        var bytes = ArraySlice(line)
+        while let last = bytes.last, last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        let message: JSONRPCMessage
+        do {
+            message = try JSONRPCMessage(line: bytes)
+        } catch {
+            log("mcp: rejected a line: \(error.message)")
+            send(JSONRPCMessage.errorLine(id: error.data?["id"], error: error))
+            return
+        }
+        switch message {
+        case .response:
+            return  // this server sends no requests
+        case .notification(let method, let params):
+            notify(method, params)
+        case .request(let id, let method, let params):
+            if method == "tools/call" {
+                startCall(id: id, params: params)
+                return
+            }
+            do {
+                send(JSONRPCMessage.responseLine(id: id, result: try answer(method, params)))
+            } catch {
+                send(JSONRPCMessage.errorLine(id: id, error: error))
+            }
+        }
+    }
+
+    /// Convenience for tests: one line as a string.
+    public func receive(_ line: String) { receive(Array(line.utf8)) }
+
+    /// Waits until every call in flight was answered (or cancelled); the transport calls it at the end of
+    /// input before exiting.
+    public func finish() async {
+        await withCheckedContinuation { continuation in
+            inFlight.notify(queue: .global()) { continuation.resume() }
+        }
+    }
+
+    // MARK: - Requests answered in order
+
+    private func answer(_ method: String, _ params: JSONValue?) throws(JSONRPCError) -> JSONValue {
+        switch method {
+        case "initialize": return try initialize(params)
+        case "ping": return .object([:])
+        case "server/discover": return discover()
+        default: break
+        }
+        guard state.withLock({ $0.phase != .new }) else {
+            throw JSONRPCError(code: JSONRPCError.invalidRequestCode,
+                               "\(method) before initialize; send initialize first (or server/discover, then initialize)")
+        }
+        switch method {
+        case "tools/list":
+            let (page, next) = try pagination.page(of: catalog().entries, list: "tools", params: params)
+            var result: JSONObject = ["tools": .array(Array(page))]
+            if let next { result["nextCursor"] = .string(next) }
+            return .object(result)
+        case "skills/list": return try skills.list(params)
+        case "skills/get": return try skills.get(params)
+        case "resources/list": return try skills.resourcesList(params)
+        case "resources/read": return try skills.read(params)
+        case "resources/directory/read": return try skills.directoryRead(params)
+        case "resources/templates/list": return ["resourceTemplates": []]
+        default:
+            throw JSONRPCError(code: JSONRPCError.methodNotFoundCode,
+                               "method \"\(method)\" is not served; this server serves tools/*, resources/*, skills/*, ping and server/discover")
+        }
+    }
+
+    private func initialize(_ params: JSONValue?) throws(JSONRPCError) -> JSONValue {
+        guard case .object(let object)? = params else {
+            throw .invalidParams("initialize: params must be an object with protocolVersion, capabilities and clientInfo")
+        }
+        guard let requested = object["protocolVersion"]?.stringValue else {
+            throw .invalidParams("initialize: params.protocolVersion is missing or not a string; send one of \(MCPProtocolVersion.handshakeVersions.joined(separator: ", "))")
+        }
+        let version = MCPProtocolVersion.negotiate(requested)
+        try state.withLock { state throws(JSONRPCError) in
+            guard state.phase == .new else {
+                throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "initialize was already received; start a new connection to initialize again")
+            }
+            state.phase = .initialized
+            state.protocolVersion = version
+        }
+        let client = object["clientInfo"]?["name"]?.stringValue ?? "an unnamed client"
+        log("mcp: initialized by \(client), protocol \(version) (asked for \(requested))")
+        var result: JSONObject = [
+            "protocolVersion": .string(version), "capabilities": capabilities, "serverInfo": serverInfo,
+        ]
+        if let instructions = configuration.instructions { result["instructions"] = .string(instructions) }
+        return .object(result)
+    }
+
+    /// `server/discover` (2026-07-28): the versions this server speaks, its capabilities and identity.
+    /// Only the `initialize` revisions are listed, so a client of the stateless revision falls back to
+    /// the handshake (this server keeps per-connection state).
+    private func discover() -> JSONValue {
+        var result: JSONObject = [
+            "supportedVersions": .array(MCPProtocolVersion.handshakeVersions.map(JSONValue.string)),
+            "capabilities": capabilities, "serverInfo": serverInfo,
+            "resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+            "_meta": ["io.modelcontextprotocol/serverInfo": serverInfo],
+        ]
+        if let instructions = configuration.instructions { result["instructions"] = .string(instructions) }
+        return .object(result)
+    }
+
+    private var capabilities: JSONValue {
+        [
+            "tools": ["listChanged": true],
+            "resources": ["listChanged": true],
+            "extensions": [.init(stringLiteral: SkillsExtension.identifier): SkillsExtension.capability],
+        ]
+    }
+
+    private var serverInfo: JSONValue {
+        ["name": .string(configuration.name), "title": "SkillHost", "version": .string(configuration.version)]
+    }
+
+    // MARK: - Notifications
+
+    private func notify(_ method: String, _ params: JSONValue?) {
+        switch method {
+        case "notifications/initialized":
+            state.withLock { state in
+                if state.phase == .initialized { state.phase = .ready }
+            }
+        case "notifications/cancelled":
+            guard let requestID = params?["requestId"], JSONRPCMessage.isValidID(requestID) else { return }
+            let task = state.withLock { $0.calls[requestID.serialized()] }
+            if let task {
+                log("mcp: cancelling call \(requestID.serialized())\(params?["reason"]?.stringValue.map { ": " + $0 } ?? "")")
+                task.cancel()
+            }
+        default:
+            return  // other notifications need nothing from this server
+        }
+    }
+
+    // MARK: - Tool calls
+
+    private func startCall(id: JSONValue, params: JSONValue?) {
+        let tool: AgentTool
+        let arguments: JSONValue
+        var limit: MCPCallLimit?
+        do throws(JSONRPCError) {
+            guard state.withLock({ $0.phase != .new }) else {
+                throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "tools/call before initialize; send initialize first")
+            }
+            guard let name = params?["name"]?.stringValue else {
+                throw JSONRPCError.invalidParams("tools/call: params.name is missing or not a string; pass {\"name\": \"<tool>\", \"arguments\": {...}}")
+            }
+            var found = try catalog().tool(named: name)
+            if found == nil { found = try refreshedCatalog().tool(named: name) }  // enabled since the last look
+            guard let found else {
+                throw JSONRPCError.invalidParams("tools/call: unknown tool \"\(name)\"; call tools/list for the tools served (a disabled skill is not served)")
+            }
+            tool = found
+            limit = try catalog().limits[found.skillID]
+            arguments = params?["arguments"] ?? .object([:])
+        } catch {
+            send(JSONRPCMessage.errorLine(id: id, error: error))
+            return
+        }
+        guard case .object = arguments else {
+            send(JSONRPCMessage.responseLine(id: id, result: MCPToolResult.failure(
+                text: "invalidArguments: the arguments of \(tool.skillID) are a JSON \(arguments.typeName); pass an object matching the tool's inputSchema")))
+            return
+        }
+        let key = id.serialized()
+        let progressToken = params?["_meta"]?["progressToken"]
+        slots.wait()
+        inFlight.enter()
+        let started = state.withLock { locked -> Bool in
+            guard locked.calls[key] == nil else { return false }
+            locked.nextCall += 1
+            let callID = "\(sessionID)-\(locked.nextCall)"
+            locked.calls[key] = Task { [self, limit] in
+                var result: JSONValue = .null
+                if let limit {
+                    if await limiter.acquire(limit) {
+                        result = await run(tool, arguments, callID: callID, progressToken: progressToken)
+                        limiter.release(limit)
+                    }
+                } else {
+                    result = await run(tool, arguments, callID: callID, progressToken: progressToken)
+                }
+                let cancelled = Task.isCancelled
+                state.withLock { _ = $0.calls.removeValue(forKey: key) }
+                if !cancelled { send(JSONRPCMessage.responseLine(id: id, result: result)) }
+                slots.signal()
+                inFlight.leave()
+            }
+            return true
+        }
+        if !started {
+            slots.signal()
+            inFlight.leave()
+            send(JSONRPCMessage.errorLine(id: id, error: JSONRPCError(
+                code: JSONRPCError.invalidRequestCode, "request id \(key) is already in flight; use a new id per request")))
+        }
+    }
+
+    private func run(_ tool: AgentTool, _ arguments: JSONValue, callID: String, progressToken: JSONValue?) async -> JSONValue {
+        let (approval, refused) = configuration.approval.handler()
+        let invocation = SkillInvocation(
+            skillID: tool.skillID, arguments: arguments, callID: callID, sessionID: sessionID, approval: approval)
+        let reporter = progressToken.map { MCPProgressReporter(token: $0, skillID: tool.skillID, interval: configuration.progressInterval, send: send) }
+        let outcome = await backend.run(invocation)
+        reporter?.stop()
+        switch outcome {
+        case .success(let value):
+            return MCPToolResult.success(value, tool: tool)
+        case .failure(let error) where error.kind == .denied && refused.isSet:
+            return MCPToolResult.failure(text: configuration.approval.refusal(for: tool))
+        case .failure(let error) where error.kind == .invalidArguments:
+            var fixed = error
+            fixed.message += " (fix the arguments to match the tool's inputSchema and call again)"
+            return MCPToolResult.failure(fixed)
+        case .failure(let error):
+            return MCPToolResult.failure(error)
+        }
+    }
+
+    // MARK: - Catalog and change notifications
+
+    /// The current tools, computed on first use.
+    private func catalog() throws(JSONRPCError) -> MCPToolCatalog {
+        if let catalog = state.withLock({ $0.catalog }) { return catalog }
+        return try refreshedCatalog()
+    }
+
+    private func refreshedCatalog() throws(JSONRPCError) -> MCPToolCatalog {
+        let catalog: MCPToolCatalog
+        do {
+            catalog = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits())
+        } catch {
+            throw JSONRPCError(code: JSONRPCError.internalErrorCode, "the skills could not be listed: \(error.message)")
+        }
+        let notify = state.withLock { state in
+            defer { state.catalog = catalog }
+            return state.catalog != nil && state.catalog != catalog && state.phase == .ready
+        }
+        // The watcher compares with what is stored: tell the client here, or nobody will.
+        if notify { send(JSONRPCMessage.notificationLine(method: "notifications/tools/list_changed")) }
+        return catalog
+    }
+
+    /// Recomputes the tools and the instruction skills and notifies the client of what changed (only after
+    /// `notifications/initialized`). Blocks on file I/O: call it from a thread you own.
+    public func refresh() {
+        let tools: MCPToolCatalog?
+        do {
+            tools = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits())
+        } catch {
+            log("mcp: the skills could not be listed after a change (kept the previous list): \(error.message)")
+            tools = nil
+        }
+        let instructionSkills = try? skills.source.skills().sorted { $0.name < $1.name }
+        let (toolsChanged, skillsChanged, ready) = state.withLock { state in
+            var toolsChanged = false
+            var skillsChanged = false
+            if let tools, tools != state.catalog {
+                toolsChanged = state.catalog != nil
+                state.catalog = tools
+            }
+            if let instructionSkills, instructionSkills != state.instructionSkills {
+                skillsChanged = state.instructionSkills != nil
+                state.instructionSkills = instructionSkills
+            }
+            return (toolsChanged, skillsChanged, state.phase == .ready)
+        }
+        guard ready else { return }
+        if toolsChanged { send(JSONRPCMessage.notificationLine(method: "notifications/tools/list_changed")) }
+        if skillsChanged { send(JSONRPCMessage.notificationLine(method: "notifications/resources/list_changed")) }
+    }
+}

@@ -1,0 +1,56 @@
+import SkillAgent
+import SkillHostCore
+import SkillJSON
+
+/// The native skills the server offers as MCP tools, and where their calls go.
+///
+/// Implementation requirements: thread-safe. ``tools()`` may block (it reads the registry and may scan
+/// changed plugin files): the server calls it only from threads it owns. ``run(_:)`` validates the
+/// arguments, checks the registry, asks `approval` for skills that need it, and stops when its task is
+/// cancelled (see ``SkillBackend``).
+public protocol MCPToolBackend: Sendable {
+    /// The enabled skills.
+    func tools() throws(HostError) -> [AgentTool]
+    /// Runs one call.
+    func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError>
+    /// How many calls of each skill (by id) may run at once; skills not named are limited only by the
+    /// server's `maximumCallsInFlight`. Called with ``tools()``, from threads the server owns.
+    func callLimits() throws(HostError) -> [String: MCPCallLimit]
+}
+
+extension MCPToolBackend {
+    /// No limits of its own.
+    public func callLimits() throws(HostError) -> [String: MCPCallLimit] { [:] }
+}
+
+/// The ``MCPToolBackend`` over a ``SkillHost``: calls go through ``HostSkillBackend`` (the host's
+/// validator, registry, gates, approval and executors).
+public struct HostMCPBackend: MCPToolBackend {
+    /// The host.
+    public let host: SkillHost
+    private let backend: HostSkillBackend
+
+    /// A backend over `host`; one MCP connection is one session.
+    public init(host: SkillHost) {
+        self.host = host
+        self.backend = HostSkillBackend(host: host)
+    }
+
+    public func tools() throws(HostError) -> [AgentTool] {
+        try host.enabledSkills().map(AgentTool.init)
+    }
+
+    public func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
+        await backend.run(invocation)
+    }
+
+    /// A plugin's calls share its executor: `max_workers` at once (the same for in-process plugins).
+    public func callLimits() throws(HostError) -> [String: MCPCallLimit] {
+        var limits: [String: MCPCallLimit] = [:]
+        for plugin in try host.catalog().plugins {
+            let limit = MCPCallLimit(group: "\(plugin.settings.isolation.rawValue):\(plugin.path)", limit: plugin.settings.maxWorkers)
+            for skill in plugin.skills { limits[skill.id] = limit }
+        }
+        return limits
+    }
+}

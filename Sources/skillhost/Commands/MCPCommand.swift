@@ -1,0 +1,54 @@
+import Foundation
+import SkillHostCore
+import SkillMCP
+
+/// `skillhost mcp [--allow-writes] [--page-size N]`: serves every enabled skill over MCP's stdio transport.
+enum MCPCommand: Command {
+    static let name = "mcp"
+    static let summary = "serve the enabled skills to MCP clients over stdio"
+    static let help = """
+        usage: skillhost mcp [--allow-writes] [--page-size N]
+
+        Speaks the Model Context Protocol (JSON-RPC 2.0, one message per line) on stdin/stdout until stdin
+        closes; logs go to stderr. Every enabled skill is a tool; changes to the registry or the plugins
+        folder reach the client as notifications/tools/list_changed within a second. Register it in an MCP
+        client as {"command": "skillhost", "args": ["mcp"]} (docs/mcp.md).
+
+        Approval: MCP clients cannot be asked. A write skill runs only when its registry entry says
+        "approval": "allow" or with --allow-writes; a dangerous skill only with its own registry entry.
+        A refused call returns isError with the remedy.
+
+        Options:
+          --allow-writes   allow every write skill (not dangerous ones)
+          --page-size N    tools, resources and skills per list page (default 100)
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, flags: ["--allow-writes"], options: ["--page-size"])
+        guard parsed.positionals.isEmpty else { throw UsageError("mcp takes no positional arguments") }
+        var pageSize = 100
+        if let text = parsed.options["--page-size"] {
+            guard let value = Int(text), value > 0 else { throw UsageError("--page-size needs a positive integer, not \(text)") }
+            pageSize = value
+        }
+        let host = HostOptions.host(parsed)
+        let transport = MCPStdioTransport()
+        let configuration = MCPServerConfiguration(
+            instructions: "Tools are SkillHost skills; tool names are skill ids.",
+            approval: MCPApprovalPolicy(allowWrites: parsed.has("--allow-writes"), registryPath: host.paths.registry),
+            pageSize: pageSize)
+        let skills = HostInstructionSkillSource(host: host)
+        let server = MCPServer(
+            configuration: configuration, backend: HostMCPBackend(host: host), skills: skills,
+            send: transport.write, log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        let watcher = MCPChangeWatcher(paths: [host.paths.registry, host.paths.plugins] + skills.watchedPaths) {
+            server.refresh()
+        }
+        watcher.start()  // first, so a change while the first listing is built is seen
+        server.refresh()
+        await transport.run(server)
+        watcher.stop()
+        await host.shutdown()
+        return ExitCode.success
+    }
+}

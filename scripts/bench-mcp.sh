@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Benchmarks `tools/call` per second through MCP's stdio transport for a trivial skill (bench.echo,
+# scripts/bench/dispatch_echo.c):
+#   - skillhost mcp     release build, the skill in its default isolation (worker processes);
+#   - python MCPServer  the Python `mcp` package's own server serving the same tool;
+# both driven by the same raw pipelined client (scripts/bench/mcp_pipelined_client.py: one thread writes
+# N requests, another reads the answers). Target (issue #12): skillhost at least 50x the Python server.
+#
+# usage: scripts/bench-mcp.sh [CALLS] [MAX_WORKERS]   (defaults 20000 and the registry default, 2)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+calls="${1:-20000}"
+workers="${2:-}"
+work="$root/.build/mcp-bench"
+venv="$root/.build/peers/mcp"
+rm -rf "$work"
+mkdir -p "$work/plugins" "$work/config"
+chmod 700 "$work" "$work/plugins"
+
+cc -O2 -std=c99 -shared -fPIC -I "$root/Sources/CSkillABI/include" \
+    "$root/scripts/bench/dispatch_echo.c" -o "$work/plugins/bench.so"
+chmod 755 "$work/plugins/bench.so"
+if [ -n "$workers" ]; then
+    printf '{"version": 1, "plugins": {"bench": {"max_workers": %s}}}\n' "$workers" > "$work/config/skill_registry.json"
+fi
+
+(cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1)
+binary="$root/.build/release/skillhost"
+"$binary" trust bench --plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache" >/dev/null
+
+if ! "$venv/bin/python" -c 'import mcp.server.mcpserver' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet 'mcp>=2'
+fi
+python="$venv/bin/python"
+version=$("$python" -c 'import importlib.metadata as m; print(m.version("mcp"))')
+
+echo "MCP tools/call benchmark: bench.echo {\"text\":\"hello\"}, $calls pipelined calls, $(nproc) cores"
+printf '%-34s ' "skillhost mcp (workers${workers:+, max_workers $workers}):"
+"$python" "$root/scripts/bench/mcp_pipelined_client.py" "$calls" 500 -- \
+    "$binary" mcp --plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache" \
+    2>"$work/skillhost.log"
+python_calls=$(( calls < 5000 ? calls : 5000 ))
+printf '%-34s ' "python mcp $version MCPServer:"
+"$python" "$root/scripts/bench/mcp_pipelined_client.py" "$python_calls" 200 -- \
+    "$python" "$root/scripts/bench/mcp_python_server.py" 2>"$work/python.log"

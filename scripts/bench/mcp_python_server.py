@@ -1,0 +1,17 @@
+"""The Python `mcp` package's own server (MCPServer, formerly FastMCP) serving the same trivial tool as
+scripts/bench/dispatch_echo.c: `bench.echo` returns its arguments. Used by scripts/bench-mcp.sh."""
+
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("bench-python")
+
+
+@server.tool(name="bench.echo", description="Returns its arguments unchanged.")
+def echo(text: str) -> dict[str, Any]:
+    return {"text": text}
+
+
+if __name__ == "__main__":
+    server.run("stdio")
