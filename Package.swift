@@ -45,6 +45,7 @@ let package = Package(
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "SkillHostCore", targets: ["SkillHostCore"]),
         .library(name: "SkillAgent", targets: ["SkillAgent"]),
+        .library(name: "SkillStore", targets: ["SkillStore"]),
     ] + plugins.map(\.0),
     targets: [
         // The C ABI: one C99 header, usable alone from C.
@@ -64,10 +65,14 @@ let package = Package(
             // The manifest schema ships as a file for readers and is embedded as a string (ManifestSchema.swift).
             exclude: ["Resources/manifest.schema.json"]
         ),
+        // SQLite 3 (history, traces, session context).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Sessions, messages, skill calls and session context in one SQLite database (docs/history.md).
+        .target(name: "SkillStore", dependencies: ["CSQLite", "SkillJSON"]),
         // Agent loop and model providers.
-        .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema"]),
+        .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema", "SkillStore"]),
         // The thin CLI.
-        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema"]),
+        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema", "SkillStore"]),
 
         .testTarget(name: "SkillJSONTests", dependencies: ["SkillJSON"]),
         .testTarget(
@@ -82,5 +87,6 @@ let package = Package(
             dependencies: ["SkillAgent", "SkillHostCore", "JSONSchema", "SkillJSON"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillAgent", "SkillHostCore", "SkillJSON"]),
     ] + plugins.map(\.1)
 )

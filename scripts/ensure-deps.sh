@@ -5,6 +5,7 @@
 set -euo pipefail
 missing=()
 [ -e /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
+[ -e /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "==> installing ${missing[*]} (Debian packages)"
