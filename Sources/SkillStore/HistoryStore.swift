@@ -28,9 +28,10 @@ public final class HistoryStore: Sendable {
     public init(path: String, clock: @escaping @Sendable () -> Int64) throws(StoreError) {
         let existed = access(path, F_OK) == 0
         let database = try SQLiteDatabase(path: path)
-        try StoreSchema.prepare(database)
-        // The history holds conversations: only the user reads it (SQLite gives -wal/-shm the same mode).
+        // The history holds conversations: only the user reads it (SQLite gives -wal/-shm the same mode
+        // when it creates them, which happens after this).
         if !existed { chmod(path, 0o600) }
+        try StoreSchema.prepare(database)
         self.path = path
         self.connection = database
         self.clock = clock
@@ -53,6 +54,9 @@ public final class HistoryStore: Sendable {
     public var schemaVersion: Int64 {
         (try? withDatabase { database throws(StoreError) in try database.scalar("PRAGMA user_version").integer }) ?? 0
     }
+
+    /// Unix milliseconds by the store's clock.
+    public func now() -> Int64 { clock() }
 
     /// The newest schema version this build knows.
     public static var currentSchemaVersion: Int64 { StoreSchema.currentVersion }

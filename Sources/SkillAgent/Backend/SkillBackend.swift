@@ -28,12 +28,15 @@ public struct SkillInvocation: Sendable {
     public var sessionID: String
     /// Asked before a `write` or `dangerous` skill runs.
     public var approval: any ApprovalHandler
+    /// The key of this logical call, handed to the skill; nil lets the backend derive one from the call id.
+    public var idempotencyKey: String?
 
     /// An invocation with these parts.
     public init(
         skillID: String, arguments: JSONValue, callID: String, sessionID: String = "",
-        approval: any ApprovalHandler = DenyAllApproval()
+        approval: any ApprovalHandler = DenyAllApproval(), idempotencyKey: String? = nil
     ) {
+        self.idempotencyKey = idempotencyKey
         self.skillID = skillID
         self.arguments = arguments
         self.callID = callID

@@ -17,6 +17,9 @@ public struct AgentConfiguration: Sendable {
     public var approval: any ApprovalHandler
     /// The conversation's session id, handed to skills.
     public var sessionID: String
+    /// Hears about every skill call as it starts and ends, and may replay or question repeats (the SQLite
+    /// history's ``StoreCallRecorder``); nil records nothing.
+    public var recorder: (any CallRecorder)? = nil
 
     /// A configuration; every part has a default.
     public init(

@@ -9,6 +9,7 @@ enum ChatCommand: Command {
     static let summary = "talk to an agent that calls the enabled skills"
     static let help = """
         usage: skillhost chat [PROMPT] [--json] [--yes] [--max-steps N] [--base-url URL] [--model NAME] [--offline]
+                              [--session ID | --continue] [--state DIR] [--keep-days N] [--keep-sessions N]
 
         One sentence in, skill calls and an answer out. With PROMPT: one turn, then exit. Without: an
         interactive session (type 'exit' or press Ctrl-D to leave). Each skill call shows as a card under
@@ -27,6 +28,14 @@ enum ChatCommand: Command {
           --base-url URL  OpenAI-compatible API root, e.g. http://localhost:11434/v1 (env OPENAI_BASE_URL)
           --model NAME    model name (env SKILLHOST_MODEL)
           --offline       use the offline planner even when a server is configured
+          --session ID    resume stored session ID with its messages and context (see 'skillhost history')
+          --continue      resume the most recently active session
+          --state DIR     folder of the history database (env SKILLHOST_STATE; default $XDG_STATE_HOME/skillhost)
+          --keep-days N, --keep-sessions N
+                          retention applied on start (default 90 days, 1000 sessions; 0 keeps all; see docs/history.md)
+
+        Every message and skill call is stored as it happens (docs/history.md); a new session's id is printed
+        on stderr when chat starts.
 
         Ctrl-C stops the running turn (its skills are cancelled); at the prompt it leaves.
 
@@ -38,7 +47,8 @@ enum ChatCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(
-            arguments, flags: ["--json", "--yes", "--offline"], options: ["--max-steps", "--base-url", "--model"])
+            arguments, flags: Set(["--json", "--yes", "--offline"]).union(ChatSession.flags),
+            options: Set(["--max-steps", "--base-url", "--model"]).union(ChatSession.options).union(HistoryOptions.options))
         let environment = ProcessInfo.processInfo.environment
         let selection: ProviderSelection
         do {
@@ -61,9 +71,14 @@ enum ChatCommand: Command {
         let gates = CallGates.standard(for: paths, warn: renderer.warn)
         let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, gates: gates)
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
+        let provider = selection.makeProvider(environment: environment)
+        let session = try ChatSession.open(parsed, host: host, model: provider.name, environment: environment, warn: renderer.warn)
+        ErrorReporter.printError("chat: " + session.notice)
+        var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: session.id)
+        configuration.recorder = session.recorder
         let agent = Agent(
-            provider: selection.makeProvider(environment: environment), backend: HostSkillBackend(host: host),
-            configuration: AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: UUID().uuidString.lowercased()))
+            provider: provider, backend: HostSkillBackend(host: host, sessionContext: session.context),
+            history: session.history, configuration: configuration)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(200))

@@ -17,6 +17,9 @@ enum CommandTable {
         SchemaCommand.self,
         WorkerCommand.self,
         BenchDispatchCommand.self,
+        HistoryCommand.self,
+        TraceCommand.self,
+        DebugCommand.self,
     ]
 
     /// The command named `name`, if there is one.
