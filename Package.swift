@@ -87,6 +87,6 @@ let package = Package(
             dependencies: ["SkillAgent", "SkillHostCore", "JSONSchema", "SkillJSON"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillAgent", "SkillHostCore", "SkillJSON"]),
+        .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)
 )

@@ -7,7 +7,7 @@ let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// database's lock is held.
 final class SQLiteStatement {
     let handle: OpaquePointer
-    let database: SQLiteDatabase
+    unowned let database: SQLiteDatabase
 
     init(handle: OpaquePointer, database: SQLiteDatabase) {
         self.handle = handle
