@@ -30,7 +30,11 @@ import Testing
             if running == nil { usleep(20_000) }
         }
         #expect(running != nil, "fixture.slow was recorded as started")
+        // The whole process tree dies at once (as under the OOM killer): the chat and its worker child,
+        // which would otherwise keep the output pipes open.
+        let children = Self.children(of: process.processIdentifier)
         kill(process.processIdentifier, SIGKILL)
+        for child in children { kill(child, SIGKILL) }
         let crashed = CLI.finish(process, output, errors)
         #expect(crashed.status == SIGKILL)
         let sessionID = try #require(Self.sessionID(crashed.stderr), "chat printed the new session id: \(crashed.stderr)")
@@ -101,6 +105,15 @@ import Testing
             #expect(session.callCount == turns)
         }
         #expect(try store.calls(matching: TraceFilter(limit: 1000)).allSatisfy { $0.status == .succeeded })
+    }
+
+    /// The direct children of `pid` (from /proc).
+    static func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0) }
+        }
     }
 
     /// Opens the history once the child has created it.
