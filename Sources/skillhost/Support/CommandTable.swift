@@ -20,6 +20,7 @@ enum CommandTable {
         HistoryCommand.self,
         TraceCommand.self,
         DebugCommand.self,
+        BenchHistoryCommand.self,
     ]
 
     /// The command named `name`, if there is one.
