@@ -18,10 +18,8 @@ extension HistoryStore {
                     .text(call.argumentsJSON), .text(call.status.rawValue), .integer(call.startedMilliseconds),
                     .optional(call.idempotencyKey), call.workerPID.map(SQLValue.integer) ?? .null,
                 ])
-                let row = try database.scalar("SELECT last_insert_rowid()").integer ?? 0
-                try database.statement("UPDATE sessions SET last_active_ms = ? WHERE id = ?")
-                    .run([.integer(call.startedMilliseconds), .text(call.sessionID)])
-                return row
+                // The session's last activity is its last message (written just before its calls).
+                return try database.scalar("SELECT last_insert_rowid()").integer ?? 0
             }
         }
     }
@@ -70,15 +68,15 @@ extension HistoryStore {
         if let since = filter.sinceMilliseconds { clauses.append("started_ms >= ?"); values.append(.integer(since)) }
         let condition = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
         values.append(.integer(Int64(filter.limit)))
-        let sql = Self.callSelect + condition + " ORDER BY started_ms DESC, id DESC LIMIT ?"
+        let sql = Self.callSelect + condition + " ORDER BY id DESC LIMIT ?"
         return try withDatabase { database throws(StoreError) in try database.statement(sql).rows(values).map(Self.call) }
     }
 
-    /// The latest call with idempotency key `key` and status `status`, or nil.
-    public func latestCall(idempotencyKey key: String, status: CallStatus) throws(StoreError) -> CallRecord? {
+    /// The calls with idempotency key `key`, newest first (at most `limit`).
+    public func calls(idempotencyKey key: String, limit: Int = 20) throws(StoreError) -> [CallRecord] {
         try withDatabase { database throws(StoreError) in
-            try database.statement(Self.callSelect + " WHERE idempotency_key = ? AND status = ? ORDER BY id DESC LIMIT 1")
-                .rows([.text(key), .text(status.rawValue)]).first.map(Self.call)
+            try database.statement(Self.callSelect + " WHERE idempotency_key = ? ORDER BY id DESC LIMIT ?")
+                .rows([.text(key), .integer(Int64(limit))]).map(Self.call)
         }
     }
 
@@ -86,7 +84,7 @@ extension HistoryStore {
     public func stats(skillID: String, window: Int = 1000) throws(StoreError) -> SkillCallStats {
         let rows = try withDatabase { database throws(StoreError) in
             try database.statement(
-                "SELECT status, duration_ms FROM skill_calls WHERE skill_id = ? ORDER BY started_ms DESC, id DESC LIMIT ?"
+                "SELECT status, duration_ms FROM skill_calls WHERE skill_id = ? ORDER BY id DESC LIMIT ?"
             ).rows([.text(skillID), .integer(Int64(window))])
         }
         let failures = rows.filter { $0[0].text == "failed" || $0[0].text == "interrupted" }.count

@@ -10,15 +10,14 @@ import Testing
         CREATE INDEX sessions_last_active ON sessions(last_active_ms);
         CREATE TABLE messages(session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, position INTEGER NOT NULL,
             role TEXT NOT NULL, content TEXT NOT NULL, tool_calls TEXT, tool_call_id TEXT, created_ms INTEGER NOT NULL,
-            PRIMARY KEY(session_id, position));
+            PRIMARY KEY(session_id, position)) WITHOUT ROWID;
         CREATE TABLE skill_calls(id INTEGER PRIMARY KEY, call_id TEXT NOT NULL,
             session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, message_position INTEGER, skill_id TEXT NOT NULL,
             plugin_version TEXT, plugin_sha256 TEXT, arguments TEXT NOT NULL, status TEXT NOT NULL, result TEXT, summary TEXT,
             error_kind TEXT, error TEXT, started_ms INTEGER NOT NULL, duration_ms REAL, idempotency_key TEXT);
-        CREATE INDEX skill_calls_started ON skill_calls(started_ms);
-        CREATE INDEX skill_calls_skill ON skill_calls(skill_id, started_ms);
-        CREATE INDEX skill_calls_session ON skill_calls(session_id, id);
-        CREATE INDEX skill_calls_key ON skill_calls(idempotency_key, status);
+        CREATE INDEX skill_calls_skill ON skill_calls(skill_id);
+        CREATE INDEX skill_calls_session ON skill_calls(session_id);
+        CREATE INDEX skill_calls_key ON skill_calls(idempotency_key);
         PRAGMA user_version = 1; PRAGMA application_id = 1397443656;
         """
 

@@ -1,3 +1,4 @@
+import Glibc
 import SkillHostCore
 import SkillJSON
 import SkillStore
@@ -11,8 +12,11 @@ public enum RecorderBenchmark {
         public var name: String
         /// Calls recorded.
         public var iterations: Int
-        /// Mean microseconds per call.
+        /// Mean wall-clock microseconds per call.
         public var microsecondsPerCall: Double
+        /// Mean CPU microseconds (user + system) per call: what the call pays on a machine that is not
+        /// busy with other work.
+        public var cpuMicrosecondsPerCall: Double
     }
 
     /// Records `iterations` calls of an idempotent skill (no lookup) and of a non-idempotent one (key lookup
@@ -29,6 +33,7 @@ public enum RecorderBenchmark {
                 skillID: "bench.echo", description: "bench", parameters: ["type": "object", "properties": ["text": ["type": "string"]]],
                 idempotent: idempotent)
             let clock = ContinuousClock()
+            let cpuStart = cpuMicroseconds()
             let start = clock.now
             for index in 0..<iterations {
                 let call = RecordedCall(
@@ -42,11 +47,22 @@ public enum RecorderBenchmark {
             }
             let elapsed = start.duration(to: clock.now)
             let microseconds = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+            let cpu = cpuMicroseconds() - cpuStart
             results.append(
                 Result(
                     name: idempotent ? "record call (idempotent skill)" : "record call (non-idempotent: key lookup)",
-                    iterations: iterations, microsecondsPerCall: microseconds / Double(iterations)))
+                    iterations: iterations, microsecondsPerCall: microseconds / Double(iterations),
+                    cpuMicrosecondsPerCall: cpu / Double(iterations)))
         }
         return results
+    }
+
+    /// User + system CPU time of this process, in microseconds.
+    static func cpuMicroseconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec)
+        let system = Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec)
+        return user + system
     }
 }

@@ -59,16 +59,15 @@ public final class StoreCallRecorder: CallRecorder {
         // Idempotent skills run again: repeating them is harmless and their answer may have changed.
         guard !tool.idempotent else { return .run(idempotencyKey: key) }
         do {
-            if let done = try store.latestCall(idempotencyKey: key, status: .succeeded), let text = done.resultJSON,
+            let earlier = try store.calls(idempotencyKey: key)
+            if let done = earlier.first(where: { $0.status == .succeeded }), let text = done.resultJSON,
                 let result = try? JSONValue(parsing: text)
             {
                 return .replay(result: result, idempotencyKey: key)
             }
-            var failures: [CallRecord] = []
-            for status in [CallStatus.failed, .interrupted] {
-                if let found = try store.latestCall(idempotencyKey: key, status: status) { failures.append(found) }
-            }
-            if let failure = failures.max(by: { $0.rowID < $1.rowID }), Self.effectfulFailures.contains(failure.errorKind ?? "") {
+            if let failure = earlier.first(where: { $0.status == .failed || $0.status == .interrupted }),
+                Self.effectfulFailures.contains(failure.errorKind ?? "")
+            {
                 let why = failure.status == .interrupted ? "was interrupted" : "failed (\(failure.errorKind ?? "error"))"
                 return .confirmRetry(
                     reason: "the same \(skillID) call \(why) earlier in this session and may have taken effect", idempotencyKey: key)

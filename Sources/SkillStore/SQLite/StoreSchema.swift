@@ -10,7 +10,8 @@ enum StoreSchema {
 
     /// Migration `i` takes a file from version `i` to `i + 1`.
     static let migrations: [String] = [
-        // 1: sessions, messages, skill calls.
+        // 1: sessions, messages, skill calls. Few indexes, so recording a call writes few pages: rows are
+        // inserted when calls start, so the row id is the start order (trace sorts by it).
         """
         CREATE TABLE sessions(
             id TEXT PRIMARY KEY,
@@ -29,7 +30,7 @@ enum StoreSchema {
             tool_call_id TEXT,
             created_ms INTEGER NOT NULL,
             PRIMARY KEY(session_id, position)
-        );
+        ) WITHOUT ROWID;
         CREATE TABLE skill_calls(
             id INTEGER PRIMARY KEY,
             call_id TEXT NOT NULL,
@@ -48,10 +49,9 @@ enum StoreSchema {
             duration_ms REAL,
             idempotency_key TEXT
         );
-        CREATE INDEX skill_calls_started ON skill_calls(started_ms);
-        CREATE INDEX skill_calls_skill ON skill_calls(skill_id, started_ms);
-        CREATE INDEX skill_calls_session ON skill_calls(session_id, id);
-        CREATE INDEX skill_calls_key ON skill_calls(idempotency_key, status);
+        CREATE INDEX skill_calls_skill ON skill_calls(skill_id);
+        CREATE INDEX skill_calls_session ON skill_calls(session_id);
+        CREATE INDEX skill_calls_key ON skill_calls(idempotency_key);
         """,
         // 2: the worker's pid per call and the per-session execution context.
         """
@@ -62,7 +62,7 @@ enum StoreSchema {
             value TEXT NOT NULL,
             updated_ms INTEGER NOT NULL,
             PRIMARY KEY(session_id, key)
-        );
+        ) WITHOUT ROWID;
         """,
     ]
 

@@ -27,11 +27,14 @@ enum BenchHistoryCommand: Command {
         let results = try RecorderBenchmark.run(path: path, iterations: iterations)
         if parsed.has("--json") {
             HostOptions.printJSON(.array(results.map {
-                ["name": .string($0.name), "iterations": .int(Int64($0.iterations)), "mean_us": .double($0.microsecondsPerCall)]
+                ["name": .string($0.name), "iterations": .int(Int64($0.iterations)), "mean_us": .double($0.microsecondsPerCall),
+                 "cpu_us": .double($0.cpuMicrosecondsPerCall)]
             }))
         } else {
             for result in results {
-                print(String(format: "  %-44@ %8.1f µs/call  (%d calls)", result.name as NSString, result.microsecondsPerCall, result.iterations))
+                print(String(
+                    format: "  %-42@ wall %7.1f µs/call, cpu %6.1f µs/call  (%d calls)", result.name as NSString,
+                    result.microsecondsPerCall, result.cpuMicrosecondsPerCall, result.iterations))
             }
         }
         return ExitCode.success
