@@ -4,7 +4,12 @@ extension HistoryStore {
     @discardableResult
     public func startCall(_ call: CallRecord) throws(StoreError) -> Int64 {
         try withDatabase { database throws(StoreError) in
-            try database.write { () throws(StoreError) in
+            try database.write { () throws(StoreError) in try Self.insertCall(call, database) }
+        }
+    }
+
+    /// Inserts one call row; returns its row id.
+    static func insertCall(_ call: CallRecord, _ database: SQLiteDatabase) throws(StoreError) -> Int64 {
                 try database.statement(
                     """
                     INSERT INTO skill_calls(call_id, session_id, message_position, skill_id, plugin_version, plugin_sha256,
@@ -20,8 +25,6 @@ extension HistoryStore {
                 ])
                 // The session's last activity is its last message (written just before its calls).
                 return try database.scalar("SELECT last_insert_rowid()").integer ?? 0
-            }
-        }
     }
 
     /// Records how call `rowID` ended and, in the same transaction, the session context keys it changed
@@ -31,10 +34,16 @@ extension HistoryStore {
         try withDatabase { database throws(StoreError) in
             try database.write { () throws(StoreError) in
                 try database.statement(
-                    "UPDATE skill_calls SET status = ?, result = ?, summary = ?, error_kind = ?, error = ?, duration_ms = ? WHERE id = ?"
+                    """
+                    UPDATE skill_calls SET status = ?, result = ?, summary = ?, error_kind = ?, error = ?, duration_ms = ?,
+                        started_ms = coalesce(?, started_ms), idempotency_key = coalesce(?, idempotency_key),
+                        plugin_version = coalesce(?, plugin_version), plugin_sha256 = coalesce(?, plugin_sha256) WHERE id = ?
+                    """
                 ).run([
                     .text(outcome.status.rawValue), .optional(outcome.resultJSON), .optional(outcome.summary),
-                    .optional(outcome.errorKind), .optional(outcome.error), .real(outcome.durationMilliseconds), .integer(rowID),
+                    .optional(outcome.errorKind), .optional(outcome.error), .real(outcome.durationMilliseconds),
+                    outcome.startedMilliseconds.map(SQLValue.integer) ?? .null, .optional(outcome.idempotencyKey),
+                    .optional(outcome.pluginVersion), .optional(outcome.pluginSHA256), .integer(rowID),
                 ])
                 guard !changes.isEmpty else { return }
                 let session = try database.statement("SELECT session_id FROM skill_calls WHERE id = ?")

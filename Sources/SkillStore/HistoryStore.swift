@@ -135,9 +135,17 @@ public final class HistoryStore: Sendable {
     /// Appends `messages` to session `sessionID` in one transaction, at the next positions (their own
     /// `position` is ignored); the first user message titles a session that has no title.
     public func appendMessages(_ messages: [MessageRecord], session sessionID: String) throws(StoreError) {
-        guard !messages.isEmpty else { return }
+        _ = try appendMessages(messages, session: sessionID, calls: [])
+    }
+
+    /// Appends `messages` and, in the same transaction, the rows of the skill calls the last assistant
+    /// message asks for (status `started`: a crash before they finish leaves them to be marked
+    /// `interrupted`). Returns the calls' row ids, for ``finishCall(_:with:context:)``. Writing the rows
+    /// here saves each call a transaction of its own.
+    public func appendMessages(_ messages: [MessageRecord], session sessionID: String, calls: [CallRecord]) throws(StoreError) -> [Int64] {
+        guard !messages.isEmpty else { return [] }
         let now = clock()
-        try withDatabase { database throws(StoreError) in
+        return try withDatabase { database throws(StoreError) in
             try database.write { () throws(StoreError) in
                 let next = try database.statement("SELECT coalesce(max(position) + 1, 0) FROM messages WHERE session_id = ?")
                     .rows([.text(sessionID)]).first?.first?.integer ?? 0
@@ -153,6 +161,9 @@ public final class HistoryStore: Sendable {
                 try database.statement(
                     "UPDATE sessions SET last_active_ms = ?, title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?"
                 ).run([.integer(now), .text(title), .text(sessionID)])
+                var rows: [Int64] = []
+                for call in calls { rows.append(try Self.insertCall(call, database)) }
+                return rows
             }
         }
     }

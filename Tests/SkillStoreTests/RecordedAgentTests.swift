@@ -26,9 +26,12 @@ import Testing
         let backend = ClosureBackend(skills, context: context)
         let redactor = SecretRedactor(secrets: secrets)
         var configuration = AgentConfiguration(approval: approval, sessionID: sessionID)
-        configuration.recorder = StoreCallRecorder(store: store, sessionID: sessionID, context: context, redactor: redactor)
+        let planned = PlannedCalls()
+        configuration.recorder = StoreCallRecorder(
+            store: store, sessionID: sessionID, context: context, redactor: redactor, planned: planned)
         let history = PersistentHistory(
-            store: store, sessionID: sessionID, messages: resumed.messages, tools: skills.map(\.tool), redactor: redactor)
+            store: store, sessionID: sessionID, messages: resumed.messages, tools: skills.map(\.tool), redactor: redactor,
+            planned: planned)
         return (Agent(provider: model, backend: backend, history: history, configuration: configuration), backend)
     }
 

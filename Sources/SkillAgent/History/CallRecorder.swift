@@ -21,9 +21,14 @@ public protocol CallRecorder: Sendable {
 public struct CallHandle: Sendable, Equatable {
     /// The recorder's id for the call (a database row id), or nil when it could not record it.
     public var id: Int64?
+    /// When the call really started, for a row written ahead of it.
+    public var startedMilliseconds: Int64?
 
     /// A handle with this id.
-    public init(id: Int64?) { self.id = id }
+    public init(id: Int64?, startedMilliseconds: Int64? = nil) {
+        self.id = id
+        self.startedMilliseconds = startedMilliseconds
+    }
 }
 
 /// What the loop knows about one call before it runs.

@@ -13,19 +13,24 @@ public actor PersistentHistory: ConversationHistory {
     private let schemas: [String: JSONValue]
     private let report: @Sendable (StoreError) -> Void
     private var stored: [ChatMessage]
+    private let names: ToolNameMap
+    private let planned: PlannedCalls?
 
     /// The history of `sessionID`, starting with `messages` (what ``SessionResume`` loaded; not written
     /// again). `tools` give the schemas used to redact tool-call arguments; `report` hears about failed writes.
     public init(
         store: HistoryStore, sessionID: String, messages: [ChatMessage] = [], tools: [AgentTool] = [],
-        redactor: SecretRedactor = SecretRedactor(), report: @escaping @Sendable (StoreError) -> Void = { _ in }
+        redactor: SecretRedactor = SecretRedactor(), planned: PlannedCalls? = nil,
+        report: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) {
+        self.planned = planned
         self.store = store
         self.sessionID = sessionID
         self.stored = messages
         self.redactor = redactor
         self.report = report
         let names = ToolNameMap(skillIDs: tools.map(\.skillID))
+        self.names = names
         var schemas: [String: JSONValue] = [:]
         for tool in tools { if let name = names.toolName(for: tool.skillID) { schemas[name] = tool.parameters } }
         self.schemas = schemas
@@ -35,11 +40,27 @@ public actor PersistentHistory: ConversationHistory {
 
     public func append(_ messages: [ChatMessage]) {
         stored.append(contentsOf: messages)
+        let records = messages.map(record)
+        // The calls of the last assistant message get their rows in the same transaction (see PlannedCalls).
+        let asking = planned == nil ? nil : Array(zip(messages, records)).last(where: { $0.0.role == ChatMessage.Role.assistant && !$0.0.toolCalls.isEmpty })
+        let now = store.now()
+        let calls = (asking?.0.toolCalls ?? []).map { call in
+            CallRecord(
+                callID: call.id, sessionID: sessionID, skillID: names.skillID(for: call.name) ?? call.name,
+                argumentsJSON: Self.arguments(of: call.id, in: asking?.1), status: .started, startedMilliseconds: now)
+        }
         do {
-            try store.appendMessages(messages.map(record), session: sessionID)
+            let rows = try store.appendMessages(records, session: sessionID, calls: calls)
+            for (call, row) in zip(calls, rows) { planned?.plan(row, callID: call.callID) }
         } catch {
             report(error)
         }
+    }
+
+    /// The redacted arguments text of call `id` in a stored message's tool calls.
+    private static func arguments(of id: String, in record: MessageRecord?) -> String {
+        guard let text = record?.toolCallsJSON, case .array(let items)? = try? JSONValue(parsing: text) else { return "{}" }
+        return items.first { $0["id"]?.stringValue == id }?["arguments"]?.stringValue ?? "{}"
     }
 
     private func record(_ message: ChatMessage) -> MessageRecord {

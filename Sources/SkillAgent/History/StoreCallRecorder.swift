@@ -33,6 +33,7 @@ public final class StoreCallRecorder: CallRecorder {
     public let provenance: [String: PluginProvenance]
     private let report: @Sendable (StoreError) -> Void
     private let storedContext: Mutex<[String: JSONValue]>
+    private let planned: PlannedCalls?
 
     /// Error kinds of failed calls that may have taken effect (so a retry of a non-idempotent skill asks).
     static let effectfulFailures: Set<String> = ["timeout", "pluginCrashed", "skillFailed", "cancelled", "interrupted"]
@@ -40,8 +41,10 @@ public final class StoreCallRecorder: CallRecorder {
     /// A recorder for `sessionID`; `report` hears about writes that failed (the call itself goes on).
     public init(
         store: HistoryStore, sessionID: String, context: SessionContext, redactor: SecretRedactor = SecretRedactor(),
-        provenance: [String: PluginProvenance] = [:], report: @escaping @Sendable (StoreError) -> Void = { _ in }
+        provenance: [String: PluginProvenance] = [:], planned: PlannedCalls? = nil,
+        report: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) {
+        self.planned = planned
         self.store = store
         self.sessionID = sessionID
         self.context = context
@@ -79,6 +82,8 @@ public final class StoreCallRecorder: CallRecorder {
     }
 
     public func callStarted(_ call: RecordedCall) -> CallHandle {
+        // Written ahead with the assistant message: nothing to write before the call runs.
+        if let row = planned?.take(call.callID) { return CallHandle(id: row, startedMilliseconds: store.now()) }
         let argumentsText: String =
             if let arguments = Self.arguments(call) {
                 redactor.redact(arguments, schema: call.tool?.parameters).serialized()
@@ -91,7 +96,7 @@ public final class StoreCallRecorder: CallRecorder {
             pluginVersion: origin?.version, pluginSHA256: origin?.sha256, argumentsJSON: argumentsText, status: .started,
             startedMilliseconds: store.now(), idempotencyKey: call.idempotencyKey)
         do {
-            return CallHandle(id: try store.startCall(record))
+            return CallHandle(id: try store.startCall(record), startedMilliseconds: nil)
         } catch {
             report(error)
             return CallHandle(id: nil)
@@ -103,7 +108,7 @@ public final class StoreCallRecorder: CallRecorder {
     ) {
         guard let row = handle.id else { return }
         let milliseconds = (seconds * 1_000_000).rounded() / 1000
-        let ending: CallOutcome
+        var ending: CallOutcome
         switch outcome {
         case .success(let result):
             let stored = redactor.redact(result)
@@ -116,6 +121,11 @@ public final class StoreCallRecorder: CallRecorder {
                 status: .failed, errorKind: error.kind.rawValue, error: redactor.scrub(error.message),
                 durationMilliseconds: milliseconds)
         }
+        ending.startedMilliseconds = handle.startedMilliseconds
+        ending.idempotencyKey = call.idempotencyKey
+        let origin = call.skillID.flatMap { provenance[$0] }
+        ending.pluginVersion = origin?.version
+        ending.pluginSHA256 = origin?.sha256
         do {
             try store.finishCall(row, with: ending, context: contextChanges())
         } catch {

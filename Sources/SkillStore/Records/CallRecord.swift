@@ -91,6 +91,14 @@ public struct CallOutcome: Sendable, Equatable {
     public var error: String?
     /// Milliseconds it ran.
     public var durationMilliseconds: Double
+    /// When it really started, for a row written ahead (``HistoryStore/appendMessages(_:session:calls:)``).
+    public var startedMilliseconds: Int64? = nil
+    /// The idempotency key, for a row written ahead without one.
+    public var idempotencyKey: String? = nil
+    /// The plugin's version, for a row written ahead without one.
+    public var pluginVersion: String? = nil
+    /// The plugin file's SHA-256, for a row written ahead without one.
+    public var pluginSHA256: String? = nil
 
     /// An outcome with these parts.
     public init(

@@ -59,13 +59,15 @@ struct ChatSession {
         }
         let sessionID = id!
         let sessionContext = SessionContext(context)
+        let planned = PlannedCalls()
         return ChatSession(
             id: sessionID, resumed: resumed, interruptedCalls: interrupted, context: sessionContext,
             history: PersistentHistory(
-                store: store, sessionID: sessionID, messages: messages, tools: tools, redactor: redactor, report: report),
+                store: store, sessionID: sessionID, messages: messages, tools: tools, redactor: redactor, planned: planned,
+                report: report),
             recorder: StoreCallRecorder(
                 store: store, sessionID: sessionID, context: sessionContext, redactor: redactor,
-                provenance: provenance(catalog), report: report))
+                provenance: provenance(catalog), planned: planned, report: report))
     }
 
     /// The line chat prints on stderr when it starts.
