@@ -1,6 +1,7 @@
 extension HistoryStore {
-    /// Records that a call started; returns its row id for ``finishCall(_:with:context:)``. The call is
-    /// linked to the session's latest assistant message (the one that asked for it).
+    /// Records that a call started; returns its row id for ``finishCall(_:with:context:)``. Without a
+    /// `messagePosition` the call is linked to the session's latest message (the assistant message that
+    /// asked for it: tool messages are written after the calls).
     @discardableResult
     public func startCall(_ call: CallRecord) throws(StoreError) -> Int64 {
         try withDatabase { database throws(StoreError) in
@@ -14,7 +15,7 @@ extension HistoryStore {
                     """
                     INSERT INTO skill_calls(call_id, session_id, message_position, skill_id, plugin_version, plugin_sha256,
                         arguments, status, started_ms, idempotency_key, worker_pid)
-                    VALUES(?, ?, coalesce(?, (SELECT max(position) FROM messages WHERE session_id = ? AND role = 'assistant')),
+                    VALUES(?, ?, coalesce(?, (SELECT max(position) FROM messages WHERE session_id = ?)),
                         ?, ?, ?, ?, ?, ?, ?, ?)
                     """
                 ).run([

@@ -162,7 +162,11 @@ public final class HistoryStore: Sendable {
                     "UPDATE sessions SET last_active_ms = ?, title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?"
                 ).run([.integer(now), .text(title), .text(sessionID)])
                 var rows: [Int64] = []
-                for call in calls { rows.append(try Self.insertCall(call, database)) }
+                let asking = messages.lastIndex { $0.role == "assistant" }.map { next + Int64($0) }
+                for var call in calls {
+                    if call.messagePosition == nil { call.messagePosition = asking.map(Int.init) }
+                    rows.append(try Self.insertCall(call, database))
+                }
                 return rows
             }
         }
