@@ -18,14 +18,14 @@ import Testing
     /// An agent for `sessionID` in `store`, resuming what is stored.
     static func agent(
         _ store: HistoryStore, _ sessionID: String, model: ScriptModel, skills: [ClosureBackend.Skill],
-        approval: any ApprovalHandler = AllowAllApproval(), secrets: [String] = []
+        approval: any ApprovalHandler = AllowAllApproval(), secrets: [String] = [], maxSteps: Int = 8
     ) throws -> (Agent, ClosureBackend) {
         if try store.session(id: sessionID) == nil { try store.createSession(id: sessionID) }
         let resumed = try ResumedSession.load(sessionID, from: store)
         let context = SessionContext(resumed.context)
         let backend = ClosureBackend(skills, context: context)
         let redactor = SecretRedactor(secrets: secrets)
-        var configuration = AgentConfiguration(approval: approval, sessionID: sessionID)
+        var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: sessionID)
         let planned = PlannedCalls()
         configuration.recorder = StoreCallRecorder(
             store: store, sessionID: sessionID, context: context, redactor: redactor, planned: planned)
@@ -139,6 +139,20 @@ import Testing
         #expect(results == [["value": "blue"]])
         // The resumed model saw the first run's conversation.
         #expect(try store.messages(session: "s").first?.content == "remember blue")
+    }
+
+    @Test func callsRefusedAtTheStepCapAreRecordedAsNotRun() async throws {
+        let state = TempState()
+        let store = try HistoryStore(path: state.databasePath)
+        let call = (id: "a", tool: "notes_add", arguments: ["text": "x"] as JSONValue)
+        let model = ScriptModel([reply(call)], ignoresToolChoice: true)
+        let (agent, backend) = try Self.agent(store, "s", model: model, skills: [Self.noteSkill], maxSteps: 0)
+        _ = await turn(agent, "note x")
+        #expect(backend.runs(of: "notes.add") == 0)
+        let calls = try store.calls(matching: TraceFilter(sessionID: "s"))
+        #expect(calls.map(\.status) == [.failed])
+        #expect(calls.first?.errorKind == "notRun")
+        #expect(calls.first?.error?.contains("limit of 0 tool steps") == true)
     }
 
     @Test func secretsNeverReachTheFile() async throws {

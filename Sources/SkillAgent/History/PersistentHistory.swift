@@ -50,6 +50,16 @@ public actor PersistentHistory: ConversationHistory {
                 argumentsJSON: Self.arguments(of: call.id, in: asking?.1), status: .started, startedMilliseconds: now)
         }
         do {
+            // A tool message for a call whose row was written ahead but never started (refused at the step
+            // cap, cancelled before it ran) closes that row: it was not run.
+            for message in messages where message.role == .tool {
+                guard let id = message.toolCallID, let row = planned?.take(id) else { continue }
+                let text = redactor.scrub(message.content)
+                try store.finishCall(
+                    row,
+                    with: CallOutcome(
+                        status: .failed, errorKind: "notRun", error: "not run: " + String(text.prefix(300)), durationMilliseconds: 0))
+            }
             let rows = try store.appendMessages(records, session: sessionID, calls: calls)
             for (call, row) in zip(calls, rows) { planned?.plan(row, callID: call.callID) }
         } catch {

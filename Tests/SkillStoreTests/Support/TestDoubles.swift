@@ -6,11 +6,16 @@ import Synchronization
 /// A model that plays scripted replies in order, then answers "done".
 final class ScriptModel: ModelProvider {
     private let replies: Mutex<[ModelReply]>
-    init(_ replies: [ModelReply]) { self.replies = Mutex(replies) }
+    /// Calls tools even when told not to (as some local models do).
+    let ignoresToolChoice: Bool
+    init(_ replies: [ModelReply], ignoresToolChoice: Bool = false) {
+        self.replies = Mutex(replies)
+        self.ignoresToolChoice = ignoresToolChoice
+    }
     var name: String { "script" }
 
     func respond(to request: ModelRequest) -> AsyncThrowingStream<ModelStreamEvent, any Error> {
-        let reply = request.toolChoice == .none
+        let reply = request.toolChoice == .none && !ignoresToolChoice
             ? ModelReply(content: "done")
             : replies.withLock { $0.isEmpty ? ModelReply(content: "done") : $0.removeFirst() }
         return AsyncThrowingStream { continuation in
