@@ -51,6 +51,7 @@ let package = Package(
         .library(name: "SkillHostCore", targets: ["SkillHostCore"]),
         .library(name: "SkillAgent", targets: ["SkillAgent"]),
         .library(name: "SkillMCP", targets: ["SkillMCP"]),
+        .library(name: "SkillStore", targets: ["SkillStore"]),
     ] + plugins.map(\.0),
     targets: [
         // The C ABI: one C99 header, usable alone from C.
@@ -79,15 +80,19 @@ let package = Package(
             name: "SkillHostCore",
             dependencies: ["CSkillABI", "SkillContract", "ManifestCheck", "SkillJSON", "JSONSchema", "COpenSSL"]
         ),
+        // SQLite 3 (history, traces, session context).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Sessions, messages, skill calls and session context in one SQLite database (docs/history.md).
+        .target(name: "SkillStore", dependencies: ["CSQLite", "SkillJSON"]),
         // Agent loop and model providers.
-        .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema"]),
+        .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema", "SkillStore"]),
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
         .target(name: "ICalendar"),
         // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
         .target(name: "SkillMCP", dependencies: ["SkillAgent", "SkillHostCore", "SkillJSON"]),
         // The thin CLI.
-        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema", "SkillMCP"]),
+        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore"]),
 
         .testTarget(name: "SkillJSONTests", dependencies: ["SkillJSON"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
@@ -104,5 +109,6 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillAgent", "SkillHostCore", "SkillJSON"]),
+        .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)
 )

@@ -5,6 +5,7 @@
 set -euo pipefail
 missing=()
 [ -e /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
+[ -e /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
 # python3 with venv: the peer tests install skills-ref, icalendar and the official `mcp` client into .build/peers/.
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)

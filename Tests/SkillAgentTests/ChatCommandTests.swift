@@ -38,6 +38,7 @@ import Testing
         environment["SKILLHOST_REGISTRY"] = host.paths.registry
         environment["SKILLHOST_CACHE"] = host.paths.cache
         environment["XDG_DATA_HOME"] = host.paths.data
+        environment["SKILLHOST_STATE"] = host.paths.data + "/state"  // the history database, inside the temporary root
         environment.merge(extra) { _, new in new }
         process.environment = environment
         let output = Pipe()
@@ -168,6 +169,7 @@ import Testing
         environment["SKILLHOST_REGISTRY"] = host.paths.registry
         environment["SKILLHOST_CACHE"] = host.paths.cache
         environment["XDG_DATA_HOME"] = host.paths.data
+        environment["SKILLHOST_STATE"] = host.paths.data + "/state"  // the history database, inside the temporary root
         process.environment = environment
         let errors = Pipe()
         process.standardError = errors

@@ -8,9 +8,12 @@ public struct ApprovalRequest: Sendable, Equatable {
     public var permission: AgentTool.Permission
     /// The arguments it would run with.
     public var arguments: JSONValue
+    /// Why the user is asked when it is not the skill's permission (e.g. a retry of a call that failed).
+    public var note: String?
 
     /// A request with these parts.
-    public init(skillID: String, permission: AgentTool.Permission, arguments: JSONValue) {
+    public init(skillID: String, permission: AgentTool.Permission, arguments: JSONValue, note: String? = nil) {
+        self.note = note
         self.skillID = skillID
         self.permission = permission
         self.arguments = arguments

@@ -14,7 +14,7 @@ public struct HostApproval: ApprovalHandler {
     public func approve(_ request: ApprovalRequest) async -> Bool {
         guard let handler else { return false }
         let skill = SkillDescription(
-            id: request.skillID, title: request.skillID, description: "", parameters: ["type": "object"],
+            id: request.skillID, title: request.note ?? request.skillID, description: "", parameters: ["type": "object"],
             permission: request.permission, timeout: SkillDefaults.timeout,
             idempotent: false, examples: [], pluginID: "", pluginPath: "", enabled: true, approval: .ask)
         return await handler(skill, request.arguments)

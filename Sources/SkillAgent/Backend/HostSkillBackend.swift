@@ -25,7 +25,8 @@ public struct HostSkillBackend: SkillBackend {
 
     public func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
         let approval = invocation.approval
-        let key = invocation.sessionID.isEmpty ? invocation.callID : invocation.sessionID + ":" + invocation.callID
+        let key = invocation.idempotencyKey
+            ?? (invocation.sessionID.isEmpty ? invocation.callID : invocation.sessionID + ":" + invocation.callID)
         let hook: InvocationOptions.ApprovalHandler? =
             if let host = approval as? HostApproval {
                 host.handler  // the host's own hook sees the full skill description

@@ -39,12 +39,15 @@ public struct SkillInvocation: Sendable {
     /// Called by the backend when the skill itself starts, after approval and checks: the skill's timeout
     /// runs from here.
     public var executionStarted: @Sendable () -> Void = {}
+    /// The key of this logical call, handed to the skill; nil lets the backend derive one from the call id.
+    public var idempotencyKey: String?
 
     /// An invocation with these parts.
     public init(
         skillID: String, arguments: JSONValue, callID: String, sessionID: String = "",
-        approval: any ApprovalHandler = DenyAllApproval()
+        approval: any ApprovalHandler = DenyAllApproval(), idempotencyKey: String? = nil
     ) {
+        self.idempotencyKey = idempotencyKey
         self.skillID = skillID
         self.arguments = arguments
         self.callID = callID

@@ -19,6 +19,9 @@ public struct AgentConfiguration: Sendable {
     public var sessionID: String
     /// How many tools and tool-definition tokens one request may carry (see ``ToolBudget``).
     public var toolBudget = ToolBudget()
+    /// Hears about every skill call as it starts and ends, and may replay or question repeats (the SQLite
+    /// history's ``StoreCallRecorder``); nil records nothing.
+    public var recorder: (any CallRecorder)? = nil
 
     /// A configuration; every part has a default.
     public init(

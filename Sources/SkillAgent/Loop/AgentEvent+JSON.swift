@@ -5,7 +5,8 @@ extension AgentEvent {
     /// The event as one JSON object, the shape `skillhost chat --json` prints one per line:
     /// `{"event": "state", "state": "thinking"}`, `{"event": "token", "text"}`,
     /// `{"event": "skillStarted", "call_id", "tool", "skill", "arguments"}`,
-    /// `{"event": "skillSucceeded", …, "result", "summary", "seconds"}`,
+    /// `{"event": "skillSucceeded", …, "result", "summary", "seconds"}` (with `"replayed": true` when an
+    /// earlier call's result was returned without running the skill),
     /// `{"event": "skillFailed", …, "error": {"kind", "message"}, "seconds"}`,
     /// `{"event": "messageCompleted", "role", "content", "tool_calls"}`,
     /// `{"event": "turnFailed", "error": {"kind", "message"}}`, `{"event": "notice", "text"}`.
@@ -57,6 +58,7 @@ extension AgentEvent {
         object["tool"] = .string(info.toolName)
         object["skill"] = info.skillID.map(JSONValue.string) ?? .null
         object["arguments"] = (try? JSONValue(parsing: info.argumentsText)) ?? .string(info.argumentsText)
+        if info.replayed { object["replayed"] = true }
     }
 
     private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }

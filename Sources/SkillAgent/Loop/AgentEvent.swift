@@ -51,6 +51,8 @@ public struct SkillCallInfo: Sendable, Equatable {
     public var argumentsText: String
     /// The skill's result summary template, if its manifest has one (see ``ResultSummary``).
     public var summaryTemplate: String?
+    /// The result is an earlier call's, returned without running the skill (same idempotency key).
+    public var replayed = false
 
     /// Info with these parts.
     public init(callID: String, toolName: String, skillID: String?, argumentsText: String, summaryTemplate: String? = nil) {

@@ -47,16 +47,27 @@ struct ToolCallRunner: Sendable {
     /// Runs one call and returns its tool message.
     func run(_ call: ToolCall, emit: @escaping @Sendable (AgentEvent) -> Void) async -> ChatMessage {
         let skillID = names.skillID(for: call.name)
-        let info = SkillCallInfo(
-            callID: call.id, toolName: call.name,
-            skillID: InstructionTools.activatedSkill(in: call, skillID: skillID) ?? skillID, argumentsText: call.argumentsText,
+        var info = SkillCallInfo(
+            callID: call.id, toolName: call.name, skillID: InstructionTools.activatedSkill(in: call, skillID: skillID) ?? skillID,
+            argumentsText: call.argumentsText,
             summaryTemplate: skillID.flatMap { toolsByID[$0]?.summary })
+        var recording = CallRecording(configuration: configuration, call: call, skillID: skillID, tool: skillID.flatMap { toolsByID[$0] })
+        info.replayed = recording.replayedResult != nil
         emit(.skillStarted(info))
+        recording.start()
         let clock = ContinuousClock()
         let start = clock.now
-        let outcome = await outcome(of: call, skillID: skillID)
+        var outcome: Result<JSONValue, HostError>
+        if let replayed = recording.replayedResult {
+            outcome = .success(replayed)
+        } else if let refusal = await recording.refusedRetry() {
+            outcome = .failure(refusal)
+        } else {
+            outcome = await self.outcome(of: call, skillID: skillID, idempotencyKey: recording.idempotencyKey)
+        }
         let elapsed = start.duration(to: clock.now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        recording.finish(outcome, seconds: seconds)
         switch outcome {
         case .success(let result):
             emit(.skillSucceeded(info, result: result, seconds: seconds))
@@ -69,7 +80,7 @@ struct ToolCallRunner: Sendable {
         }
     }
 
-    private func outcome(of call: ToolCall, skillID: String?) async -> Result<JSONValue, HostError> {
+    private func outcome(of call: ToolCall, skillID: String?, idempotencyKey: String?) async -> Result<JSONValue, HostError> {
         guard let skillID, let tool = toolsByID[skillID] else {
             let offered = names.toolNames.sorted().joined(separator: ", ")
             return .failure(
@@ -98,7 +109,7 @@ struct ToolCallRunner: Sendable {
         if let error = checker.check(arguments, for: skillID) { return .failure(error) }
         let invocation = SkillInvocation(
             skillID: skillID, arguments: arguments, callID: call.id, sessionID: configuration.sessionID,
-            approval: configuration.approval)
+            approval: configuration.approval, idempotencyKey: idempotencyKey)
         let backend = self.backend
         let limit = tool.timeout + configuration.timeoutGrace
         // The skill's timeout covers its execution only: a backend that reports when execution starts (after

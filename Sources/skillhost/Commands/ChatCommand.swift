@@ -10,6 +10,7 @@ enum ChatCommand: Command {
     static let help = """
         usage: skillhost chat [PROMPT] [--json] [--yes] [--max-steps N] [--base-url URL] [--model NAME] [--offline]
                               [--context-tokens N] [--provider openai|anthropic|offline]
+                              [--session ID | --continue] [--state DIR] [--keep-days N] [--keep-sessions N]
 
         One sentence in, skill calls and an answer out. With PROMPT: one turn, then exit. Without: an
         interactive session (type 'exit' or press Ctrl-D to leave). Each skill call shows as a card under
@@ -34,6 +35,14 @@ enum ChatCommand: Command {
           --context-tokens N  the model's context size in tokens (default 8192): tool definitions take at
                           most 25 % of it (at most 16 tools, the most relevant first, plus find_skills)
                           and the conversation at most half
+          --session ID    resume stored session ID with its messages and context (see 'skillhost history')
+          --continue      resume the most recently active session
+          --state DIR     folder of the history database (env SKILLHOST_STATE; default $XDG_STATE_HOME/skillhost)
+          --keep-days N, --keep-sessions N
+                          retention applied on start (default 90 days, 1000 sessions; 0 keeps all; see docs/history.md)
+
+        Every message and skill call is stored as it happens (docs/history.md); a new session's id is printed
+        on stderr when chat starts.
 
         Ctrl-C stops the running turn (its skills are cancelled); at the prompt it leaves.
 
@@ -44,7 +53,9 @@ enum ChatCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(
-            arguments, flags: ["--json", "--yes", "--offline"], options: ["--max-steps", "--base-url", "--model", "--context-tokens", "--provider"])
+            arguments, flags: Set(["--json", "--yes", "--offline"]).union(ChatSession.flags),
+            options: Set(["--max-steps", "--base-url", "--model", "--context-tokens", "--provider"])
+                .union(ChatSession.options).union(HistoryOptions.options))
         let environment = ProcessInfo.processInfo.environment
         let selection: ProviderSelection
         do {
@@ -75,15 +86,20 @@ enum ChatCommand: Command {
         let diagnostics = DiagnosticSink { _, line in renderer.warn(line) }
         let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, diagnostics: diagnostics)
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
-        var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: UUID().uuidString.lowercased())
+        let provider = selection.makeProvider(environment: environment)
+        let session = try ChatSession.open(parsed, host: host, model: provider.name, environment: environment, warn: renderer.warn)
+        ErrorReporter.printError("chat: " + session.notice)
+        var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: session.id)
+        configuration.recorder = session.recorder
         if let contextTokens {
             configuration.toolBudget = ToolBudget(contextTokens: contextTokens)
             configuration.historyTokenBudget = max(200, min(configuration.historyTokenBudget, contextTokens / 2))
         }
         let agent = Agent(
-            provider: selection.makeProvider(environment: environment),
-            backend: InstructionSkillBackend(base: HostSkillBackend(host: host), library: HostInstructionLibrary(host: host)),
-            configuration: configuration)
+            provider: provider,
+            backend: InstructionSkillBackend(
+                base: HostSkillBackend(host: host, sessionContext: session.context), library: HostInstructionLibrary(host: host)),
+            history: session.history, configuration: configuration)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(200))

@@ -60,7 +60,8 @@ final class ChatRenderer: Sendable {
             case .skillStarted(let info):
                 update(&state, info) { $0.status = .running(since: clock.now) }
             case .skillSucceeded(let info, let result, let seconds):
-                update(&state, info) { $0.status = .succeeded(summary: info.summary(of: result), seconds: seconds) }
+                let summary = (info.replayed ? "replayed: " : "") + info.summary(of: result)
+                update(&state, info) { $0.status = .succeeded(summary: summary, seconds: seconds) }
             case .skillFailed(let info, let error, let seconds):
                 update(&state, info) { $0.status = .failed(message: error.message, seconds: seconds) }
             case .turnFailed, .stateChanged, .notice:

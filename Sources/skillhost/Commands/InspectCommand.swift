@@ -6,11 +6,12 @@ enum InspectCommand: Command {
     static let name = "inspect"
     static let summary = "show one plugin or skill in full"
     static let help = """
-        usage: skillhost inspect ID [--json]
+        usage: skillhost inspect ID [--json] [--state DIR]
 
         Shows a plugin (version, description, status, skills) or a skill (description, parameter schema,
         permission, timeout, idempotent, examples, plugin and path). IDs are normalized first (case,
-        invisible characters, fullwidth forms). No plugin code runs for unchanged files.
+        invisible characters, fullwidth forms). No plugin code runs for unchanged files. For a skill, also
+        its recorded calls: count, failures, p50/p95 duration and the five most recent (docs/history.md).
 
         Options:
           --json    print the plugin's or skill's JSON object
@@ -19,7 +20,7 @@ enum InspectCommand: Command {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, flags: ["--json"], options: [])
+        let parsed = try ParsedArguments(arguments, flags: ["--json"], options: HistoryOptions.options)
         guard parsed.positionals.count == 1 else { throw UsageError("expected exactly one ID") }
         let catalog = try HostOptions.host(parsed).catalog()
         let id = parsed.positionals[0]
@@ -29,8 +30,9 @@ enum InspectCommand: Command {
             json = plugin.detailJSON
             text = describe(plugin)
         } else if let (skill, _) = catalog.skill(id) {
-            json = skill.detailJSON
-            text = describe(skill)
+            let calls = SkillCallHistory.load(skill.id, parsed)
+            json = calls.adding(to: skill.detailJSON)
+            text = describe(skill) + "\n" + calls.text
         } else if catalog.instruction(id) != nil {
             let skill = try HostOptions.host(parsed).instructionSkill(id)
             json = skill.detailJSON

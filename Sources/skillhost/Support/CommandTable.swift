@@ -22,6 +22,10 @@ enum CommandTable {
         AddCommand.self,
         RemoveCommand.self,
         MCPCommand.self,
+        HistoryCommand.self,
+        TraceCommand.self,
+        DebugCommand.self,
+        BenchHistoryCommand.self,
     ]
 
     /// The command named `name`, if there is one.

@@ -1,5 +1,6 @@
 import JSONSchema
 import SkillHostCore
+import SkillStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,6 +51,7 @@ enum ExitCodeMapping {
     static func map(_ error: any Error) -> (Int32, String) {
         if let error = error as? HostError { return (code(for: error.kind), error.message) }
         if let error = error as? SchemaFileCheck.InputError { return (ExitCode.usage, error.message) }
+        if let error = error as? StoreError { return (error.kind == .notFound ? ExitCode.notFound : ExitCode.failure, error.message) }
         return (ExitCode.failure, "\(error)")
     }
 }

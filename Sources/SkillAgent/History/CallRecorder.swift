@@ -1,0 +1,76 @@
+import SkillHostCore
+import SkillJSON
+
+/// Where the agent loop reports each skill call as it happens (started, then finished) and asks whether a
+/// call needs to run at all. ``StoreCallRecorder`` writes to the SQLite history; without a recorder
+/// (``AgentConfiguration/recorder`` nil) nothing is kept.
+///
+/// Implementation requirements: thread-safe (calls of one reply run at once); quick (it is on every
+/// call's path); never throws: a recorder that cannot write reports the problem through its own sink.
+public protocol CallRecorder: Sendable {
+    /// Decides before `call` runs: run it, return an earlier result (replay), or ask the user first.
+    func decision(for call: RecordedCall) -> CallDecision
+    /// `call` is about to run (or be replayed); returns a handle for ``callFinished(_:call:outcome:seconds:replayed:)``.
+    func callStarted(_ call: RecordedCall) -> CallHandle
+    /// `call` ended with `outcome` after `seconds`.
+    func callFinished(
+        _ handle: CallHandle, call: RecordedCall, outcome: Result<JSONValue, HostError>, seconds: Double, replayed: Bool)
+}
+
+/// A recorder's reference to one started call.
+public struct CallHandle: Sendable, Equatable {
+    /// The recorder's id for the call (a database row id), or nil when it could not record it.
+    public var id: Int64?
+    /// When the call really started, for a row written ahead of it.
+    public var startedMilliseconds: Int64?
+
+    /// A handle with this id.
+    public init(id: Int64?, startedMilliseconds: Int64? = nil) {
+        self.id = id
+        self.startedMilliseconds = startedMilliseconds
+    }
+}
+
+/// What the loop knows about one call before it runs.
+public struct RecordedCall: Sendable {
+    /// The model's call id.
+    public var callID: String
+    /// The tool name the model used.
+    public var toolName: String
+    /// The skill it maps to, nil for an unknown tool.
+    public var skillID: String?
+    /// The arguments as the model sent them.
+    public var argumentsText: String
+    /// The tool (schema, permission, idempotent), nil for an unknown tool.
+    public var tool: AgentTool?
+    /// The session.
+    public var sessionID: String
+    /// The key of this logical call (see ``StoreCallRecorder/idempotencyKey(for:)``), set by the recorder's
+    /// ``CallRecorder/decision(for:)``; handed to the skill through its call context.
+    public var idempotencyKey: String?
+
+    /// A call with these parts.
+    public init(
+        callID: String, toolName: String, skillID: String?, argumentsText: String, tool: AgentTool?, sessionID: String,
+        idempotencyKey: String? = nil
+    ) {
+        self.callID = callID
+        self.toolName = toolName
+        self.skillID = skillID
+        self.argumentsText = argumentsText
+        self.tool = tool
+        self.sessionID = sessionID
+        self.idempotencyKey = idempotencyKey
+    }
+}
+
+/// What to do with a call before it runs.
+public enum CallDecision: Sendable, Equatable {
+    /// Run it, under this idempotency key (nil: the backend chooses one).
+    case run(idempotencyKey: String?)
+    /// Do not run it: an earlier call with the same key succeeded with `result`.
+    case replay(result: JSONValue, idempotencyKey: String)
+    /// An earlier call with the same key of this non-idempotent skill failed (`reason`): it may have taken
+    /// effect, so ask the user before running it again.
+    case confirmRetry(reason: String, idempotencyKey: String)
+}

@@ -1,0 +1,16 @@
+import SkillStore
+
+/// Where a stored session stands, read from its messages and calls (the `debug` view's "agent state").
+public enum SessionSnapshot {
+    /// One of: `empty`, `finished` (the last message is an answer), `thinking` (a request or tool results
+    /// wait for the model), `executingSkill` (calls are recorded as running), `interrupted` (the last run
+    /// stopped with calls unfinished).
+    public static func state(messages: [MessageRecord], calls: [CallRecord]) -> String {
+        guard let last = messages.last else { return "empty" }
+        let lastCalls = calls.filter { $0.messagePosition == messages.last(where: { $0.role == "assistant" })?.position }
+        if lastCalls.contains(where: { $0.status == .started }) { return "executingSkill" }
+        if lastCalls.contains(where: { $0.status == .interrupted }) { return "interrupted" }
+        if last.role == "assistant", last.toolCallsJSON == nil { return "finished" }
+        return "thinking"
+    }
+}

@@ -1,0 +1,155 @@
+import SkillHostCore
+import SkillJSON
+import SkillStore
+import Synchronization
+
+/// Which plugin build ran a skill: recorded with each call.
+public struct PluginProvenance: Sendable, Equatable {
+    /// The plugin's manifest version.
+    public var version: String?
+    /// SHA-256 of the plugin file.
+    public var sha256: String?
+
+    /// Provenance with these parts.
+    public init(version: String?, sha256: String?) {
+        self.version = version
+        self.sha256 = sha256
+    }
+}
+
+/// The ``CallRecorder`` over the SQLite history: each call is a row written when it starts and updated
+/// when it ends, together with the session-context keys it changed; arguments are stored with `writeOnly`
+/// fields and secrets redacted. Non-idempotent skills get replay and retry protection by idempotency key.
+public final class StoreCallRecorder: CallRecorder {
+    /// The database.
+    public let store: HistoryStore
+    /// The session whose calls these are.
+    public let sessionID: String
+    /// The context skills read and write; changed keys are stored after each call.
+    public let context: SessionContext
+    /// Removes secrets before anything is written.
+    public let redactor: SecretRedactor
+    /// Plugin version and file hash by skill id.
+    public let provenance: [String: PluginProvenance]
+    private let report: @Sendable (StoreError) -> Void
+    private let storedContext: Mutex<[String: JSONValue]>
+    private let planned: PlannedCalls?
+
+    /// Error kinds of failed calls that may have taken effect (so a retry of a non-idempotent skill asks).
+    static let effectfulFailures: Set<String> = ["timeout", "pluginCrashed", "skillFailed", "cancelled", "interrupted"]
+
+    /// A recorder for `sessionID`; `report` hears about writes that failed (the call itself goes on).
+    public init(
+        store: HistoryStore, sessionID: String, context: SessionContext, redactor: SecretRedactor = SecretRedactor(),
+        provenance: [String: PluginProvenance] = [:], planned: PlannedCalls? = nil,
+        report: @escaping @Sendable (StoreError) -> Void = { _ in }
+    ) {
+        self.planned = planned
+        self.store = store
+        self.sessionID = sessionID
+        self.context = context
+        self.redactor = redactor
+        self.provenance = provenance
+        self.report = report
+        self.storedContext = Mutex(context.snapshot)
+    }
+
+    public func decision(for call: RecordedCall) -> CallDecision {
+        guard let skillID = call.skillID, let tool = call.tool, let arguments = Self.arguments(call) else {
+            return .run(idempotencyKey: nil)
+        }
+        let key = CallKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
+        // Idempotent skills run again: repeating them is harmless and their answer may have changed.
+        guard !tool.idempotent else { return .run(idempotencyKey: key) }
+        do {
+            let earlier = try store.calls(idempotencyKey: key)
+            if let done = earlier.first(where: { $0.status == .succeeded }), let text = done.resultJSON,
+                let result = try? JSONValue(parsing: text)
+            {
+                return .replay(result: result, idempotencyKey: key)
+            }
+            if let failure = earlier.first(where: { $0.status == .failed || $0.status == .interrupted }),
+                Self.effectfulFailures.contains(failure.errorKind ?? "")
+            {
+                let why = failure.status == .interrupted ? "was interrupted" : "failed (\(failure.errorKind ?? "error"))"
+                return .confirmRetry(
+                    reason: "the same \(skillID) call \(why) earlier in this session and may have taken effect", idempotencyKey: key)
+            }
+        } catch {
+            report(error)
+        }
+        return .run(idempotencyKey: key)
+    }
+
+    public func callStarted(_ call: RecordedCall) -> CallHandle {
+        // Written ahead with the assistant message: nothing to write before the call runs.
+        if let row = planned?.take(call.callID) { return CallHandle(id: row, startedMilliseconds: store.now()) }
+        let argumentsText: String =
+            if let arguments = Self.arguments(call) {
+                redactor.redact(arguments, schema: call.tool?.parameters).serialized()
+            } else {
+                redactor.scrub(call.argumentsText)
+            }
+        let origin = call.skillID.flatMap { provenance[$0] }
+        let record = CallRecord(
+            callID: call.callID, sessionID: sessionID, skillID: call.skillID ?? call.toolName,
+            pluginVersion: origin?.version, pluginSHA256: origin?.sha256, argumentsJSON: argumentsText, status: .started,
+            startedMilliseconds: store.now(), idempotencyKey: call.idempotencyKey)
+        do {
+            return CallHandle(id: try store.startCall(record), startedMilliseconds: nil)
+        } catch {
+            report(error)
+            return CallHandle(id: nil)
+        }
+    }
+
+    public func callFinished(
+        _ handle: CallHandle, call: RecordedCall, outcome: Result<JSONValue, HostError>, seconds: Double, replayed: Bool
+    ) {
+        guard let row = handle.id else { return }
+        let milliseconds = (seconds * 1_000_000).rounded() / 1000
+        var ending: CallOutcome
+        switch outcome {
+        case .success(let result):
+            let stored = redactor.redact(result)
+            ending = CallOutcome(
+                status: replayed ? .replayed : .succeeded, resultJSON: stored.serialized(),
+                summary: ResultSummary.line(for: stored, template: call.tool?.summary, limit: 120),
+                durationMilliseconds: milliseconds)
+        case .failure(let error):
+            ending = CallOutcome(
+                status: .failed, errorKind: error.kind.rawValue, error: redactor.scrub(error.message),
+                durationMilliseconds: milliseconds)
+        }
+        ending.startedMilliseconds = handle.startedMilliseconds
+        ending.idempotencyKey = call.idempotencyKey
+        let origin = call.skillID.flatMap { provenance[$0] }
+        ending.pluginVersion = origin?.version
+        ending.pluginSHA256 = origin?.sha256
+        do {
+            try store.finishCall(row, with: ending, context: contextChanges())
+        } catch {
+            report(error)
+        }
+    }
+
+    /// Context keys whose values differ from what was stored last, as JSON text; remembers them as stored.
+    private func contextChanges() -> [String: String] {
+        let now = context.snapshot
+        return storedContext.withLock { stored in
+            var changes: [String: String] = [:]
+            for (key, value) in now where stored[key] != value {
+                changes[key] = redactor.redact(value).serialized()
+                stored[key] = value
+            }
+            return changes
+        }
+    }
+
+    private static func arguments(_ call: RecordedCall) -> JSONValue? {
+        guard let value = try? ToolCall(id: call.callID, name: call.toolName, argumentsText: call.argumentsText).parsedArguments(),
+            case .object = value
+        else { return nil }
+        return value
+    }
+}

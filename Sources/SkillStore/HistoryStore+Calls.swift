@@ -1,0 +1,129 @@
+extension HistoryStore {
+    /// Records that a call started; returns its row id for ``finishCall(_:with:context:)``. Without a
+    /// `messagePosition` the call is linked to the session's latest message (the assistant message that
+    /// asked for it: tool messages are written after the calls).
+    @discardableResult
+    public func startCall(_ call: CallRecord) throws(StoreError) -> Int64 {
+        try withDatabase { database throws(StoreError) in
+            try database.write { () throws(StoreError) in try Self.insertCall(call, database) }
+        }
+    }
+
+    /// Inserts one call row; returns its row id.
+    static func insertCall(_ call: CallRecord, _ database: SQLiteDatabase) throws(StoreError) -> Int64 {
+                try database.statement(
+                    """
+                    INSERT INTO skill_calls(call_id, session_id, message_position, skill_id, plugin_version, plugin_sha256,
+                        arguments, status, started_ms, idempotency_key, worker_pid)
+                    VALUES(?, ?, coalesce(?, (SELECT max(position) FROM messages WHERE session_id = ?)),
+                        ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+                ).run([
+                    .text(call.callID), .text(call.sessionID), call.messagePosition.map { .integer(Int64($0)) } ?? .null,
+                    .text(call.sessionID), .text(call.skillID), .optional(call.pluginVersion), .optional(call.pluginSHA256),
+                    .text(call.argumentsJSON), .text(call.status.rawValue), .integer(call.startedMilliseconds),
+                    .optional(call.idempotencyKey), call.workerPID.map(SQLValue.integer) ?? .null,
+                ])
+                // The session's last activity is its last message (written just before its calls).
+                return try database.scalar("SELECT last_insert_rowid()").integer ?? 0
+    }
+
+    /// Records how call `rowID` ended and, in the same transaction, the session context keys it changed
+    /// (JSON text per key).
+    public func finishCall(_ rowID: Int64, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
+        let now = clock()
+        try withDatabase { database throws(StoreError) in
+            try database.write { () throws(StoreError) in
+                try database.statement(
+                    """
+                    UPDATE skill_calls SET status = ?, result = ?, summary = ?, error_kind = ?, error = ?, duration_ms = ?,
+                        started_ms = coalesce(?, started_ms), idempotency_key = coalesce(?, idempotency_key),
+                        plugin_version = coalesce(?, plugin_version), plugin_sha256 = coalesce(?, plugin_sha256) WHERE id = ?
+                    """
+                ).run([
+                    .text(outcome.status.rawValue), .optional(outcome.resultJSON), .optional(outcome.summary),
+                    .optional(outcome.errorKind), .optional(outcome.error), .real(outcome.durationMilliseconds),
+                    outcome.startedMilliseconds.map(SQLValue.integer) ?? .null, .optional(outcome.idempotencyKey),
+                    .optional(outcome.pluginVersion), .optional(outcome.pluginSHA256), .integer(rowID),
+                ])
+                guard !changes.isEmpty else { return }
+                let session = try database.statement("SELECT session_id FROM skill_calls WHERE id = ?")
+                    .rows([.integer(rowID)]).first?.first?.text ?? ""
+                try Self.writeContext(changes, session: session, now: now, database)
+            }
+        }
+    }
+
+    /// Marks the calls of `sessionID` still `started` as `interrupted` (the process that ran them is gone).
+    /// Returns how many there were.
+    @discardableResult
+    public func markUnfinishedCalls(session sessionID: String) throws(StoreError) -> Int {
+        try withDatabase { database throws(StoreError) in
+            try database.write { () throws(StoreError) in
+                try database.statement(
+                    "UPDATE skill_calls SET status = 'interrupted', error_kind = 'interrupted', error = 'the process stopped while the call ran; it may or may not have taken effect' WHERE session_id = ? AND status = 'started'"
+                ).run([.text(sessionID)])
+                return database.changes
+            }
+        }
+    }
+
+    /// Calls matching `filter`, newest first.
+    public func calls(matching filter: TraceFilter) throws(StoreError) -> [CallRecord] {
+        var clauses: [String] = []
+        var values: [SQLValue] = []
+        if let skill = filter.skillID { clauses.append("skill_id = ?"); values.append(.text(skill)) }
+        if let session = filter.sessionID { clauses.append("session_id = ?"); values.append(.text(session)) }
+        if filter.failedOnly { clauses.append("status IN ('failed', 'interrupted')") }
+        if let since = filter.sinceMilliseconds { clauses.append("started_ms >= ?"); values.append(.integer(since)) }
+        let condition = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        values.append(.integer(Int64(filter.limit)))
+        let sql = Self.callSelect + condition + " ORDER BY id DESC LIMIT ?"
+        return try withDatabase { database throws(StoreError) in try database.statement(sql).rows(values).map(Self.call) }
+    }
+
+    /// The calls with idempotency key `key`, newest first (at most `limit`).
+    public func calls(idempotencyKey key: String, limit: Int = 20) throws(StoreError) -> [CallRecord] {
+        try withDatabase { database throws(StoreError) in
+            try database.statement(Self.callSelect + " WHERE idempotency_key = ? ORDER BY id DESC LIMIT ?")
+                .rows([.text(key), .integer(Int64(limit))]).map(Self.call)
+        }
+    }
+
+    /// Call counts and durations of `skillID` over its latest `window` calls.
+    public func stats(skillID: String, window: Int = 1000) throws(StoreError) -> SkillCallStats {
+        let rows = try withDatabase { database throws(StoreError) in
+            try database.statement(
+                "SELECT status, duration_ms FROM skill_calls WHERE skill_id = ? ORDER BY id DESC LIMIT ?"
+            ).rows([.text(skillID), .integer(Int64(window))])
+        }
+        let failures = rows.filter { $0[0].text == "failed" || $0[0].text == "interrupted" }.count
+        let durations = rows.filter { $0[0].text == "succeeded" || $0[0].text == "failed" }.compactMap { $0[1].real }.sorted()
+        return SkillCallStats(
+            calls: rows.count, failures: failures, p50Milliseconds: Self.percentile(durations, 0.50),
+            p95Milliseconds: Self.percentile(durations, 0.95))
+    }
+
+    /// Nearest-rank percentile of sorted `values`.
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let rank = Int((fraction * Double(values.count)).rounded(.up))
+        return values[min(values.count, max(1, rank)) - 1]
+    }
+
+    static let callSelect = """
+        SELECT id, call_id, session_id, message_position, skill_id, plugin_version, plugin_sha256, arguments, status,
+            result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid
+        FROM skill_calls
+        """
+
+    static func call(_ row: [SQLValue]) -> CallRecord {
+        CallRecord(
+            rowID: row[0].integer ?? 0, callID: row[1].text ?? "", sessionID: row[2].text ?? "",
+            messagePosition: row[3].integer.map(Int.init), skillID: row[4].text ?? "", pluginVersion: row[5].text,
+            pluginSHA256: row[6].text, argumentsJSON: row[7].text ?? "{}",
+            status: CallStatus(rawValue: row[8].text ?? "") ?? .interrupted, resultJSON: row[9].text, summary: row[10].text,
+            errorKind: row[11].text, error: row[12].text, startedMilliseconds: row[13].integer ?? 0,
+            durationMilliseconds: row[14].real, idempotencyKey: row[15].text, workerPID: row[16].integer)
+    }
+}

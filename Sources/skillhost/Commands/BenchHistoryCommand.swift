@@ -1,0 +1,42 @@
+import Foundation
+import SkillAgent
+import SkillJSON
+
+/// `skillhost __bench-history DIR [--iterations N] [--json]`: what recording a skill call in the history
+/// costs (hidden; run by scripts/bench-history.sh).
+enum BenchHistoryCommand: Command {
+    static let name = "__bench-history"
+    static let summary = "measure the cost of recording a skill call (internal)"
+    static let isHidden = true
+    static let help = """
+        usage: skillhost __bench-history DIR [--iterations N] [--json]
+
+        Creates DIR/history.sqlite3 (DIR must not hold one), records N calls (default 5000) through the
+        agent's recorder (decision, start, finish with a result and a context change) and prints the mean
+        microseconds per call. Build with -c release; scripts/bench-history.sh does.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, flags: ["--json"], options: ["--iterations"])
+        guard parsed.positionals.count == 1 else { throw UsageError("expected DIR") }
+        guard let iterations = Int(parsed.options["--iterations"] ?? "5000"), iterations >= 10 else {
+            throw UsageError("--iterations needs a whole number of at least 10")
+        }
+        let path = parsed.positionals[0] + "/history.sqlite3"
+        guard !FileManager.default.fileExists(atPath: path) else { throw UsageError("\(path) exists; pass an empty folder") }
+        let results = try RecorderBenchmark.run(path: path, iterations: iterations)
+        if parsed.has("--json") {
+            HostOptions.printJSON(.array(results.map {
+                ["name": .string($0.name), "iterations": .int(Int64($0.iterations)), "mean_us": .double($0.microsecondsPerCall),
+                 "cpu_us": .double($0.cpuMicrosecondsPerCall)]
+            }))
+        } else {
+            for result in results {
+                print(String(
+                    format: "  %-42@ wall %7.1f µs/call, cpu %6.1f µs/call  (%d calls)", result.name as NSString,
+                    result.microsecondsPerCall, result.cpuMicrosecondsPerCall, result.iterations))
+            }
+        }
+        return ExitCode.success
+    }
+}
