@@ -65,7 +65,7 @@ let package = Package(
             exclude: ["Resources/manifest.schema.json"]
         ),
         // Agent loop and model providers.
-        .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema"]),
+        .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema", "COpenSSL"]),
         // The thin CLI.
         .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema"]),
 
