@@ -5,6 +5,9 @@ import SkillJSON
 struct ManifestReader {
     let document: JSONValue
     var problems: [ManifestProblem] = []
+    /// Whether each skill's `parameters` is compiled as a schema; off only for a document that already
+    /// passed every check under the same rules (``ManifestValidator/readChecked(_:file:)``).
+    var compilesParameterSchemas = true
 
     init(document: JSONValue) { self.document = document }
 
@@ -104,11 +107,11 @@ struct ManifestReader {
             }
         }
         let parameters = object["parameters"]
-        if let parameters {
+        if let parameters, compilesParameterSchemas {
             for message in ManifestSchema.parameterProblems(parameters) {
                 problem(pointer + "/parameters" + message.pointer, skill: id, message.message)
             }
-        } else {
+        } else if parameters == nil {
             problem(pointer, skill: id, "is missing the required member \"parameters\" (a JSON Schema object)")
         }
         guard let id, let title, let description, let permission, let parameters else { return nil }

@@ -39,6 +39,28 @@ public enum ManifestValidator {
         return manifest
     }
 
+    /// Identifies the rules ``validate(_:file:)`` applies (the manifest schema and this host's checks): a
+    /// cache may remember that a document passed under these rules, and ``readChecked(_:file:)`` trusts
+    /// that only while they are the same. Bump `revision` when a check changes outside the schema text.
+    public static let rulesFingerprint: String = {
+        let revision = "rules-1;"
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (revision + ManifestSchema.text).utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }()
+
+    /// Reads a document that already passed ``validate(_:file:)`` under the current ``rulesFingerprint``
+    /// (the scan cache remembers that per file version), without running the manifest schema or compiling
+    /// the parameter schemas again. Falls back to the full check if the typed read finds anything.
+    public static func readChecked(_ document: JSONValue, file: String) throws(ManifestError) -> PluginManifest {
+        var reader = ManifestReader(document: document)
+        reader.compilesParameterSchemas = false
+        if let manifest = reader.read(), reader.problems.isEmpty { return manifest }
+        return try validate(document, file: file)
+    }
+
     /// Whether `text` is a semantic version (semver.org 2.0.0: `MAJOR.MINOR.PATCH[-pre][+build]`).
     public static func isSemanticVersion(_ text: String) -> Bool {
         var core = Substring(text)
