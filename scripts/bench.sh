@@ -17,7 +17,8 @@
 # usage: scripts/bench.sh            env: BENCH_RUNS (process runs per row, default 20),
 #                                         BENCH_ITERATIONS (calls per dispatch mode, default 20000),
 #                                         BENCH_SWIFT_PLUGINS (folder with release clock.so: skip that build),
-#                                         BENCH_SKIP (words: schema, call — rows to leave out)
+#                                         BENCH_SKIP (words: schema, call — rows to leave out),
+#                                         BENCH_LINK=dynamic (measure the dynamically linked build)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 runs="${BENCH_RUNS:-20}"
@@ -29,8 +30,16 @@ raw="$work/raw.txt"
 : > "$raw"
 say() { echo "bench: $*" >&2; }
 
+# The binary users get from scripts/install.sh: Swift runtime and Foundation linked statically.
+# BENCH_LINK=dynamic measures the plain `swift build -c release` binary instead.
 say "building skillhost and the plugins (release)"
-(cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1) >&2
+if [ "${BENCH_LINK:-static}" = dynamic ]; then
+    (cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1) >&2
+    skillhost="$root/.build/release/skillhost"
+else
+    (cd "$root" && swift build -c release --static-swift-stdlib --scratch-path .build/static --product skillhost 2>&1 | tail -1) >&2
+    skillhost="$root/.build/static/release/skillhost"
+fi
 skip=" ${BENCH_SKIP:-} "
 if [[ "$skip" == *" call "* ]]; then
     :
@@ -39,7 +48,6 @@ elif [ -n "${BENCH_SWIFT_PLUGINS:-}" ]; then  # reuse plugins built elsewhere (e
 else
     bash "$root/scripts/build-plugins.sh" --release "$work/swift-plugins" >/dev/null
 fi
-skillhost="$root/.build/release/skillhost"
 
 cflags=(-O2 -std=c99 -Wall -Wextra -Werror)
 cc "${cflags[@]}" "$root/scripts/bench/proc_time.c" -o "$work/proc_time"
@@ -120,9 +128,9 @@ fi
 
 commit="$(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet HEAD -- Sources Package.swift || echo '+changes')"
 python3 - "$raw" "$root/bench/results.md" "$commit" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" \
-    "$(swift --version 2>/dev/null | head -1)" <<'PY'
+    "$(swift --version 2>/dev/null | head -1)" "${BENCH_LINK:-static}" <<'PY'
 import datetime, statistics, sys
-raw, out, commit, cores, load, swift = sys.argv[1:7]
+raw, out, commit, cores, load, swift, link = sys.argv[1:8]
 rows, schema = [], {}
 for line in open(raw):
     kind, name, values = line.rstrip("\n").split("|")
@@ -135,7 +143,7 @@ def ratio(name, base):
     return f"{micro[name][0] / micro[base][0]:.1f}x {base}" if name in micro and base in micro else ""
 lines = [
     "# Benchmark results (scripts/bench.sh)", "",
-    f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit}, {cores} cores, "
+    f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit}, {link} build, {cores} cores, "
     f"load average {load} at the end, {swift}. Release build. Medians over runs (processes) or over 20 "
     "batch means (calls); the machine is shared, so compare rows of the same run. Process rows also give the "
     "median CPU time (user + system, with waited-for children), which a loaded machine inflates far less than "

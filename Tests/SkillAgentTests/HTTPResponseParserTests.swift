@@ -110,6 +110,7 @@ struct HTTPResponseParserTests {
         #expect(HTTPURL("http://") == nil)
         #expect(HTTPURL("http://host:99999/") == nil)
         #expect(HTTPURL("http://host/a b") == nil)
+        #expect(HTTPURL("http://host/a\r\nInjected: 1") == nil)
     }
 
     @Test("request heads: the transport owns Host, Content-Length and Connection; line breaks are refused")

@@ -81,8 +81,8 @@ struct CatalogBuilder {
     /// The record of one file from its outcome and the registry.
     /// - Parameter checked: the manifest already passed every check under the current rules (scan cache).
     func record(for file: String, outcome: ScanOutcome, checked: Bool = false) -> PluginRecord {
-        let fallbackID = Self.fallbackID(for: file)
         guard outcome.status == .ok, let document = outcome.manifest else {
+            let fallbackID = Self.fallbackID(for: file)
             let id = outcome.manifest.flatMap { $0["id"]?.stringValue }.map(Identifier.normalize) ?? fallbackID
             return PluginRecord(
                 id: id, path: file, status: outcome.status == .broken ? .broken : .invalid,
@@ -95,6 +95,7 @@ struct CatalogBuilder {
                 ? try ManifestValidator.readChecked(document, file: file)
                 : try ManifestValidator.validate(document, file: file)
         } catch {
+            let fallbackID = Self.fallbackID(for: file)
             return PluginRecord(id: fallbackID, path: file, status: .invalid, enabled: registry.pluginEnabled(fallbackID),
                                 error: error.description, settings: registry.pluginSettings(fallbackID))
         }

@@ -203,24 +203,31 @@ final class SharedCallSlot: @unchecked Sendable {
     }
 }
 
-/// How long one side of a ``SharedCallSlot`` spins before it sleeps on its pipe: about twice the recent
-/// wait that ended in the slot, between 2 and 60 µs; after repeated misses (a peer that takes longer) it
-/// drops to the minimum, so an idle or slow peer costs almost no CPU.
+/// How long one side of a ``SharedCallSlot`` spins before it sleeps on its pipe. Spinning pays only when
+/// the peer usually answers sooner than a wake-up costs (≈ 10 µs here): the budget is three times the
+/// recent wait that ended in the slot, between 2 and 30 µs, while that wait stays under 10 µs; when the
+/// peer is slower (a real skill, or a machine so loaded that the peer is not running) it falls to the
+/// 2 µs minimum, so an idle or slow peer costs almost no CPU.
 struct SpinBudget {
     static let minimum: UInt64 = 2_000
-    static let maximum: UInt64 = 60_000
-    private(set) var nanoseconds: UInt64 = 30_000
-    private var average: UInt64 = 15_000
+    static let maximum: UInt64 = 30_000
+    /// Waits longer than this are cheaper as a wake-up on the pipe.
+    static let worthwhile: UInt64 = 10_000
+    private(set) var nanoseconds: UInt64 = 20_000
+    private var average: UInt64 = 5_000
 
     mutating func hit(after waited: UInt64) {
-        average = (average * 7 + min(waited, Self.maximum)) / 8
-        nanoseconds = min(max(average * 2, Self.minimum), Self.maximum)
+        average = (average * 3 + min(waited, Self.maximum)) / 4
+        update()
     }
 
     mutating func missed() {
-        average = min(average * 2, Self.maximum)
-        // A miss means the peer took longer than the budget: spinning longer rarely pays.
-        nanoseconds = max(nanoseconds / 2, Self.minimum)
+        average = (average * 3 + Self.maximum) / 4
+        update()
+    }
+
+    private mutating func update() {
+        nanoseconds = average > Self.worthwhile ? Self.minimum : min(max(average * 3, Self.minimum), Self.maximum)
     }
 }
 

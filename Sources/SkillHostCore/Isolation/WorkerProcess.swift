@@ -33,6 +33,10 @@ final class WorkerProcess: @unchecked Sendable {
     private var slotReply: Result<WorkerCallReply, FrameChannel.Failure>?
     /// Whether the host side of ``slot`` gave up spinning and waits on the pipe.
     private var waitsOnPipe = false
+    /// When the last reply arrived (CLOCK_MONOTONIC nanoseconds).
+    private var lastReply: UInt64 = 0
+    /// A worker idle longer than this is checked for life before a request goes into ``slot``.
+    private static let idleCheckNanoseconds: UInt64 = 1_000_000
     /// Set once the process has been reaped, so its pid is never signalled after reuse.
     private let exit = Mutex<WorkerExit?>(nil)
 
@@ -128,7 +132,15 @@ final class WorkerProcess: @unchecked Sendable {
     func send(_ frame: [UInt8]) -> Result<Void, FrameChannel.Failure> {
         slotReply = nil
         waitsOnPipe = false
-        if let slot, slot.postRequest(frame) { return .success(()) }
+        if let slot {
+            // A request posted into the slot reaches a dead worker without an EPIPE. A worker killed while
+            // idle must be noticed here, as the pipe would (the pool then retries on a fresh worker): one
+            // poll after an idle spell; back-to-back calls skip it.
+            if FrameChannel.monotonicNanoseconds() &- lastReply > Self.idleCheckNanoseconds, peerClosed() {
+                return .failure(.closed)
+            }
+            if slot.postRequest(frame) { return .success(()) }
+        }
         do {
             try channel.send(frame)
             return .success(())
@@ -153,6 +165,7 @@ final class WorkerProcess: @unchecked Sendable {
     func receiveReply(deadline: UInt64) -> Result<WorkerCallReply, FrameChannel.Failure> {
         if let reply = slotReply ?? (takeSlotReply() ? slotReply : nil) {
             slotReply = nil
+            lastReply = FrameChannel.monotonicNanoseconds()
             return reply
         }
         defer {
@@ -162,10 +175,11 @@ final class WorkerProcess: @unchecked Sendable {
             }
         }
         do {
-            return .success(
-                try channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
-                    try Self.reply(kind, payload)
-                })
+            let reply = try channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
+                try Self.reply(kind, payload)
+            }
+            lastReply = FrameChannel.monotonicNanoseconds()
+            return .success(reply)
         } catch {
             return .failure(error)
         }
@@ -182,6 +196,12 @@ final class WorkerProcess: @unchecked Sendable {
         }
         slotReply = taken
         return true
+    }
+
+    /// Whether the worker's end of the reply pipe is closed (it exited), checked without waiting.
+    private func peerClosed() -> Bool {
+        var descriptor = pollfd(fd: channel.input, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLHUP | POLLERR) != 0
     }
 
     private static func reply(_ kind: WorkerFrame.Kind, _ payload: UnsafeRawBufferPointer) throws(FrameError) -> WorkerCallReply {

@@ -5,9 +5,10 @@ import SkillJSON
 struct ManifestReader {
     let document: JSONValue
     var problems: [ManifestProblem] = []
-    /// Whether each skill's `parameters` is compiled as a schema; off only for a document that already
-    /// passed every check under the same rules (``ManifestValidator/readChecked(_:file:)``).
-    var compilesParameterSchemas = true
+    /// Whether the checks beyond the typed read run (id grammar, duplicates, semver, compiling each skill's
+    /// `parameters`); off only for a document that already passed them all under the same rules
+    /// (``ManifestValidator/readChecked(_:file:)``).
+    var checksRules = true
 
     init(document: JSONValue) { self.document = document }
 
@@ -19,10 +20,10 @@ struct ManifestReader {
         }
         let rawID = string(root, "id", "")
         let id = rawID.map(Identifier.normalize) ?? ""
-        if rawID != nil { checkGrammar(id, "/id", nil) }
+        if rawID != nil, checksRules { checkGrammar(id, "/id", nil) }
         let name = string(root, "name", "")
         let version = string(root, "version", "")
-        if let version, !ManifestValidator.isSemanticVersion(version) {
+        if let version, checksRules, !ManifestValidator.isSemanticVersion(version) {
             problem("/version", "\"\(version)\" is not a semantic version; write MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")
         }
         let abiVersion = string(root, "abi_version", "")
@@ -42,7 +43,7 @@ struct ManifestReader {
         } else {
             problem("", "is missing the required member \"skills\"")
         }
-        checkDuplicates(skills, in: root)
+        if checksRules { checkDuplicates(skills, in: root) }
         guard problems.isEmpty, let name, let version, let abiVersion, let description else { return nil }
         return PluginManifest(
             id: id, name: name, version: version, abiVersion: abiVersion, description: description,
@@ -57,7 +58,7 @@ struct ManifestReader {
         let rawID = string(object, "id", pointer)
         let id = rawID.map(Identifier.normalize)
         if let id {
-            checkGrammar(id, pointer + "/id", id)
+            if checksRules { checkGrammar(id, pointer + "/id", id) }
             if !pluginID.isEmpty, Identifier.problem(with: id).isEmpty {
                 if let name = Identifier.skillName(id, inPlugin: pluginID) {
                     if name.contains(".") {
@@ -107,7 +108,7 @@ struct ManifestReader {
             }
         }
         let parameters = object["parameters"]
-        if let parameters, compilesParameterSchemas {
+        if let parameters, checksRules {
             for message in ManifestSchema.parameterProblems(parameters) {
                 problem(pointer + "/parameters" + message.pointer, skill: id, message.message)
             }

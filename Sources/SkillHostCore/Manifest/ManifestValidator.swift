@@ -52,11 +52,11 @@ public enum ManifestValidator {
     }()
 
     /// Reads a document that already passed ``validate(_:file:)`` under the current ``rulesFingerprint``
-    /// (the scan cache remembers that per file version), without running the manifest schema or compiling
-    /// the parameter schemas again. Falls back to the full check if the typed read finds anything.
+    /// (the scan cache remembers that per file version), without running the manifest schema, the id and
+    /// version grammars, the duplicate check or compiling the parameter schemas again. Falls back to the full check if the typed read finds anything.
     public static func readChecked(_ document: JSONValue, file: String) throws(ManifestError) -> PluginManifest {
         var reader = ManifestReader(document: document)
-        reader.compilesParameterSchemas = false
+        reader.checksRules = false
         if let manifest = reader.read(), reader.problems.isEmpty { return manifest }
         return try validate(document, file: file)
     }

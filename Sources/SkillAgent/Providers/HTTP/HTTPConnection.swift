@@ -253,7 +253,7 @@ final class HTTPConnection: @unchecked Sendable {
             if code == 0 { break }
             var buffer = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &buffer, buffer.count)
-            reasons.append(String(cString: buffer))
+            reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         let detail = reasons.last.map { ": \($0)" } ?? (errno != 0 ? ": \(String(cString: strerror(errno)))" : "")
         return ModelProviderError(.transport, "\(what) with \(endpoint)\(detail)")

@@ -51,13 +51,14 @@ struct HTTPURL: Sendable, Equatable {
         } else {
             host = String(authority)
         }
-        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" }) else { return nil }
+        // By bytes: "\r\n" is one Character in Swift, equal to neither "\r" nor "\n".
+        guard !host.isEmpty, !host.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return nil }
         if portText.isEmpty {
             port = isSecure ? 443 : 80
         } else {
             guard let number = UInt16(portText), number > 0 else { return nil }
             port = number
         }
-        guard !target.contains(where: { $0 == " " || $0 == "\r" || $0 == "\n" }) else { return nil }
+        guard !target.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return nil }
     }
 }

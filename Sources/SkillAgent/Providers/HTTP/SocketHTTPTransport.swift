@@ -60,8 +60,9 @@ enum HTTPRequestWriter {
         let reserved: Set<String> = ["host", "content-length", "connection", "transfer-encoding"]
         var hasAgent = false
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
-            guard !name.isEmpty, !name.contains(where: { $0 == ":" || $0.isWhitespace || $0.isNewline }),
-                !value.contains(where: { $0 == "\r" || $0 == "\n" })
+            // By bytes: "\r\n" is one Character in Swift, equal to neither "\r" nor "\n".
+            guard !name.isEmpty, !name.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 <= 32 || $0 == 127 }),
+                !value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 })
             else {
                 throw ModelProviderError(.transport, "the header field '\(name)' has characters HTTP does not allow in a header; remove line breaks")
             }
