@@ -207,17 +207,28 @@ final class SharedCallSlot: @unchecked Sendable {
 /// the peer usually answers sooner than a wake-up costs (≈ 10 µs here): the budget is three times the
 /// recent wait that ended in the slot, between 2 and 30 µs, while that wait stays under 10 µs; when the
 /// peer is slower (a real skill, or a machine so loaded that the peer is not running) it falls to the
-/// 2 µs minimum, so an idle or slow peer costs almost no CPU.
+/// 2 µs minimum, so an idle or slow peer costs almost no CPU. Every 16th wait spins the full 30 µs as a
+/// probe, so a peer that became fast again is noticed (a 2 µs budget alone would never see it).
 struct SpinBudget {
     static let minimum: UInt64 = 2_000
     static let maximum: UInt64 = 30_000
     /// Waits longer than this are cheaper as a wake-up on the pipe.
     static let worthwhile: UInt64 = 10_000
-    private(set) var nanoseconds: UInt64 = 20_000
+    static let probeInterval = 16
+    private var budget: UInt64 = 20_000
     private var average: UInt64 = 5_000
+    private var waits = 0
+
+    /// The budget for the next wait.
+    var nanoseconds: UInt64 {
+        mutating get {
+            waits &+= 1
+            return waits % Self.probeInterval == 0 ? Self.maximum : budget
+        }
+    }
 
     mutating func hit(after waited: UInt64) {
-        average = (average * 3 + min(waited, Self.maximum)) / 4
+        average = (average + min(waited, Self.maximum)) / 2
         update()
     }
 
@@ -227,7 +238,7 @@ struct SpinBudget {
     }
 
     private mutating func update() {
-        nanoseconds = average > Self.worthwhile ? Self.minimum : min(max(average * 3, Self.minimum), Self.maximum)
+        budget = average > Self.worthwhile ? Self.minimum : min(max(average * 3, Self.minimum), Self.maximum)
     }
 }
 
