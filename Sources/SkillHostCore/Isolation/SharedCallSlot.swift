@@ -142,8 +142,9 @@ final class SharedCallSlot: @unchecked Sendable {
             if spins & 31 == 0 {
                 let elapsed = FrameChannel.monotonicNanoseconds() &- start
                 if elapsed >= limit { break }
-                // On a busy machine the peer may need this core: let it run.
-                if elapsed > 4_000 { sched_yield() }
+                // On a busy machine the peer may need this core: let it run, but only late in the spin (a
+                // trivial call takes a few µs on each side, and an early yield costs more than it saves).
+                if elapsed > 15_000 { sched_yield() }
             }
         }
         if !claimedIt {
@@ -203,42 +204,35 @@ final class SharedCallSlot: @unchecked Sendable {
     }
 }
 
-/// How long one side of a ``SharedCallSlot`` spins before it sleeps on its pipe. Spinning pays only when
-/// the peer usually answers sooner than a wake-up costs (≈ 10 µs here): the budget is three times the
-/// recent wait that ended in the slot, between 2 and 30 µs, while that wait stays under 10 µs; when the
-/// peer is slower (a real skill, or a machine so loaded that the peer is not running) it falls to the
-/// 2 µs minimum, so an idle or slow peer costs almost no CPU. Every 16th wait spins the full 30 µs as a
-/// probe, so a peer that became fast again is noticed (a 2 µs budget alone would never see it).
+/// How long one side of a ``SharedCallSlot`` spins before it sleeps on its pipe: 30 µs (a trivial skill
+/// answers within a few), or only 2 µs after 8 waits in a row ended on the pipe (a slow skill, a caller
+/// that calls rarely, or a machine too loaded to run both sides at once), so an idle or slow peer costs
+/// almost no CPU. Even then every 16th wait spins the full 30 µs as a probe, and one wait that ends in
+/// the slot restores the full budget. (Judging by the length of recent waits does not work: a wait that
+/// ended on the pipe makes the peer's next wait long too, and both sides talk each other out of spinning.)
 struct SpinBudget {
     static let minimum: UInt64 = 2_000
     static let maximum: UInt64 = 30_000
-    /// Waits longer than this are cheaper as a wake-up on the pipe.
-    static let worthwhile: UInt64 = 10_000
+    static let missesBeforeBackingOff = 8
     static let probeInterval = 16
-    private var budget: UInt64 = 20_000
-    private var average: UInt64 = 5_000
+    private var misses = 0
     private var waits = 0
 
     /// The budget for the next wait.
     var nanoseconds: UInt64 {
         mutating get {
             waits &+= 1
-            return waits % Self.probeInterval == 0 ? Self.maximum : budget
+            guard misses >= Self.missesBeforeBackingOff, waits % Self.probeInterval != 0 else { return Self.maximum }
+            return Self.minimum
         }
     }
 
     mutating func hit(after waited: UInt64) {
-        average = (average + min(waited, Self.maximum)) / 2
-        update()
+        misses = 0
     }
 
     mutating func missed() {
-        average = (average * 3 + Self.maximum) / 4
-        update()
-    }
-
-    private mutating func update() {
-        budget = average > Self.worthwhile ? Self.minimum : min(max(average * 3, Self.minimum), Self.maximum)
+        misses = min(misses + 1, Self.missesBeforeBackingOff)
     }
 }
 
