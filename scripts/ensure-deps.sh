@@ -6,6 +6,9 @@ set -euo pipefail
 missing=()
 [ -e /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
+# The HTTPS transport test makes a self-signed certificate with the openssl command and serves it with python3.
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "==> installing ${missing[*]} (Debian packages)"
     if [ "$(id -u)" = 0 ]; then
