@@ -9,6 +9,9 @@ missing=()
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
 # python3 with venv: the peer tests install skills-ref, icalendar and the official `mcp` client into .build/peers/.
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+# The HTTPS transport test makes a self-signed certificate with the openssl command and serves it with python3.
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "==> installing ${missing[*]} (Debian packages)"
     if [ "$(id -u)" = 0 ]; then

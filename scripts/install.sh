@@ -13,13 +13,13 @@ prefix="${PREFIX:-$HOME/.local}"
 plugins="${SKILLHOST_PLUGINS:-${XDG_DATA_HOME:-$HOME/.local/share}/skillhost/plugins}"
 registry="${SKILLHOST_REGISTRY:-${XDG_CONFIG_HOME:-$HOME/.config}/skillhost/skill_registry.json}"
 
-echo "==> building skillhost (release)"
-swift build -c release --product skillhost
+echo "==> building skillhost (release; Swift runtime and Foundation linked statically, see docs/architecture.md)"
+swift build -c release --static-swift-stdlib --scratch-path .build/static --product skillhost
 echo "==> building the bundled plugins (release)"
 bash scripts/build-plugins.sh --release .build/plugins-release
 
 install -d -m 755 "$prefix/bin" "$plugins" "$(dirname "$registry")"
-install -m 755 .build/release/skillhost "$prefix/bin/skillhost"
+install -m 755 .build/static/release/skillhost "$prefix/bin/skillhost"
 for plugin in .build/plugins-release/*.so; do
     install -m 644 "$plugin" "$plugins/$(basename "$plugin")"
 done

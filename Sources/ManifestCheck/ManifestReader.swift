@@ -6,8 +6,12 @@ import SkillJSON
 struct ManifestReader {
     let document: JSONValue
     var problems: [ManifestProblem] = []
-    /// Advice: what the host accepts but makes a skill harder to use well (see ``ManifestChecker``).
+    /// Advice: what the host accepts but makes a skill harder to use well (see ``ManifestValidator/check(_:)``).
     var advice: [ManifestProblem] = []
+    /// Whether the checks beyond the typed read run (id grammar, duplicates, semver, compiling each skill's
+    /// `parameters`); off only for a document that already passed them all under the same rules
+    /// (``ManifestValidator/readChecked(_:file:)``).
+    var checksRules = true
 
     init(document: JSONValue) { self.document = document }
 
@@ -19,10 +23,10 @@ struct ManifestReader {
         }
         let rawID = string(root, "id", "")
         let id = rawID ?? ""
-        if rawID != nil { checkGrammar(id, "/id", nil) }
+        if rawID != nil, checksRules { checkGrammar(id, "/id", nil) }
         let name = string(root, "name", "")
         let version = string(root, "version", "")
-        if let version, !SemanticVersion.isValid(version) {
+        if let version, checksRules, !SemanticVersion.isValid(version) {
             problem("/version", "\"\(version)\" is not a semantic version; write MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")
         }
         let abiVersion = string(root, "abi_version", "")
@@ -42,7 +46,7 @@ struct ManifestReader {
         } else {
             problem("", "is missing the required member \"skills\"")
         }
-        checkDuplicates(skills, in: root)
+        if checksRules { checkDuplicates(skills, in: root) }
         guard problems.isEmpty, let name, let version, let abiVersion, let description else { return nil }
         return PluginManifest(
             id: id, name: name, version: version, abiVersion: abiVersion, description: description,
@@ -56,8 +60,8 @@ struct ManifestReader {
         }
         let id = string(object, "id", pointer)
         if let id {
-            checkGrammar(id, pointer + "/id", id)
-            if Identifier.isValid(pluginID), Identifier.isValid(id) {
+            if checksRules { checkGrammar(id, pointer + "/id", id) }
+            if checksRules, Identifier.isValid(pluginID), Identifier.isValid(id) {
                 let issue = Identifier.skillIDProblem(id, pluginID: pluginID)
                 if !issue.isEmpty { problem(pointer + "/id", skill: id, issue) }
             }
@@ -100,12 +104,12 @@ struct ManifestReader {
             }
         }
         let parameters = object["parameters"]
-        if let parameters {
+        if let parameters, checksRules {
             for message in ManifestSchema.parameterProblems(parameters) {
                 problem(pointer + "/parameters" + message.pointer, skill: id, message.message)
             }
             checkExamples(examples, parameters: parameters, at: pointer, skill: id)
-        } else {
+        } else if parameters == nil {
             problem(pointer, skill: id, "is missing the required member \"parameters\" (a JSON Schema object)")
         }
         guard let id, let title, let description, let permission, let parameters else { return nil }

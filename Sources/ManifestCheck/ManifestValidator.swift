@@ -34,6 +34,29 @@ public enum ManifestValidator {
         return manifest
     }
 
+    /// Identifies the rules ``validate(_:file:)`` applies (the manifest schema and this checker): a cache may
+    /// remember that a document passed under these rules, and ``readChecked(_:file:)`` trusts that only while
+    /// they are the same. Bump `revision` when a check changes outside the schema text.
+    public static let rulesFingerprint: String = {
+        let revision = "rules-2;"  // 2: canonical ids, every schema fault, required names, example slots
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (revision + ManifestSchema.text).utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }()
+
+    /// Reads a document that already passed ``validate(_:file:)`` under the current ``rulesFingerprint``
+    /// (the scan cache remembers that per file version), without running the manifest schema, the id and
+    /// version grammars, the duplicate check or compiling the parameter schemas again. Falls back to the
+    /// full check if the typed read finds anything.
+    public static func readChecked(_ document: JSONValue, file: String) throws(ManifestError) -> PluginManifest {
+        var reader = ManifestReader(document: document)
+        reader.checksRules = false
+        if let manifest = reader.read(), reader.problems.isEmpty { return manifest }
+        return try validate(document, file: file)
+    }
+
     /// Checks a parsed manifest document and returns everything found: the manifest when it is usable, every
     /// problem (each makes the plugin invalid) and advice (accepted, but worth fixing).
     public static func check(_ document: JSONValue) -> ManifestReport {

@@ -14,6 +14,7 @@ struct CatalogBuilder {
         let cached = forceRescan ? [:] : cache.load()
         var outcomes: [String: ScanOutcome] = [:]
         var keys: [String: ScanCache.FileKey] = [:]
+        var checked: Set<String> = []
         var toScan: [String] = []
         for file in files {
             let key: ScanCache.FileKey
@@ -26,13 +27,14 @@ struct CatalogBuilder {
             keys[file] = key
             if let entry = cached[file], entry.key == key {
                 outcomes[file] = entry.outcome
+                if entry.checkedRules == ManifestValidator.rulesFingerprint { checked.insert(file) }
             } else {
                 toScan.append(file)
             }
         }
+        var updates: [String: ScanCache.Entry] = [:]
         if !toScan.isEmpty || forceRescan {
             let scanned = try scanner.scan(paths: toScan)
-            var updates: [String: ScanCache.Entry] = [:]
             for (file, outcome) in scanned {
                 outcomes[file] = outcome
                 // A file that changed while it was scanned is scanned again next time.
@@ -40,10 +42,25 @@ struct CatalogBuilder {
                     updates[file] = ScanCache.Entry(key: key, outcome: outcome)
                 }
             }
-            if forceRescan { try cache.clear() }
-            try cache.store(updates)
         }
-        var records = files.compactMap { file in outcomes[file].map { record(for: file, outcome: $0) } }
+        var records: [PluginRecord] = []
+        records.reserveCapacity(files.count)
+        for file in files {
+            guard let outcome = outcomes[file] else { continue }
+            let trusted = checked.contains(file)
+            let record = record(for: file, outcome: outcome, checked: trusted)
+            records.append(record)
+            // Remember that this file version's manifest passed, so later processes skip the checks.
+            // (Not for a file that changed while it was scanned: its outcome is not cached at all.)
+            if !trusted, record.manifest != nil, outcome.status == .ok, let key = keys[file],
+                updates[file] != nil || cached[file]?.key == key
+            {
+                updates[file] = ScanCache.Entry(
+                    key: key, outcome: outcome, checkedRules: ManifestValidator.rulesFingerprint)
+            }
+        }
+        if forceRescan { try cache.clear() }
+        if !updates.isEmpty || forceRescan { try cache.store(updates) }
         markDuplicates(&records)
         try applyHealth(&records, reset: forceRescan)
         applyTrust(&records)
@@ -67,9 +84,10 @@ struct CatalogBuilder {
     }
 
     /// The record of one file from its outcome and the registry.
-    func record(for file: String, outcome: ScanOutcome) -> PluginRecord {
-        let fallbackID = Self.fallbackID(for: file)
+    /// - Parameter checked: the manifest already passed every check under the current rules (scan cache).
+    func record(for file: String, outcome: ScanOutcome, checked: Bool = false) -> PluginRecord {
         guard outcome.status == .ok, let document = outcome.manifest else {
+            let fallbackID = Self.fallbackID(for: file)
             let id = outcome.manifest.flatMap { $0["id"]?.stringValue }.map(Identifier.normalize) ?? fallbackID
             return PluginRecord(
                 id: id, path: file, status: outcome.status == .broken ? .broken : .invalid,
@@ -78,8 +96,11 @@ struct CatalogBuilder {
         }
         let manifest: PluginManifest
         do {
-            manifest = try ManifestValidator.validate(document, file: file)
+            manifest = checked
+                ? try ManifestValidator.readChecked(document, file: file)
+                : try ManifestValidator.validate(document, file: file)
         } catch {
+            let fallbackID = Self.fallbackID(for: file)
             return PluginRecord(id: fallbackID, path: file, status: .invalid, enabled: registry.pluginEnabled(fallbackID),
                                 error: error.description, settings: registry.pluginSettings(fallbackID))
         }

@@ -35,6 +35,9 @@ public struct ScanCache: Sendable {
         public var key: FileKey
         /// What scanning that version found.
         public var outcome: ScanOutcome
+        /// The ``ManifestValidator/rulesFingerprint`` under which the manifest passed every check, so the
+        /// catalog does not check (and compile its parameter schemas) again; nil when not known.
+        public var checkedRules: String? = nil
     }
 
     /// The cache folder.
@@ -57,7 +60,7 @@ public struct ScanCache: Sendable {
             else { continue }
             result[path] = Entry(
                 key: FileKey(size: size, modificationNanoseconds: modified, inode: UInt64(bitPattern: inode)),
-                outcome: outcome)
+                outcome: outcome, checkedRules: value["checked_rules"]?.stringValue)
         }
         return result
     }
@@ -103,6 +106,7 @@ public struct ScanCache: Sendable {
             member["size"] = .int(entry.key.size)
             member["mtime_ns"] = .int(entry.key.modificationNanoseconds)
             member["inode"] = .int(Int64(bitPattern: entry.key.inode))
+            if let rules = entry.checkedRules { member["checked_rules"] = .string(rules) }
             object[path] = .object(member)
         }
         let document: JSONValue = ["version": 1, "entries": .object(object)]

@@ -15,9 +15,13 @@ public enum DispatchBenchmark {
         public var microsecondsPerCall: Double
         /// Median of per-batch means (batches of 1/20 of the calls), in microseconds: steadier on a busy machine.
         public var medianBatchMicroseconds: Double
+        /// Fastest batch mean, in microseconds.
+        public var minimumBatchMicroseconds: Double = 0
+        /// Slowest batch mean, in microseconds.
+        public var maximumBatchMicroseconds: Double = 0
     }
 
-    /// Runs the three measurements against `skillID` of the plugin at `pluginPath` with `arguments`.
+    /// Runs the measurements against `skillID` of the plugin at `pluginPath` with `arguments`.
     /// - Throws: ``HostError`` when the plugin cannot be loaded or a call fails.
     public static func run(
         pluginPath: String, pluginID: String, skillID: String, arguments: JSONValue = [:], workerExecutable: String,
@@ -25,6 +29,13 @@ public enum DispatchBenchmark {
     ) async throws(HostError) -> [Measurement] {
         let argumentBytes = arguments.serializedBytes()
         let warmUp = max(iterations / 10, 100)
+
+        // 0. The floor: a direct Swift call doing what the echo skill does (copy the argument bytes).
+        let direct = await BlockingThread.runDetached {
+            time("direct Swift call", iterations: iterations, warmUp: warmUp) {
+                blackHole(echo(argumentBytes))
+            }
+        }
 
         // 1. In process: the ABI crossing plus the copy of the result.
         let library = try PluginLibrary.load(path: pluginPath)
@@ -35,7 +46,26 @@ public enum DispatchBenchmark {
             }
         }
 
-        // 2. One frame round trip, measured on the thread that owns the pipes.
+        // 2. One frame round trip, measured on the thread that owns the pipes; first, how long a worker takes
+        //    from spawn to ready (20 starts).
+        let startUp = try await BlockingThread.runDetached { () -> Result<Measurement, HostError> in
+            var samples: [Double] = []
+            for _ in 0..<20 {
+                let start = FrameChannel.monotonicNanoseconds()
+                do {
+                    let worker = try WorkerProcess.launch(
+                        executable: workerExecutable, pluginPath: pluginPath, limits: .defaults, startupTimeout: 10)
+                    samples.append(Double(FrameChannel.monotonicNanoseconds() - start) / 1e3)
+                    worker.stop()
+                } catch {
+                    return .failure(HostError(.io, "benchmark: cannot start a worker for \(pluginPath): \(error)"))
+                }
+            }
+            return .success(Measurement(
+                name: "worker start (spawn to ready)", iterations: samples.count,
+                microsecondsPerCall: samples.reduce(0, +) / Double(samples.count), medianBatchMicroseconds: median(samples),
+                minimumBatchMicroseconds: samples.min() ?? 0, maximumBatchMicroseconds: samples.max() ?? 0))
+        }.get()
         let worker: WorkerProcess
         do {
             worker = try WorkerProcess.launch(
@@ -73,8 +103,9 @@ public enum DispatchBenchmark {
         await executor.shutdown()
         let executed = Measurement(
             name: "worker executor execute", iterations: batches.count * batchSize,
-            microsecondsPerCall: total / Double(batches.count * batchSize), medianBatchMicroseconds: median(batches))
-        return [inProcess, roundTrip, executed]
+            microsecondsPerCall: total / Double(batches.count * batchSize), medianBatchMicroseconds: median(batches),
+            minimumBatchMicroseconds: batches.min() ?? 0, maximumBatchMicroseconds: batches.max() ?? 0)
+        return [direct, inProcess, roundTrip, executed, startUp]
     }
 
     private static func time(_ name: String, iterations: Int, warmUp: Int, _ body: () -> Void) -> Measurement {
@@ -91,11 +122,25 @@ public enum DispatchBenchmark {
         let count = batches.count * batchSize
         return Measurement(
             name: name, iterations: count, microsecondsPerCall: total / Double(count),
-            medianBatchMicroseconds: median(batches))
+            medianBatchMicroseconds: median(batches), minimumBatchMicroseconds: batches.min() ?? 0,
+            maximumBatchMicroseconds: batches.max() ?? 0)
+    }
+
+    /// What the echo skill does, as a plain Swift function.
+    @inline(never)
+    private static func echo(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { Array($0) }
+    }
+
+    /// Keeps a value alive so the optimizer cannot drop the work that made it.
+    @inline(never)
+    private static func blackHole<T>(_ value: T) {
+        withExtendedLifetime(value) {}
     }
 
     private static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }

@@ -27,6 +27,16 @@ final class WorkerProcess: @unchecked Sendable {
     let pid: pid_t
     private let channel: FrameChannel
     private var sendBuffer: [UInt8] = []
+    /// The shared-memory fast lane for calls, when there is one.
+    private var slot: SharedCallSlot?
+    /// A reply ``replyArrives(within:)`` already took from ``slot``.
+    private var slotReply: Result<WorkerCallReply, FrameChannel.Failure>?
+    /// Whether the host side of ``slot`` gave up spinning and waits on the pipe.
+    private var waitsOnPipe = false
+    /// When the last reply arrived (CLOCK_MONOTONIC nanoseconds).
+    private var lastReply: UInt64 = 0
+    /// A worker idle longer than this is checked for life before a request goes into ``slot``.
+    private static let idleCheckNanoseconds: UInt64 = 1_000_000
     /// Set once the process has been reaped, so its pid is never signalled after reuse.
     private let exit = Mutex<WorkerExit?>(nil)
 
@@ -66,10 +76,14 @@ final class WorkerProcess: @unchecked Sendable {
             throw .system("cannot create the worker's pipes: \(error.message)")
         }
         let pid: pid_t
+        // Calls whose frames fit travel through shared memory while both sides are awake (SharedCallSlot).
+        let slot = SharedCallSlot.create()
         do {
             pid = try Posix.spawn(
                 executable, arguments: ["__worker", pluginPath] + limits.workerArguments, stdin: toWorker.read,
-                stdout: fromWorker.write, stderr: 2)
+                stdout: fromWorker.write, stderr: 2,
+                extraEnvironment: slot == nil ? [] : ["\(SharedCallSlot.environmentKey)=\(SharedCallSlot.workerDescriptor)"],
+                descriptor3: slot?.descriptor ?? -1)
         } catch {
             for descriptor in [toWorker.read, toWorker.write, fromWorker.read, fromWorker.write] { close(descriptor) }
             throw .system("cannot start the worker \(executable): \(error.message)")
@@ -77,6 +91,7 @@ final class WorkerProcess: @unchecked Sendable {
         close(toWorker.read)
         close(fromWorker.write)
         let worker = WorkerProcess(pid: pid, channel: FrameChannel(input: fromWorker.read, output: toWorker.write))
+        worker.slot = slot
         started(worker)
         let deadline = FrameChannel.monotonicNanoseconds() + UInt64(startupTimeout * 1e9)
         let first: (kind: WorkerFrame.Kind, message: String)
@@ -115,6 +130,17 @@ final class WorkerProcess: @unchecked Sendable {
     /// Writes an encoded call frame. A failure is returned unsettled: a later ``awaitReply(deadline:)`` meets
     /// the same dead pipe and reports it.
     func send(_ frame: [UInt8]) -> Result<Void, FrameChannel.Failure> {
+        slotReply = nil
+        waitsOnPipe = false
+        if let slot {
+            // A request posted into the slot reaches a dead worker without an EPIPE. A worker killed while
+            // idle must be noticed here, as the pipe would (the pool then retries on a fresh worker): one
+            // poll after an idle spell; back-to-back calls skip it.
+            if FrameChannel.monotonicNanoseconds() &- lastReply > Self.idleCheckNanoseconds, peerClosed() {
+                return .failure(.closed)
+            }
+            if slot.postRequest(frame) { return .success(()) }
+        }
         do {
             try channel.send(frame)
             return .success(())
@@ -125,6 +151,7 @@ final class WorkerProcess: @unchecked Sendable {
 
     /// Whether a reply (or end of file) is waiting, checking without blocking for up to `nanoseconds`.
     func replyArrives(within nanoseconds: UInt64) -> Bool {
+        if slotReply != nil || takeSlotReply() { return true }
         let end = FrameChannel.monotonicNanoseconds() + nanoseconds
         var descriptor = pollfd(fd: channel.input, events: Int16(POLLIN), revents: 0)
         repeat {
@@ -136,15 +163,50 @@ final class WorkerProcess: @unchecked Sendable {
     /// Reads the reply to the call sent last, without reaping or stopping anything on failure (so it may
     /// run on a thread that must not block long); ``awaitReply(deadline:)`` settles failures.
     func receiveReply(deadline: UInt64) -> Result<WorkerCallReply, FrameChannel.Failure> {
+        if let reply = slotReply ?? (takeSlotReply() ? slotReply : nil) {
+            slotReply = nil
+            lastReply = FrameChannel.monotonicNanoseconds()
+            return reply
+        }
+        defer {
+            if waitsOnPipe {
+                waitsOnPipe = false
+                slot?.hostWoke()
+            }
+        }
         do {
-            return .success(
-                try channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
-                    guard kind == .reply else { throw FrameError("the worker sent a \(kind) frame instead of a reply") }
-                    return try WorkerCallReply(payload: payload)
-                })
+            let reply = try channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
+                try Self.reply(kind, payload)
+            }
+            lastReply = FrameChannel.monotonicNanoseconds()
+            return .success(reply)
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Spins on ``slot`` for the reply (once per call); true when it came that way (kept in ``slotReply``).
+    /// Otherwise the worker sends it on the pipe.
+    private func takeSlotReply() -> Bool {
+        guard let slot, !waitsOnPipe else { return false }
+        let taken = slot.takeReply(WorkerCallReply.decode(slotFrame:))
+        guard let taken else {
+            waitsOnPipe = true
+            return false
+        }
+        slotReply = taken
+        return true
+    }
+
+    /// Whether the worker's end of the reply pipe is closed (it exited), checked without waiting.
+    private func peerClosed() -> Bool {
+        var descriptor = pollfd(fd: channel.input, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLHUP | POLLERR) != 0
+    }
+
+    private static func reply(_ kind: WorkerFrame.Kind, _ payload: UnsafeRawBufferPointer) throws(FrameError) -> WorkerCallReply {
+        guard kind == .reply else { throw FrameError("the worker sent a \(kind) frame instead of a reply") }
+        return try WorkerCallReply(payload: payload)
     }
 
     /// Waits for the reply to the call sent last; on failure reaps a dead worker or stops a misbehaving one.

@@ -47,6 +47,9 @@ public enum WorkerServer {
         }
         close(nothing)
         let channel = FrameChannel(input: frameInput, output: frameOutput)
+        // The shared-memory fast lane the host may have passed (descriptor 3); plugins never see the variable.
+        let slot = SharedCallSlot.attach(environment: getenv(SharedCallSlot.environmentKey).map { String(cString: $0) })
+        unsetenv(SharedCallSlot.environmentKey)
         guard rest.count == 1, let path = rest.first else {
             return fail(channel, "usage: skillhost __worker FILE [--as-mb N] [--cpu-s N] [--nofile N]")
         }
@@ -75,9 +78,14 @@ public enum WorkerServer {
         while true {
             let request: WorkerCallRequest
             do {
-                request = try channel.receive(deadline: nil) { kind, payload throws(FrameError) in
-                    guard kind == .call else { throw FrameError("the host sent a \(kind) frame; only calls are served") }
-                    return try WorkerCallRequest(payload: payload)
+                if let slot, let fromSlot = slot.takeRequest(WorkerCallRequest.decode(slotFrame:)) {
+                    request = try fromSlot.get()
+                } else {
+                    request = try channel.receive(deadline: nil) { kind, payload throws(FrameError) in
+                        guard kind == .call else { throw FrameError("the host sent a \(kind) frame; only calls are served") }
+                        return try WorkerCallRequest(payload: payload)
+                    }
+                    slot?.workerWoke()
                 }
             } catch .closed {
                 return 0
@@ -88,6 +96,7 @@ public enum WorkerServer {
             budget.topUp()
             let reply = serve(request, with: library)
             replyBuffer = reply.encodedFrame(reusing: replyBuffer)
+            if let slot, slot.postReply(replyBuffer) { continue }
             guard (try? channel.send(replyBuffer)) != nil else { return 0 }
         }
     }

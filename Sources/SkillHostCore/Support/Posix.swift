@@ -229,14 +229,16 @@ enum Posix {
 
     /// Starts `executable` with `arguments` (argv[1...]) through `posix_spawn`, with the given descriptors as
     /// its stdin, stdout and stderr (-1 = /dev/null), and the current environment plus `extraEnvironment`
-    /// (`NAME=value` entries that replace variables of the same name).
+    /// (`NAME=value` entries that replace variables of the same name). `descriptor3`, when given, becomes the
+    /// child's descriptor 3 (a worker's shared call slot).
     static func spawn(
         _ executable: String, arguments: [String], stdin: Int32 = -1, stdout: Int32, stderr: Int32,
-        extraEnvironment: [String] = []
+        extraEnvironment: [String] = [], descriptor3: Int32 = -1
     ) throws(HostError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if descriptor3 > 3 { posix_spawn_file_actions_adddup2(&actions, descriptor3, 3) }
         for (source, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
             if source >= 0 {
                 posix_spawn_file_actions_adddup2(&actions, source, target)

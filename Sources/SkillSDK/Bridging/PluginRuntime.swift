@@ -74,7 +74,13 @@ final class PluginRuntime: Sendable {
         }
         let rendezvous = CallRendezvous(context: context)
         let skillContext = SkillContext(cContext: context, channel: rendezvous)
-        let task = Task {
+        // `Task.immediate` runs the skill on this thread until it first suspends: a skill that finishes
+        // without suspending costs no hop to the concurrency pool and back (its outcome is there before
+        // `wait` looks). One that suspends continues on the pool, and `wait` serves its context requests,
+        // cancellation and deadline as before. While it runs here without suspending, cancellation reaches
+        // it through `SkillContext.isCancelled` / `checkCancellation()` (they read the host's flag and the
+        // deadline directly); `Task.isCancelled` turns true only after it suspends.
+        let task = Task.immediate {
             rendezvous.finish(await CallOutcome.run(skill, arguments: json, context: skillContext))
         }
         return rendezvous.wait(for: task, deadline: skillContext.deadlineUnixMilliseconds)

@@ -36,7 +36,9 @@ enum BenchDispatchCommand: Command {
         if parsed.has("--json") {
             HostOptions.printJSON(.array(results.map { result in
                 ["name": .string(result.name), "iterations": .int(Int64(result.iterations)),
-                 "mean_us": .double(result.microsecondsPerCall), "median_batch_us": .double(result.medianBatchMicroseconds)]
+                 "mean_us": .double(result.microsecondsPerCall), "median_batch_us": .double(result.medianBatchMicroseconds),
+                 "min_batch_us": .double(result.minimumBatchMicroseconds),
+                 "max_batch_us": .double(result.maximumBatchMicroseconds)]
             }))
         } else {
             for result in results {

@@ -1,0 +1,218 @@
+/// An incremental HTTP/1.1 response parser: fed bytes as they arrive, it yields the head once, then body
+/// bytes (de-chunked), then the end. Handles `Transfer-Encoding: chunked` (extensions and trailers
+/// skipped), `Content-Length`, and bodies that end when the connection closes; skips `1xx` interim
+/// responses. Strict: a malformed head or chunk size is an error, never a guess.
+struct HTTPResponseParser {
+    /// What one ``feed(_:)`` produced.
+    enum Event: Equatable {
+        /// The status line and header fields (names lowercased; repeated fields joined with ", ").
+        case head(HTTPResponseHead)
+        /// Body bytes, in order.
+        case body([UInt8])
+        /// The body is complete.
+        case end
+    }
+
+    /// Why the bytes are not an HTTP/1.1 response.
+    struct Malformed: Error, Equatable, CustomStringConvertible {
+        var description: String
+    }
+
+    private enum State {
+        case head
+        case fixed(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkEnd
+        case trailers
+        case untilClose
+        case done
+    }
+
+    private var state = State.head
+    private var pending: [UInt8] = []
+    /// The largest head accepted (status line and all header fields).
+    static let maximumHeadBytes = 64 << 10
+    /// `HEAD` requests and 204/304 replies have no body whatever the headers say.
+    private let expectsBody: Bool
+
+    /// A parser for the response to a request with `method`.
+    init(method: String = "POST") {
+        expectsBody = method.uppercased() != "HEAD"
+    }
+
+    /// Whether the whole response has been read.
+    var isComplete: Bool {
+        if case .done = state { return true }
+        return false
+    }
+
+    /// Consumes `bytes` and returns what they completed.
+    mutating func feed(_ bytes: some Collection<UInt8>) throws(Malformed) -> [Event] {
+        pending.append(contentsOf: bytes)
+        var events: [Event] = []
+        var index = 0
+        defer { pending.removeFirst(index) }
+        while true {
+            switch state {
+            case .head:
+                guard let end = Self.find(crlfcrlf: pending, from: index) else {
+                    if pending.count - index > Self.maximumHeadBytes {
+                        throw Malformed(description: "the response head is longer than \(Self.maximumHeadBytes) bytes")
+                    }
+                    return events
+                }
+                let head = try Self.parseHead(pending[index..<end])
+                index = end + 4
+                if (100..<200).contains(head.status) { continue }  // interim (100 Continue): the real head follows
+                events.append(.head(head))
+                state = try bodyState(for: head)
+                if case .done = state { events.append(.end) }
+            case .fixed(let remaining):
+                let take = min(remaining, pending.count - index)
+                if take > 0 { events.append(.body(Array(pending[index..<index + take]))) }
+                index += take
+                if remaining - take == 0 {
+                    state = .done
+                    events.append(.end)
+                } else {
+                    state = .fixed(remaining: remaining - take)
+                    return events
+                }
+            case .chunkSize:
+                guard let lineEnd = Self.find(crlf: pending, from: index) else {
+                    if pending.count - index > 1024 { throw Malformed(description: "a chunk-size line is longer than 1024 bytes") }
+                    return events
+                }
+                let line = pending[index..<lineEnd]
+                let digits = line.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+                guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(Self.isHexDigit),
+                    let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
+                else {
+                    throw Malformed(description: "bad chunk size '\(String(decoding: line.prefix(40), as: UTF8.self))'")
+                }
+                index = lineEnd + 2
+                state = size == 0 ? .trailers : .chunkData(remaining: size)
+            case .chunkData(let remaining):
+                let take = min(remaining, pending.count - index)
+                if take > 0 { events.append(.body(Array(pending[index..<index + take]))) }
+                index += take
+                if remaining - take == 0 {
+                    state = .chunkEnd
+                } else {
+                    state = .chunkData(remaining: remaining - take)
+                    return events
+                }
+            case .chunkEnd:
+                guard pending.count - index >= 2 else { return events }
+                guard pending[index] == 13, pending[index + 1] == 10 else {
+                    throw Malformed(description: "a chunk is longer than its size says")
+                }
+                index += 2
+                state = .chunkSize
+            case .trailers:
+                guard let lineEnd = Self.find(crlf: pending, from: index) else {
+                    if pending.count - index > Self.maximumHeadBytes { throw Malformed(description: "the trailers are too long") }
+                    return events
+                }
+                let empty = lineEnd == index
+                index = lineEnd + 2
+                if empty {
+                    state = .done
+                    events.append(.end)
+                }
+            case .untilClose:
+                if index < pending.count { events.append(.body(Array(pending[index...]))) }
+                index = pending.count
+                return events
+            case .done:
+                index = pending.count  // bytes after the response (Connection: close) are ignored
+                return events
+            }
+        }
+    }
+
+    /// Called when the connection closed: ends a body that runs until close, or reports a cut-off response.
+    mutating func finish() throws(Malformed) -> [Event] {
+        switch state {
+        case .untilClose:
+            state = .done
+            return [.end]
+        case .done:
+            return []
+        case .head:
+            throw Malformed(description: pending.isEmpty ? "the server closed the connection without answering" : "the server closed the connection in the middle of the response head")
+        default:
+            throw Malformed(description: "the server closed the connection before the end of the response body")
+        }
+    }
+
+    private func bodyState(for head: HTTPResponseHead) throws(Malformed) -> State {
+        if !expectsBody || head.status == 204 || head.status == 304 { return .done }
+        if let encoding = head.headers["transfer-encoding"] {
+            guard encoding.lowercased().split(separator: ",").last?.trimmingSpaces() == "chunked" else {
+                throw Malformed(description: "unsupported Transfer-Encoding '\(encoding)'")
+            }
+            return .chunkSize
+        }
+        if let length = head.headers["content-length"] {
+            guard let count = Int(Substring(length).trimmingSpaces()), count >= 0 else {
+                throw Malformed(description: "bad Content-Length '\(length)'")
+            }
+            return count == 0 ? .done : .fixed(remaining: count)
+        }
+        return .untilClose
+    }
+
+    private static func parseHead(_ bytes: ArraySlice<UInt8>) throws(Malformed) -> HTTPResponseHead {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
+        guard let statusLine = lines.popFirst() else { throw Malformed(description: "empty response head") }
+        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let status = Int(parts[1]) else {
+            throw Malformed(description: "not an HTTP/1.x status line: '\(statusLine.prefix(60))'")
+        }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
+                throw Malformed(description: "bad header line '\(line.prefix(60))'")
+            }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingSpaces()
+            if let earlier = headers[name] { headers[name] = earlier + ", " + value } else { headers[name] = value }
+        }
+        return HTTPResponseHead(status: status, headers: headers)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
+    }
+
+    private static func find(crlfcrlf bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + 3 < bytes.count {
+            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func find(crlf bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + 1 < bytes.count {
+            if bytes[index] == 13, bytes[index + 1] == 10 { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    fileprivate func trimmingSpaces() -> String {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return String(text)
+    }
+}
