@@ -57,10 +57,12 @@ let package = Package(
         .target(name: "SkillSDK", dependencies: ["CSkillABI", "SkillJSON"]),
         // OpenSSL libcrypto (SHA-256 for plugin trust).
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // The kernel half of the worker sandbox: Landlock, seccomp, no_new_privs (issue #10).
+        .target(name: "CSandbox"),
         // Discovery, scanning, manifest, IDs, registry, dispatch, isolation, trust.
         .target(
             name: "SkillHostCore",
-            dependencies: ["CSkillABI", "SkillJSON", "JSONSchema", "COpenSSL"],
+            dependencies: ["CSkillABI", "SkillJSON", "JSONSchema", "COpenSSL", "CSandbox"],
             // The manifest schema ships as a file for readers and is embedded as a string (ManifestSchema.swift).
             exclude: ["Resources/manifest.schema.json"]
         ),

@@ -31,6 +31,8 @@ public struct SkillManifest: Sendable, Equatable {
     /// `{field}` is a member of the result object, `{a.b}` a nested member, `{items.count}` an array's
     /// length. Nil when the manifest gives none.
     public var summary: String? = nil
+    /// The skill's own `capabilities` (a subset of its plugin's); nil = the plugin's.
+    public var capabilities: PluginCapabilities? = nil
 }
 
 /// A plugin's manifest (docs/manifest.md), checked and with ids normalized.
@@ -51,6 +53,9 @@ public struct PluginManifest: Sendable, Equatable {
     public var skills: [SkillManifest]
     /// The manifest document exactly as the plugin returned it.
     public var document: JSONValue
+    /// What the plugin may touch in its sandbox (manifest `capabilities`); ``PluginCapabilities/minimal``
+    /// when the manifest declares none.
+    public var capabilities: PluginCapabilities = .minimal
 
     /// The default skill timeout in seconds when a manifest gives none.
     public static let defaultTimeout: Double = 30
