@@ -19,6 +19,7 @@ public enum CallGates {
         [
             TrustGate(registry: RegistryStore(path: paths.registry), pluginsFolder: paths.plugins, warn: warn),
             RateLimitGate(cacheDirectory: paths.cache),
+            SandboxGate(warn: warn),
         ]
     }
 }

@@ -43,6 +43,7 @@ enum CatalogTable {
             lines.append(pad(plugin.id, idWidth) + pad(plugin.status.rawValue, 10)
                 + pad(plugin.manifest?.version ?? "-", 10) + plugin.path)
             if let error = plugin.error { lines.append("  ! " + error) }
+            if plugin.manifest != nil { lines.append("  sandbox: " + plugin.sandboxLabel) }
             for skill in plugin.skills {
                 let state = skill.enabled ? "on" : "off"
                 lines.append(pad("  " + skill.id, idWidth) + pad(state, 10) + pad(skill.permission.rawValue, 10) + skill.title)

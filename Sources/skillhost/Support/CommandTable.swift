@@ -17,6 +17,7 @@ enum CommandTable {
         SchemaCommand.self,
         WorkerCommand.self,
         BenchDispatchCommand.self,
+        GrantCommand.self,
     ]
 
     /// The command named `name`, if there is one.
