@@ -207,9 +207,11 @@ extension ManifestReader {
 
     /// A skill may narrow its plugin's capabilities, never widen them.
     fileprivate mutating func checkSkillCapabilities(_ skills: [SkillManifest], within plugin: PluginCapabilities) {
-        for (index, skill) in skills.enumerated() {
+        let elements = document["skills"]?.arrayValue ?? []
+        for skill in skills {
             guard let own = skill.capabilities, !plugin.covers(own) else { continue }
-            let extra = own.capabilities.filter { !plugin.adding([]).covers(PluginCapabilities.minimal.adding([$0])) }
+            let extra = own.capabilities.filter { !plugin.covers(PluginCapabilities.minimal.adding([$0])) }
+            let index = elements.firstIndex { $0["id"]?.stringValue.map(Identifier.normalize) == skill.id } ?? 0
             problems.append(ManifestProblem(
                 pointer: "/skills/\(index)/capabilities", skillID: skill.id,
                 message: "asks for \(extra.map(\.description).joined(separator: ", ")) beyond the plugin's capabilities; declare it in the plugin's \"capabilities\" too, or remove it here"))
