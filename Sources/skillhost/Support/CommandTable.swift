@@ -18,6 +18,7 @@ enum CommandTable {
         WorkerCommand.self,
         BenchDispatchCommand.self,
         GrantCommand.self,
+        BenchSandboxCommand.self,
     ]
 
     /// The command named `name`, if there is one.

@@ -1,0 +1,68 @@
+/// Measures what the sandbox costs (issue #10): starting a worker (spawn until `ready`) with and without
+/// the sandbox, and one frame round trip to each kind of worker. Run by `scripts/bench-dispatch.sh
+/// --sandbox` through `skillhost __bench-sandbox`. Starts alternate between the two kinds so machine load
+/// hits both alike.
+public enum SandboxBenchmark {
+    /// Medians in microseconds.
+    public struct Result: Sendable {
+        public var startPlain: Double
+        public var startSandboxed: Double
+        public var roundTripPlain: Double
+        public var roundTripSandboxed: Double
+        public var starts: Int
+        public var calls: Int
+    }
+
+    /// Starts `starts` workers of each kind, then makes `calls` round trips to one of each.
+    /// - Throws: ``HostError`` when a worker cannot start.
+    public static func run(
+        pluginPath: String, skillID: String, workerExecutable: String, starts: Int = 40, calls: Int = 5000
+    ) async throws(HostError) -> Result {
+        let sandbox = SandboxPolicy(mode: .required, rules: [SandboxPolicy.Rule(path: "/tmp", access: .readWrite)])
+        let outcome: Result? = await BlockingThread.runDetached {
+            var plain: [Double] = []
+            var sandboxed: [Double] = []
+            for index in 0..<(2 * starts + 2) {
+                let policy = index % 2 == 0 ? nil : sandbox
+                let start = FrameChannel.monotonicNanoseconds()
+                guard let worker = try? WorkerProcess.launch(
+                    executable: workerExecutable, pluginPath: pluginPath, limits: .defaults, startupTimeout: 10,
+                    sandbox: policy)
+                else { return nil }
+                let micros = Double(FrameChannel.monotonicNanoseconds() - start) / 1e3
+                worker.stop()
+                if index >= 2 { policy == nil ? plain.append(micros) : sandboxed.append(micros) }  // first pair warms up
+            }
+            let request = WorkerCallRequest(
+                skillID: skillID, callID: "bench", sessionID: "", idempotencyKey: "", dataDirectory: "/tmp",
+                deadlineUnixMilliseconds: 0, configurationJSON: Array("{}".utf8), argumentsJSON: Array("{}".utf8),
+                context: [:])
+            func roundTrip(_ policy: SandboxPolicy?) -> Double? {
+                guard let worker = try? WorkerProcess.launch(
+                    executable: workerExecutable, pluginPath: pluginPath, limits: .defaults, startupTimeout: 10,
+                    sandbox: policy)
+                else { return nil }
+                defer { worker.stop() }
+                var batches: [Double] = []
+                let batch = max(calls / 20, 1)
+                for round in 0..<21 {
+                    let start = FrameChannel.monotonicNanoseconds()
+                    for _ in 0..<batch { _ = worker.perform(request, deadline: FrameChannel.monotonicNanoseconds() + 10_000_000_000) }
+                    if round > 0 { batches.append(Double(FrameChannel.monotonicNanoseconds() - start) / 1e3 / Double(batch)) }
+                }
+                return median(batches)
+            }
+            guard let plainTrip = roundTrip(nil), let sandboxedTrip = roundTrip(sandbox) else { return nil }
+            return Result(
+                startPlain: median(plain), startSandboxed: median(sandboxed), roundTripPlain: plainTrip,
+                roundTripSandboxed: sandboxedTrip, starts: starts, calls: calls)
+        }
+        guard let outcome else { throw HostError(.io, "benchmark: cannot start a worker for \(pluginPath)") }
+        return outcome
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}
