@@ -100,18 +100,23 @@ public enum WorkerSandbox {
             ("/dev/urandom", read), ("/dev/random", read), ("/dev/zero", read),
             ("/dev/null", Int32(SKH_ACCESS_READ_WRITE.rawValue)),
         ]
+        // Mapped files outside the folders above (the skillhost binary, a toolchain in /opt), one rule each;
+        // the toolchain's runtime folder (…/usr/lib/swift) whole, for the Foundation a plugin may load.
         var mapped = Set<String>()
         if let bytes = try? Posix.readFile(atPath: "/proc/self/maps", limit: 4 << 20) {
-            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-                guard let slash = line.firstIndex(of: "/") else { continue }
-                let path = String(line[slash...])
-                guard !path.hasSuffix(" (deleted)"), mapped.insert(path).inserted else { continue }
-                rules.append((path, execute))
-                if path.hasSuffix("/libswiftCore.so") {
-                    // The toolchain's runtime folder (…/usr/lib/swift): Foundation and friends a plugin loads.
-                    rules.append((Posix.directoryName(of: Posix.directoryName(of: path)), execute))
-                }
+            for line in bytes.split(separator: UInt8(ascii: "\n")) {
+                guard let slash = line.firstIndex(of: UInt8(ascii: "/")) else { continue }
+                mapped.insert(String(decoding: line[slash...], as: UTF8.self))
             }
+        }
+        var covered = rules.filter { $0.1 == execute }.map { $0.0 + "/" }
+        if let core = mapped.first(where: { $0.hasSuffix("/libswiftCore.so") }) {
+            let runtime = Posix.directoryName(of: Posix.directoryName(of: core))
+            rules.append((runtime, execute))
+            covered.append(runtime + "/")
+        }
+        for path in mapped.sorted() where !path.hasSuffix(" (deleted)") && !covered.contains(where: path.hasPrefix) {
+            rules.append((path, execute))
         }
         return rules
     }
