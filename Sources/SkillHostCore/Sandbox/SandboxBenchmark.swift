@@ -37,22 +37,28 @@ public enum SandboxBenchmark {
                 skillID: skillID, callID: "bench", sessionID: "", idempotencyKey: "", dataDirectory: "/tmp",
                 deadlineUnixMilliseconds: 0, configurationJSON: Array("{}".utf8), argumentsJSON: Array("{}".utf8),
                 context: [:])
-            func roundTrip(_ policy: SandboxPolicy?) -> Double? {
-                guard let worker = try? WorkerProcess.launch(
+            // Round trips: one worker of each kind, batches alternating between them.
+            guard let plainWorker = try? WorkerProcess.launch(
+                executable: workerExecutable, pluginPath: pluginPath, limits: .defaults, startupTimeout: 10),
+                let sandboxedWorker = try? WorkerProcess.launch(
                     executable: workerExecutable, pluginPath: pluginPath, limits: .defaults, startupTimeout: 10,
-                    sandbox: policy)
-                else { return nil }
-                defer { worker.stop() }
-                var batches: [Double] = []
-                let batch = max(calls / 20, 1)
-                for round in 0..<21 {
-                    let start = FrameChannel.monotonicNanoseconds()
-                    for _ in 0..<batch { _ = worker.perform(request, deadline: FrameChannel.monotonicNanoseconds() + 10_000_000_000) }
-                    if round > 0 { batches.append(Double(FrameChannel.monotonicNanoseconds() - start) / 1e3 / Double(batch)) }
-                }
-                return median(batches)
+                    sandbox: sandbox)
+            else { return nil }
+            defer {
+                plainWorker.stop()
+                sandboxedWorker.stop()
             }
-            guard let plainTrip = roundTrip(nil), let sandboxedTrip = roundTrip(sandbox) else { return nil }
+            var plainBatches: [Double] = []
+            var sandboxedBatches: [Double] = []
+            let batch = max(calls / 20, 1)
+            for round in 0..<42 {
+                let worker = round % 2 == 0 ? plainWorker : sandboxedWorker
+                let start = FrameChannel.monotonicNanoseconds()
+                for _ in 0..<batch { _ = worker.perform(request, deadline: FrameChannel.monotonicNanoseconds() + 10_000_000_000) }
+                let micros = Double(FrameChannel.monotonicNanoseconds() - start) / 1e3 / Double(batch)
+                if round >= 2 { round % 2 == 0 ? plainBatches.append(micros) : sandboxedBatches.append(micros) }
+            }
+            let plainTrip = median(plainBatches), sandboxedTrip = median(sandboxedBatches)
             return Result(
                 startPlain: median(plain), startSandboxed: median(sandboxed), roundTripPlain: plainTrip,
                 roundTripSandboxed: sandboxedTrip, starts: starts, calls: calls)

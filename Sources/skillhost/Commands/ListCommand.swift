@@ -15,7 +15,7 @@ enum ListCommand: Command {
         Options:
           --json    print {"plugins":[{"id","path","status","enabled","error","skills":[{"id","title",
                     "description","enabled","permission"}],"sandbox"}]} (sandbox: required, best-effort,
-                    off, with "(no Landlock)" or "(inprocess)" when that applies)
+                    off, with "(no Landlock)" or "(inprocess)" when that applies; null without manifest)
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -58,10 +58,9 @@ enum CatalogTable {
     static func addingSandbox(_ json: JSONValue, _ catalog: Catalog) -> JSONValue {
         guard case .object(var root) = json, case .array(let plugins)? = root["plugins"] else { return json }
         root["plugins"] = .array(plugins.map { entry in
-            guard case .object(var object) = entry, let id = object["id"]?.stringValue,
-                let plugin = catalog.plugin(id), plugin.manifest != nil
-            else { return entry }
-            object["sandbox"] = .string(plugin.sandboxLabel)
+            guard case .object(var object) = entry, let id = object["id"]?.stringValue else { return entry }
+            let plugin = catalog.plugin(id)
+            object["sandbox"] = plugin?.manifest == nil ? .null : .string(plugin!.sandboxLabel)
             return .object(object)
         })
         return .object(root)
