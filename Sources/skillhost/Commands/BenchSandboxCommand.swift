@@ -30,6 +30,7 @@ enum BenchSandboxCommand: Command {
         print("sandbox (\(KernelSandbox.summary))")
         print("worker start, unsandboxed   median \(format(result.startPlain)) µs  (\(result.starts) starts)")
         print("worker start, sandboxed     median \(format(result.startSandboxed)) µs  (difference \(format(result.startSandboxed - result.startPlain)) µs)")
+        print("worker CPU (start + stop), unsandboxed  mean \(format(result.cpuPlain)) µs, sandboxed \(format(result.cpuSandboxed)) µs")
         print("frame round trip, unsandboxed  median \(fraction(result.roundTripPlain)) µs  (\(result.calls) calls)")
         print("frame round trip, sandboxed    median \(fraction(result.roundTripSandboxed)) µs")
         return ExitCode.success
