@@ -3,6 +3,7 @@
 #include "skillhost_sandbox.h"
 
 #include <errno.h>
+#include <link.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -87,6 +88,37 @@ static int each_number(const char *directory, void (*each)(long, void *), void *
     }
     close(fd);
     return count;
+}
+
+struct object_list {
+    char *buffer;
+    size_t size;
+    size_t used;
+};
+
+static void append_path(struct object_list *list, const char *path) {
+    size_t length = strlen(path);
+    if (length == 0 || path[0] != '/' || list->used + length + 1 > list->size) return;
+    memcpy(list->buffer + list->used, path, length + 1);
+    list->used += length + 1;
+}
+
+static int note_object(struct dl_phdr_info *info, size_t size, void *context) {
+    (void)size;
+    if (info->dlpi_name) append_path(context, info->dlpi_name);
+    return 0;
+}
+
+size_t skh_loaded_objects(char *buffer, size_t size) {
+    struct object_list list = {buffer, size, 0};
+    char executable[4096];
+    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
+    if (length > 0) {
+        executable[length] = 0;
+        append_path(&list, executable);
+    }
+    dl_iterate_phdr(note_object, &list);
+    return list.used;
 }
 
 int skh_thread_count(void) { return each_number("/proc/self/task", NULL, NULL); }

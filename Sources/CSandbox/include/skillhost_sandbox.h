@@ -44,6 +44,12 @@ struct skh_sandbox_spec {
 /** The Landlock ABI version the running kernel offers; 0 when Landlock is missing or disabled. */
 int skh_landlock_abi(void);
 
+/**
+ * Writes the paths of the executable and every loaded shared object into `buffer`, each followed by a
+ * NUL (cheaper than reading /proc/self/maps). Returns the bytes used; stops early when `size` runs out.
+ */
+size_t skh_loaded_objects(char *buffer, size_t size);
+
 /** Number of threads in the calling process (from /proc/self/task); -1 when it cannot be read. */
 int skh_thread_count(void);
 

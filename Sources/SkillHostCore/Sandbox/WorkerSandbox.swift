@@ -85,7 +85,7 @@ public enum WorkerSandbox {
     }
 
     /// What every worker may read: the system's libraries and data, the Swift runtime wherever it is
-    /// installed (every file this process has mapped, and the toolchain folder of libswiftCore.so), /proc,
+    /// installed (the executable and every loaded library, and the toolchain folder of libswiftCore.so), /proc,
     /// the CPU list in /sys, and harmless devices.
     static func systemRules() -> [(String, Int32)] {
         let execute = Int32(SKH_ACCESS_EXECUTE.rawValue), read = Int32(SKH_ACCESS_READ.rawValue)
@@ -103,11 +103,10 @@ public enum WorkerSandbox {
         // Mapped files outside the folders above (the skillhost binary, a toolchain in /opt), one rule each;
         // the toolchain's runtime folder (…/usr/lib/swift) whole, for the Foundation a plugin may load.
         var mapped = Set<String>()
-        if let bytes = try? Posix.readFile(atPath: "/proc/self/maps", limit: 4 << 20) {
-            for line in bytes.split(separator: UInt8(ascii: "\n")) {
-                guard let slash = line.firstIndex(of: UInt8(ascii: "/")) else { continue }
-                mapped.insert(String(decoding: line[slash...], as: UTF8.self))
-            }
+        var buffer = [CChar](repeating: 0, count: 64 << 10)
+        let used = skh_loaded_objects(&buffer, buffer.count)
+        for path in buffer[..<used].split(separator: 0) {
+            mapped.insert(String(decoding: path.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         var covered = rules.filter { $0.1 == execute }.map { $0.0 + "/" }
         if let core = mapped.first(where: { $0.hasSuffix("/libswiftCore.so") }) {
