@@ -75,10 +75,12 @@ let package = Package(
         .target(name: "SkillCheck", dependencies: ["SkillSDK", "ManifestCheck"]),
         // OpenSSL libcrypto (SHA-256 for plugin trust).
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // The kernel half of the worker sandbox: Landlock, seccomp, no_new_privs (issue #10).
+        .target(name: "CSandbox"),
         // Discovery, scanning, manifest, IDs, registry, dispatch, isolation, trust.
         .target(
             name: "SkillHostCore",
-            dependencies: ["CSkillABI", "SkillContract", "ManifestCheck", "SkillJSON", "JSONSchema", "COpenSSL"]
+            dependencies: ["CSkillABI", "SkillContract", "ManifestCheck", "SkillJSON", "JSONSchema", "COpenSSL", "CSandbox"]
         ),
         // SQLite 3 (history, traces, session context).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),

@@ -7,9 +7,14 @@
 #                               thread hand-off, reply parsing, result mapping).
 # Builds skillhost in release mode and runs its hidden `__bench-dispatch` subcommand.
 #
-# usage: scripts/bench-dispatch.sh [ITERATIONS]   (default 20000)
+# With --sandbox it also measures what the worker sandbox (issue #10) costs: the median time to start a
+# worker (spawn until ready) with and without the sandbox, and the frame round trip to each.
+#
+# usage: scripts/bench-dispatch.sh [--sandbox] [ITERATIONS]   (default 20000)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+sandbox=no
+if [ "${1:-}" = "--sandbox" ]; then sandbox=yes; shift; fi
 iterations="${1:-20000}"
 work="$root/.build/dispatch-bench"
 mkdir -p "$work"
@@ -26,3 +31,6 @@ echo "dispatch benchmark: skill bench.echo {\"text\":\"hello\"}, $iterations cal
 "$binary" __bench-dispatch "$work/libdispatch_echo.so" bench.echo '{"text":"hello"}' --iterations "$iterations"
 cc -O2 -std=c99 "$root/scripts/bench/pipe_pingpong.c" -o "$work/pipe_pingpong"
 "$work/pipe_pingpong" "$iterations"
+if [ "$sandbox" = yes ]; then
+    "$binary" __bench-sandbox "$work/libdispatch_echo.so" bench.echo --calls "$iterations"
+fi

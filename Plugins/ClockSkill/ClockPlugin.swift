@@ -20,3 +20,5 @@ let clockPlugin = SkillPlugin(
     id: "clock", name: "Clock", version: "1.0.0",
     description: "Current time in any time zone, and date arithmetic (add, difference, convert between zones).",
     skills: [Now(), AddTime(), TimeDifference(), ConvertTime()])
+    // Reads only the system time-zone data and its arguments: nothing beyond its data folder.
+    .declaring(.none)

@@ -19,3 +19,5 @@ let textPlugin = SkillPlugin(
     id: "text", name: "Text", version: "1.0.0",
     description: "Statistics, keywords and extractive summaries of a text the user gives, computed locally.",
     skills: [TextStatistics(), Summarize(), Keywords()])
+    // Works on the text it is given: no files, no network, no processes.
+    .declaring(.none)

@@ -12,7 +12,9 @@
 #define SYSINFO_MANIFEST \
     "{\"id\":\"sysinfo\",\"name\":\"System information\",\"version\":\"1.0.0\",\"abi_version\":\"1.0\"," \
     "\"description\":\"Facts about the Linux machine SkillHost runs on: kernel, uptime, load and memory.\"," \
-    "\"thread_safe\":true,\"skills\":[" \
+    "\"thread_safe\":true," \
+    "\"capabilities\":{\"filesystem\":[],\"network\":\"none\",\"processes\":false}," \
+    "\"skills\":[" \
     "{\"id\":\"sysinfo.kernel\",\"title\":\"Kernel and host name\"," \
     "\"description\":\"The running kernel (name, release, version), the machine architecture and the host " \
     "name of this computer. Not for the OS distribution's own version and not for other machines.\"," \

@@ -47,10 +47,12 @@ struct ManifestReader {
             problem("", "is missing the required member \"skills\"")
         }
         if checksRules { checkDuplicates(skills, in: root) }
+        let capabilities = readCapabilities(root["capabilities"], at: "/capabilities", skill: nil) ?? .minimal
+        checkSkillCapabilities(skills, within: capabilities)
         guard problems.isEmpty, let name, let version, let abiVersion, let description else { return nil }
         return PluginManifest(
             id: id, name: name, version: version, abiVersion: abiVersion, description: description,
-            threadSafe: threadSafe, skills: skills, document: document)
+            threadSafe: threadSafe, skills: skills, document: document, capabilities: capabilities)
     }
 
     private mutating func readSkill(_ value: JSONValue, at pointer: String, pluginID: String) -> SkillManifest? {
@@ -112,10 +114,11 @@ struct ManifestReader {
         } else if parameters == nil {
             problem(pointer, skill: id, "is missing the required member \"parameters\" (a JSON Schema object)")
         }
+        let capabilities = readCapabilities(object["capabilities"], at: pointer + "/capabilities", skill: id)
         guard let id, let title, let description, let permission, let parameters else { return nil }
         return SkillManifest(
             id: id, title: title, description: description, parameters: parameters, permission: permission,
-            timeout: timeout, idempotent: idempotent, examples: examples, summary: summary)
+            timeout: timeout, idempotent: idempotent, examples: examples, summary: summary, capabilities: capabilities)
     }
 
     private mutating func checkGrammar(_ id: String, _ pointer: String, _ skill: String?) {
@@ -201,5 +204,28 @@ struct ManifestReader {
 
     private mutating func problem(_ pointer: String, skill: String? = nil, _ message: String) {
         problems.append(ManifestProblem(pointer: pointer, skillID: skill, message: message))
+    }
+}
+
+extension ManifestReader {
+    /// Reads an optional `capabilities` member, recording its problems.
+    fileprivate mutating func readCapabilities(_ value: JSONValue?, at pointer: String, skill: String?) -> PluginCapabilities? {
+        guard let value else { return nil }
+        let (capabilities, found) = PluginCapabilities.read(value, at: pointer)
+        for item in found { problems.append(ManifestProblem(pointer: item.pointer, skillID: skill, message: item.message)) }
+        return capabilities
+    }
+
+    /// A skill may narrow its plugin's capabilities, never widen them.
+    fileprivate mutating func checkSkillCapabilities(_ skills: [SkillManifest], within plugin: PluginCapabilities) {
+        let elements = document["skills"]?.arrayValue ?? []
+        for skill in skills {
+            guard let own = skill.capabilities, !plugin.covers(own) else { continue }
+            let extra = own.capabilities.filter { !plugin.covers(PluginCapabilities.minimal.adding([$0])) }
+            let index = elements.firstIndex { $0["id"]?.stringValue == skill.id } ?? 0
+            problems.append(ManifestProblem(
+                pointer: "/skills/\(index)/capabilities", skillID: skill.id,
+                message: "asks for \(extra.map(\.description).joined(separator: ", ")) beyond the plugin's capabilities; declare it in the plugin's \"capabilities\" too, or remove it here"))
+        }
     }
 }

@@ -23,6 +23,7 @@ public enum ManifestSchema {
     "abi_version": {"type": "string", "pattern": "^[0-9]+\\.[0-9]+$"},
     "description": {"type": "string", "minLength": 1},
     "thread_safe": {"type": "boolean", "default": false},
+    "capabilities": {"$ref": "#/$defs/capabilities"},
     "skills": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/skill"}}
   },
   "$defs": {
@@ -43,7 +44,41 @@ public enum ManifestSchema {
         "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 86400, "default": 30},
         "idempotent": {"type": "boolean"},
         "examples": {"type": "array", "items": {"type": "string"}},
-        "summary": {"type": "string", "minLength": 1, "description": "One-line result summary; {field} is a member of the result, {a.b} a nested one, {items.count} an array's length."}
+        "summary": {"type": "string", "minLength": 1, "description": "One-line result summary; {field} is a member of the result, {a.b} a nested one, {items.count} an array's length."},
+        "capabilities": {"$ref": "#/$defs/capabilities", "description": "A subset of the plugin's capabilities."}
+      }
+    },
+    "capabilities": {
+      "type": "object",
+      "description": "What the sandboxed worker may touch (docs/manifest.md, Capabilities). Absent: the data folder only.",
+      "additionalProperties": false,
+      "properties": {
+        "filesystem": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["root", "access"],
+            "properties": {
+              "root": {"enum": ["data", "config", "home"]},
+              "key": {"type": "string", "minLength": 1, "description": "For root config: the configuration member holding the path."},
+              "path": {"type": "string", "minLength": 1, "description": "For root home: a path relative to the home folder, without .."},
+              "access": {"enum": ["read", "read-write"]}
+            }
+          }
+        },
+        "network": {
+          "oneOf": [
+            {"enum": ["none", "any"]},
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["tcp_connect"],
+              "properties": {"tcp_connect": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 1, "maximum": 65535}}}
+            }
+          ]
+        },
+        "processes": {"type": "boolean", "default": false}
       }
     }
   }

@@ -23,12 +23,16 @@ public struct SkillManifest: Sendable, Equatable {
     /// `{field}` is a member of the result object, `{a.b}` a nested member, `{items.count}` an array's
     /// length. Nil when the manifest gives none.
     public var summary: String? = nil
+    /// The skill's own `capabilities` (a subset of its plugin's); nil = the plugin's.
+    public var capabilities: PluginCapabilities? = nil
 
     /// A skill with these facts (a manifest's entry, already checked).
     public init(
         id: String, title: String, description: String, parameters: JSONValue, permission: Permission,
-        timeout: Double = SkillDefaults.timeout, idempotent: Bool, examples: [String] = [], summary: String? = nil
+        timeout: Double = SkillDefaults.timeout, idempotent: Bool, examples: [String] = [], summary: String? = nil,
+        capabilities: PluginCapabilities? = nil
     ) {
+        self.capabilities = capabilities
         self.id = id
         self.title = title
         self.description = description
@@ -59,4 +63,7 @@ public struct PluginManifest: Sendable, Equatable {
     public var skills: [SkillManifest]
     /// The manifest document exactly as the plugin returned it.
     public var document: JSONValue
+    /// What the plugin may touch in its sandbox (manifest `capabilities`); ``PluginCapabilities/minimal``
+    /// when the manifest declares none.
+    public var capabilities: PluginCapabilities = .minimal
 }

@@ -1,4 +1,5 @@
 // skillhost: the command-line front of SkillHost. Parses the first word, hands the rest to a command.
+import SkillHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,6 +17,8 @@ let arguments: [String] = {
     return [rest[0]] + leading + rest.dropFirst()
 }()
 signal(SIGPIPE, SIG_IGN)
+// A worker enters its sandbox before anything starts a thread (Landlock binds the calling thread).
+if arguments.first == "__worker" { WorkerSandbox.enterEarly(workerArguments: Array(arguments.dropFirst())) }
 
 func printTopLevelHelp() {
     var text = """

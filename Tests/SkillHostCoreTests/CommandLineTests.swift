@@ -24,7 +24,7 @@ struct CommandLineTests {
         let plugins = try #require(document["plugins"]?.arrayValue)
         #expect(plugins.count == 2)
         for plugin in plugins {
-            #expect(Set(plugin.objectValue?.keys ?? []) == ["id", "kind", "path", "status", "enabled", "error", "skills"])
+            #expect(Set(plugin.objectValue?.keys ?? []) == ["id", "kind", "path", "status", "enabled", "error", "skills", "sandbox"])
         }
         let fixture = try #require(plugins.first { $0["id"] == "fixture" })
         #expect(fixture["status"] == "ok")

@@ -224,7 +224,27 @@ typedef struct skill_plugin_descriptor {
     uint32_t reserved0;
 
     /* The plugin manifest, UTF-8 JSON (see docs/manifest.md and the schema in
-     * Sources/SkillHostCore/Resources/manifest.schema.json). Static lifetime. */
+     * Sources/SkillHostCore/Resources/manifest.schema.json). Static lifetime.
+     *
+     * Sandbox capabilities (optional member "capabilities", plugin level and optionally per skill, a
+     * skill's a subset of its plugin's; an optional field, so the ABI stays 1.x). The host runs the plugin
+     * in a worker that can touch only what is declared here (docs/isolation.md, "Sandbox"):
+     *
+     *   "capabilities": {
+     *     "filesystem": [
+     *       {"root": "data", "access": "read-write"},                        the data folder (always rw)
+     *       {"root": "config", "key": "calendar_file", "access": "read-write"}, path in config.<key>
+     *       {"root": "home", "path": "Documents", "access": "read"}           ~/Documents
+     *     ],
+     *     "network": "none",          or "any", or {"tcp_connect": [443, 8080]}
+     *     "processes": false          true: may start child processes
+     *   }
+     *
+     * root: "data" | "config" (the string in the plugin's registry config.<key>; "~/" = home) | "home"
+     * ("path" relative, no ".."). access: "read" | "read-write". Absent = data folder only, no network,
+     * no processes. What is not declared fails inside the plugin with EACCES/EPERM: report it as
+     * SKILL_STATUS_PERMISSION_DENIED with a message saying what was tried, and the host tells the user
+     * which capability to declare or grant ('skillhost grant ID CAPABILITY'). */
     const char *manifest_json;
     size_t manifest_json_length;
 

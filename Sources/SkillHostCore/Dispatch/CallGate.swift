@@ -20,6 +20,7 @@ public enum CallGates {
             TrustGate(registry: RegistryStore(path: paths.registry), pluginsFolder: paths.plugins,
                       verifier: TrustVerifier(digestCache: DigestCacheFile(directory: paths.cache)), warn: diagnostics.warning),
             RateLimitGate(cacheDirectory: paths.cache),
+            SandboxGate(warn: diagnostics.warning),
         ]
     }
 }

@@ -17,6 +17,8 @@ public struct WorkerPoolConfiguration: Sendable {
     /// Where crashes are counted across processes and broken plugins are recorded; nil keeps the count in
     /// this pool only.
     public var healthStore: PluginHealthStore?
+    /// The sandbox each worker enters before loading the plugin; nil = none (see ``SandboxPolicy``).
+    public var sandbox: SandboxPolicy? = nil
 
     public init(
         pluginID: String, pluginPath: String, workerExecutable: String, maxWorkers: Int = 2,

@@ -3,10 +3,12 @@ extension WorkerPoolExecutor {
     /// (`max_workers`, `limits`), the host's `skillhost` as the worker, and crash history in the cache
     /// folder's ``PluginHealthStore``. Use as `ExecutorFactory(process: WorkerPoolExecutor.maker)`.
     public static let maker: ExecutorFactory.Maker = { request throws(HostError) in
-        WorkerPoolExecutor(
-            WorkerPoolConfiguration(
-                pluginID: request.plugin.id, pluginPath: request.plugin.path,
-                workerExecutable: request.helperExecutable, maxWorkers: request.plugin.settings.maxWorkers,
-                limits: request.plugin.settings.limits, healthStore: PluginHealthStore(cacheDirectory: request.paths.cache)))
+        var configuration = WorkerPoolConfiguration(
+            pluginID: request.plugin.id, pluginPath: request.plugin.path,
+            workerExecutable: request.helperExecutable, maxWorkers: request.plugin.settings.maxWorkers,
+            limits: request.plugin.settings.limits, healthStore: PluginHealthStore(cacheDirectory: request.paths.cache))
+        configuration.sandbox = SandboxPolicy.resolve(
+            plugin: request.plugin, paths: request.paths, home: HostPaths.homeDirectory)
+        return WorkerPoolExecutor(configuration)
     }
 }

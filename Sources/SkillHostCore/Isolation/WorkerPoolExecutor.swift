@@ -72,7 +72,11 @@ public final class WorkerPoolExecutor: PluginExecutor {
         case .reply(let reply):
             let crashes = pool.recordSuccess()
             if crashes > 0 { try? configuration.healthStore?.clear(pluginID: pluginID) }
-            return try WorkerReplyMapping.result(of: reply, call: call)
+            do {
+                return try WorkerReplyMapping.result(of: reply, call: call)
+            } catch {
+                throw SandboxDenial.explain(error, sandbox: configuration.sandbox, call: call)
+            }
         case .cancelled:
             throw cancelledError(call)
         case .failure(.timedOut, true) where FrameChannel.monotonicNanoseconds() < deadline:

@@ -59,7 +59,7 @@ final class WorkerProcess: @unchecked Sendable {
     ///   - started: told about the process as soon as it exists (so it can be killed while it loads).
     static func launch(
         executable: String, pluginPath: String, limits: ResourceLimits, startupTimeout: Double,
-        started: (WorkerProcess) -> Void = { _ in }
+        sandbox: SandboxPolicy? = nil, started: (WorkerProcess) -> Void = { _ in }
     ) throws(Failure) -> WorkerProcess {
         let toWorker: (read: Int32, write: Int32)
         let fromWorker: (read: Int32, write: Int32)
@@ -80,8 +80,8 @@ final class WorkerProcess: @unchecked Sendable {
         let slot = SharedCallSlot.create()
         do {
             pid = try Posix.spawn(
-                executable, arguments: ["__worker", pluginPath] + limits.workerArguments, stdin: toWorker.read,
-                stdout: fromWorker.write, stderr: 2,
+                executable, arguments: ["__worker", pluginPath] + limits.workerArguments + (sandbox?.workerArguments ?? []),
+                stdin: toWorker.read, stdout: fromWorker.write, stderr: 2,
                 extraEnvironment: slot == nil ? [] : ["\(SharedCallSlot.environmentKey)=\(SharedCallSlot.workerDescriptor)"],
                 descriptor3: slot?.descriptor ?? -1)
         } catch {

@@ -36,7 +36,9 @@ public enum WorkerServer {
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
-        let (limits, rest) = ResourceLimits.parse(workerArguments: arguments)
+        defer { WorkerSandbox.killLeftovers() }
+        let (limits, afterLimits) = ResourceLimits.parse(workerArguments: arguments)
+        let (sandbox, rest) = SandboxPolicy.parse(workerArguments: afterLimits)
         // 3. Frames travel on private copies of stdin and stdout; the plugin gets /dev/null and stderr.
         let frameInput = fcntl(0, F_DUPFD_CLOEXEC, 3)
         let frameOutput = fcntl(1, F_DUPFD_CLOEXEC, 3)
@@ -62,6 +64,8 @@ public enum WorkerServer {
         } catch {
             return fail(channel, error.message)
         }
+        // 4b. The sandbox (entered first thing in the process; see WorkerSandbox).
+        if let failure = WorkerSandbox.failure(for: sandbox, pluginPath: path) { return fail(channel, failure) }
         // 5. Load.
         let library: PluginLibrary
         do {

@@ -134,6 +134,7 @@ final class WorkerSlot: @unchecked Sendable {
             worker = try WorkerProcess.launch(
                 executable: configuration.workerExecutable, pluginPath: configuration.pluginPath,
                 limits: configuration.limits, startupTimeout: Double(min(startupDeadline, deadline) - now) / 1e9,
+                sandbox: configuration.sandbox,
                 started: { [self] loading in
                     // From now on a cancellation kills the worker even while it loads the plugin.
                     inFlight.withLock { $0 = loading }

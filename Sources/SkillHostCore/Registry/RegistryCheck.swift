@@ -95,6 +95,7 @@ struct RegistryCheck {
                 settings.configuration = value
             }
             if where_ != "/defaults" { settings.sha256 = object["sha256"]?.stringValue?.lowercased() }
+            try SandboxSettings.overlay(object, at: where_, isDefaults: where_ == "/defaults", on: &settings)
         }
         return settings
     }

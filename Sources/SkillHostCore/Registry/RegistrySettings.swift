@@ -38,6 +38,12 @@ public struct PluginSettings: Sendable, Equatable {
     public var maxWorkers: Int
     /// The plugin's configuration object (`{}` when none), handed to every call.
     public var configuration: JSONValue
+    /// Registry `sandbox`; nil = ``SandboxMode/automatic``.
+    public var sandbox: SandboxMode? = nil
+    /// Registry `capabilities`: narrows the manifest's (never widens); nil = the manifest's as declared.
+    public var capabilityLimit: PluginCapabilities? = nil
+    /// Registry `grants`: capabilities the user granted beyond the manifest (`skillhost grant`).
+    public var grants: [Capability] = []
 
     /// Creates settings; the defaults are those of a registry without entries.
     public init(

@@ -75,6 +75,9 @@ public protocol Skill: Sendable {
     /// field is missing from a result, that result is summarized without the template.
     var summary: String? { get }
 
+    /// This skill's own sandbox capabilities, a subset of its plugin's; nil = the plugin's.
+    var capabilities: SkillCapabilities? { get }
+
     /// Does the work.
     /// - Parameters:
     ///   - arguments: the decoded arguments, already validated by the host against ``parameters``.
@@ -100,6 +103,7 @@ extension Skill {
     public var isIdempotent: Bool { permission == .read }
     public var examples: [String] { [] }
     public var summary: String? { nil }
+    public var capabilities: SkillCapabilities? { nil }
 }
 
 extension Skill where Arguments: Decodable {

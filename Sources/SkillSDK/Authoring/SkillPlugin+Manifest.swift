@@ -18,9 +18,10 @@ extension SkillPlugin {
             ]
             if !skill.examples.isEmpty { entry["examples"] = .array(skill.examples.map(JSONValue.string)) }
             if let summary = skill.summary { entry["summary"] = .string(summary) }
+            if let capabilities = skill.capabilities { entry["capabilities"] = capabilities.json }
             return .object(entry)
         }
-        return [
+        var manifest: JSONObject = [
             "id": .string(id),
             "name": .string(name),
             "version": .string(version),
@@ -29,6 +30,15 @@ extension SkillPlugin {
             "thread_safe": true,
             "skills": .array(skillEntries),
         ]
+        if let capabilities { manifest["capabilities"] = capabilities.json }
+        return .object(manifest)
+    }
+
+    /// This plugin with `capabilities` declared in its manifest (what its sandbox allows).
+    public func declaring(_ capabilities: SkillCapabilities) -> SkillPlugin {
+        var copy = self
+        copy.capabilities = capabilities
+        return copy
     }
 
     /// Whole numbers as JSON integers (`30`, not `30.0`).

@@ -25,6 +25,9 @@ public struct SkillPlugin: Sendable {
     public var description: String
     /// The skills, in the order the host lists them.
     public var skills: [any Skill]
+    /// What the plugin may touch in its sandbox; nil = not declared (the data folder only). See
+    /// ``declaring(_:)``.
+    public var capabilities: SkillCapabilities? = nil
 
     /// A plugin.
     public init(id: String, name: String, version: String, description: String, skills: [any Skill]) {

@@ -27,7 +27,7 @@ enum InspectCommand: Command {
         let json: JSONValue
         let text: String
         if let plugin = catalog.plugin(id) {
-            json = plugin.detailJSON
+            json = plugin.detailJSON.adding(sandbox: plugin.sandboxJSON)
             text = describe(plugin)
         } else if let (skill, _) = catalog.skill(id) {
             let calls = SkillCallHistory.load(skill.id, parsed)
@@ -53,6 +53,7 @@ enum InspectCommand: Command {
                       "  description: \(manifest.description)", "  isolation:   \(plugin.settings.isolation.rawValue)",
                       "  skills:"]
             lines += plugin.skills.map { "    \($0.id)  [\($0.permission.rawValue)\($0.enabled ? "" : ", off")]  \($0.title)" }
+            lines += plugin.sandboxLines
         }
         return lines.joined(separator: "\n")
     }
@@ -74,5 +75,14 @@ enum InspectCommand: Command {
 enum PluginTimeout {
     static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+extension JSONValue {
+    /// This object with a `sandbox` member (inspect --json).
+    fileprivate func adding(sandbox: JSONValue) -> JSONValue {
+        guard case .object(var object) = self else { return self }
+        object["sandbox"] = sandbox
+        return .object(object)
     }
 }

@@ -1,4 +1,5 @@
 import SkillHostCore
+import SkillJSON
 
 /// `skillhost list [--json]`: every plugin file with its status and skills.
 enum ListCommand: Command {
@@ -13,7 +14,8 @@ enum ListCommand: Command {
 
         Options:
           --json    print {"plugins":[{"id","path","status","enabled","error","skills":[{"id","title",
-                    "description","enabled","permission"}]}]}
+                    "description","enabled","permission"}],"sandbox"}]} (sandbox: required, best-effort,
+                    off, with "(no Landlock)" or "(inprocess)" when that applies; null without manifest)
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -21,7 +23,7 @@ enum ListCommand: Command {
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
         let catalog = try HostOptions.host(parsed).catalog()
         if parsed.has("--json") {
-            HostOptions.printJSON(catalog.json)
+            HostOptions.printJSON(CatalogTable.addingSandbox(catalog.json, catalog))
         } else {
             print(CatalogTable.render(catalog))
         }
@@ -46,6 +48,7 @@ enum CatalogTable {
             lines.append(pad(plugin.id, idWidth) + pad(plugin.status.rawValue, 10)
                 + pad(plugin.manifest?.version ?? "-", 10) + plugin.path)
             if let error = plugin.error { lines.append("  ! " + error) }
+            if plugin.manifest != nil { lines.append("  sandbox: " + plugin.sandboxLabel) }
             for skill in plugin.skills {
                 let state = skill.enabled ? "on" : "off"
                 lines.append(pad("  " + skill.id, idWidth) + pad(state, 10) + pad(skill.permission.rawValue, 10) + skill.title)
@@ -53,6 +56,18 @@ enum CatalogTable {
         }
         if !catalog.instructions.isEmpty { lines += ["", InstructionSkillText.table(catalog.instructions)] }
         return lines.joined(separator: "\n")
+    }
+
+    /// The catalog JSON with each plugin's `sandbox` label added.
+    static func addingSandbox(_ json: JSONValue, _ catalog: Catalog) -> JSONValue {
+        guard case .object(var root) = json, case .array(let plugins)? = root["plugins"] else { return json }
+        root["plugins"] = .array(plugins.map { entry in
+            guard case .object(var object) = entry, let id = object["id"]?.stringValue else { return entry }
+            let plugin = catalog.plugin(id)
+            object["sandbox"] = plugin?.manifest == nil ? .null : .string(plugin!.sandboxLabel)
+            return .object(object)
+        })
+        return .object(root)
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

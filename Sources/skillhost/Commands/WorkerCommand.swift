@@ -11,7 +11,9 @@ enum WorkerCommand: Command {
 
         Internal: started by skillhost itself for plugins in `process` isolation. Applies the resource limits
         (0 = none), loads FILE, then answers length-prefixed call frames on stdin with reply frames on stdout.
-        The plugin's own stdout goes to stderr.
+        The plugin's own stdout goes to stderr. Sandboxed workers also get --sandbox MODE [--sb-read PATH]...
+        [--sb-write PATH]... --sb-net none|any|P,P --sb-procs 0|1 and enter the sandbox before anything
+        else (docs/isolation.md, "Sandbox").
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

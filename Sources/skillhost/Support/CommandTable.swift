@@ -26,6 +26,8 @@ enum CommandTable {
         TraceCommand.self,
         DebugCommand.self,
         BenchHistoryCommand.self,
+        GrantCommand.self,
+        BenchSandboxCommand.self,
     ]
 
     /// The command named `name`, if there is one.

@@ -1,0 +1,49 @@
+import SkillJSON
+
+extension SandboxPolicy {
+    /// What a plugin may do once the registry had its say: the manifest's capabilities, narrowed by registry
+    /// `capabilities`, plus what the user granted (`skillhost grant`).
+    public static func effectiveCapabilities(declared: PluginCapabilities, settings: PluginSettings) -> PluginCapabilities {
+        let narrowed = settings.capabilityLimit.map(declared.intersection) ?? declared
+        return narrowed.adding(settings.grants)
+    }
+
+    /// The sandbox a plugin's workers enter, or nil when its registry `sandbox` is `off` (or it has no
+    /// manifest yet).
+    /// - Parameters:
+    ///   - plugin: the plugin with its manifest and registry settings.
+    ///   - paths: the host's folders (the data folder comes from here).
+    ///   - home: the user's home folder (`home` roots and `~/` in configuration paths).
+    public static func resolve(plugin: PluginRecord, paths: HostPaths, home: String?) -> SandboxPolicy? {
+        let mode = plugin.settings.sandbox ?? .automatic
+        guard mode != .off, let manifest = plugin.manifest else { return nil }
+        return resolve(
+            capabilities: effectiveCapabilities(declared: manifest.capabilities, settings: plugin.settings),
+            mode: mode, dataDirectory: paths.dataDirectory(forPlugin: plugin.id),
+            configuration: plugin.settings.configuration, home: home)
+    }
+
+    /// The sandbox for explicit capabilities (what ``resolve(plugin:paths:home:)`` does after the registry).
+    /// Paths that cannot be resolved (a configuration key not set, no home folder) grant nothing.
+    public static func resolve(
+        capabilities: PluginCapabilities, mode: SandboxMode, dataDirectory: String, configuration: JSONValue,
+        home: String?
+    ) -> SandboxPolicy {
+        var rules = [Rule(path: dataDirectory, access: .readWrite)]
+        for grant in capabilities.filesystem {
+            switch grant.root {
+            case .data:
+                continue
+            case .home:
+                guard let home, let path = grant.path else { continue }
+                rules.append(Rule(path: home + "/" + path, access: grant.access))
+            case .config:
+                guard let key = grant.key, var path = configuration[key]?.stringValue, !path.isEmpty else { continue }
+                if path.hasPrefix("~/"), let home { path = home + path.dropFirst(1) }
+                guard path.hasPrefix("/") else { continue }
+                rules.append(Rule(path: path, access: grant.access))
+            }
+        }
+        return SandboxPolicy(mode: mode, rules: rules, network: capabilities.network, processes: capabilities.processes)
+    }
+}

@@ -1,0 +1,51 @@
+import SkillHostCore
+import SkillJSON
+
+/// `skillhost grant PLUGIN_ID CAPABILITY [--revoke] [--json]`: lets a sandboxed plugin do one thing beyond
+/// its manifest (or takes that back).
+enum GrantCommand: Command {
+    static let name = "grant"
+    static let summary = "let a sandboxed plugin do one more thing (or --revoke it)"
+    static let help = """
+        usage: skillhost grant PLUGIN_ID CAPABILITY [--revoke] [--json]
+
+        Records your decision that a plugin may do one thing its manifest does not declare, in the registry
+        (plugins.<id>.grants); its next worker runs with it. --revoke takes a grant back. Check what a plugin
+        declares first: 'skillhost inspect PLUGIN_ID'.
+
+        CAPABILITY is one of:
+          processes                     start child processes
+          network:any                   any network access
+          network:tcp:PORT              TCP connections to PORT
+          home:PATH:read|read-write     PATH under your home folder (relative, no "..")
+          config:KEY:read|read-write    the path in the plugin's registry config.KEY
+
+        Options:
+          --revoke  remove the grant
+          --json    print {"plugin","capability","granted","grants","previous_grants"}
+
+        Exit codes: 2 not a capability, 3 unknown plugin, 12 registry malformed.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, flags: ["--json", "--revoke"], options: [])
+        guard parsed.positionals.count == 2 else { throw UsageError("expected PLUGIN_ID and CAPABILITY") }
+        guard Capability(parsed.positionals[1]) != nil else {
+            throw UsageError("'\(parsed.positionals[1])' is not a capability; use one of \(Capability.syntax)")
+        }
+        let change = try HostOptions.host(parsed).grant(
+            pluginID: parsed.positionals[0], capability: parsed.positionals[1], revoke: parsed.has("--revoke"))
+        if parsed.has("--json") {
+            HostOptions.printJSON([
+                "plugin": .string(change.pluginID), "capability": .string(change.capability), "granted": .bool(change.granted),
+                "grants": .array(change.grants.map(JSONValue.string)),
+                "previous_grants": .array(change.previousGrants.map(JSONValue.string)),
+            ])
+        } else if change.granted {
+            print("granted plugin \(change.pluginID): \(change.capability) (grants: \(change.grants.joined(separator: ", ")))")
+        } else {
+            print("revoked from plugin \(change.pluginID): \(change.capability) (grants left: \(change.grants.isEmpty ? "none" : change.grants.joined(separator: ", ")))")
+        }
+        return ExitCode.success
+    }
+}
