@@ -10,7 +10,10 @@ swift build
 echo "==> building the plugin files into .build/plugins/"
 bash scripts/build-plugins.sh .build/plugins
 echo "==> building the third-party plugin fixture (a separate package that uses SkillSDK by path)"
-swift build --package-path Tests/Fixtures/ThirdPartySkill
+# SwiftPM keeps a path dependency's file list in the fixture's build folder: after SDK files were added or
+# removed, the first build can fail on a stale list; a fresh build folder fixes that.
+swift build --package-path Tests/Fixtures/ThirdPartySkill \
+    || { rm -rf Tests/Fixtures/ThirdPartySkill/.build && swift build --package-path Tests/Fixtures/ThirdPartySkill; }
 echo "==> running the tests"
 # One test at a time: many tests start child processes, kill workers on deadlines and assert how long that
 # took; run side by side on a 2-core machine they starve each other and those timings become noise.

@@ -23,3 +23,4 @@ let calendarPlugin = SkillPlugin(
         time. Not for to-do items or reminders (use the reminders plugin).
         """,
     skills: [CreateEvent(), ListEvents(), FindFreeSlots()])
+    .declaring(SkillCapabilities.none.configuredPath("calendar_file", .readWrite))

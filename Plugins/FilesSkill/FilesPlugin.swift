@@ -26,3 +26,4 @@ let filesPlugin = SkillPlugin(
         ~/Documents): list folders, read text files, search by name or content. Never writes.
         """,
     skills: [ListFiles(), ReadFile(), SearchFiles()])
+    .declaring(SkillCapabilities.none.configuredPath("root", .read).home("Documents", .read))

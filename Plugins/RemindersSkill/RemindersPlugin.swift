@@ -23,3 +23,4 @@ let remindersPlugin = SkillPlugin(
         complete. Not for events that block time in the calendar (use the calendar plugin).
         """,
     skills: [AddReminder(), ListReminders(), CompleteReminder()])
+    .declaring(SkillCapabilities.none.configuredPath("reminders_file", .readWrite))

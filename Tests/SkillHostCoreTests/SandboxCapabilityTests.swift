@@ -116,10 +116,17 @@ struct SandboxCapabilityTests {
         let policy = SandboxPolicy.resolve(
             capabilities: capabilities, mode: .required, dataDirectory: "/d/cal",
             configuration: ["calendar_file": "~/cal.ics"], home: "/home/u")
+        // A read-write file directly in the home folder is granted alone, never the whole home folder.
         #expect(policy.rules == [
             .init(path: "/d/cal", access: .readWrite), .init(path: "/home/u/cal.ics", access: .readWrite),
             .init(path: "/home/u/Documents", access: .read),
         ])
+        // In a folder of its own, a read-write file is granted through that folder (temp + rename needs it).
+        let own = SandboxPolicy.resolve(
+            capabilities: capabilities, mode: .required, dataDirectory: "/d/cal",
+            configuration: ["calendar_file": "~/Calendars/work.ics"], home: "/home/u")
+        #expect(own.rules.contains(.init(path: "/home/u/Calendars", access: .readWrite)))
+        #expect(!own.rules.contains { $0.path == "/home/u" })
         let (parsed, rest) = SandboxPolicy.parse(workerArguments: ["/p.so"] + policy.workerArguments)
         #expect(parsed == policy)
         #expect(rest == ["/p.so"])

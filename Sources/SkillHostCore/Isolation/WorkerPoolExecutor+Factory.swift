@@ -9,6 +9,7 @@ extension WorkerPoolExecutor {
             limits: request.plugin.settings.limits, healthStore: PluginHealthStore(cacheDirectory: request.paths.cache))
         configuration.sandbox = SandboxPolicy.resolve(
             plugin: request.plugin, paths: request.paths, home: HostPaths.homeDirectory)
+        configuration.sandbox?.createMissingWritableFolders()
         return WorkerPoolExecutor(configuration)
     }
 }

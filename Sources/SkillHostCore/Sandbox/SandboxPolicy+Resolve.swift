@@ -41,9 +41,30 @@ extension SandboxPolicy {
                 guard let key = grant.key, var path = configuration[key]?.stringValue, !path.isEmpty else { continue }
                 if path.hasPrefix("~/"), let home { path = home + path.dropFirst(1) }
                 guard path.hasPrefix("/") else { continue }
-                rules.append(Rule(path: path, access: grant.access))
+                rules.append(Rule(path: writablePath(path, access: grant.access, home: home), access: grant.access))
             }
         }
         return SandboxPolicy(mode: mode, rules: rules, network: capabilities.network, processes: capabilities.processes)
+    }
+
+    /// Where a configured path's rule goes. A read-write file (existing or not yet created) is granted through
+    /// its folder: a safe write makes a temporary file beside it and renames it over the file (temp + fsync +
+    /// rename), and a file that does not exist yet has no inode to attach a rule to. So point such a setting
+    /// at a file in a folder of its own (docs/isolation.md, "Sandbox"); a file directly in the home folder or
+    /// in `/` is granted alone, never the whole folder. Folders and read-only paths are granted as they are.
+    static func writablePath(_ path: String, access: PluginCapabilities.Access, home: String?) -> String {
+        guard access == .readWrite, (try? Posix.status(ofPath: path))?.isDirectory != true else { return path }
+        let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        guard !parent.isEmpty, parent != home else { return path }
+        return parent
+    }
+
+    /// Creates the folders of read-write rules that do not exist yet (a configured file's folder, the data
+    /// folder), so a sandboxed plugin, which cannot create them, can write there. Run by the host just
+    /// before it starts a worker, never while resolving.
+    public func createMissingWritableFolders() {
+        for rule in rules where rule.access == .readWrite && !Posix.exists(rule.path) {
+            try? Posix.makeDirectories(rule.path)
+        }
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The history database's schema: every version's migration, in order, in one place. Version N is
 /// `migrations[N - 1]`; `PRAGMA user_version` holds the version a file has. Append new versions; never
 /// edit a released one (docs/history.md lists the tables).
@@ -86,7 +90,7 @@ enum StoreSchema {
             // A damaged schema page shows here, before anything is written.
             _ = try database.scalar("SELECT count(*) FROM sqlite_master")
         }
-        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+        try switchToWAL(database)
         guard version < target else { return }
         try database.write { () throws(StoreError) in
             // Another process may have migrated while this one waited for the lock.
@@ -96,6 +100,23 @@ enum StoreSchema {
                 current += 1
             }
             try database.execute("PRAGMA user_version=\(current); PRAGMA application_id=\(applicationID)")
+        }
+    }
+
+    /// Turns on WAL. Two processes opening a new file at once can find it locked while the other switches
+    /// its journal mode or migrates (that step does not always wait through `busy_timeout`), so a locked or
+    /// busy answer is retried for up to the busy timeout before it reaches the user.
+    private static func switchToWAL(_ database: SQLiteDatabase) throws(StoreError) {
+        let attempts = Int(SQLiteDatabase.busyTimeoutMilliseconds / 20)
+        for attempt in 0... {
+            do {
+                try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+                return
+            } catch {
+                let retryable = error.kind == .busy || error.code.map { $0 & 0xff == 5 || $0 & 0xff == 6 } == true
+                guard retryable, attempt < attempts else { throw error }
+                usleep(20_000)
+            }
         }
     }
 }
