@@ -49,7 +49,7 @@ struct HostileCLITests {
             #expect(result.status == 8, "attempt \(attempt): \(result.stderr)")
             let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("skillhost:") }
             #expect(errorLines.count == 1)
-            #expect(errorLines.first?.contains("plugin hostile crashed: signal 11 (Segmentation fault) in skill hostile.segfault") == true)
+            #expect(errorLines.first?.contains("plugin hostile crashed: signal 11 (SIGSEGV, Segmentation fault) in skill hostile.segfault") == true)
         }
         let refused = try skillhost(["call", "hostile.ok"], root: root)
         #expect(refused.status == 8)

@@ -27,13 +27,13 @@ struct HostilePluginTests {
     func segfault() async throws {
         try await expectSurvives(
             "segfault", kind: .pluginCrashed,
-            fragment: "plugin hostile crashed: signal 11 (Segmentation fault) in skill hostile.segfault")
+            fragment: "plugin hostile crashed: signal 11 (SIGSEGV, Segmentation fault) in skill hostile.segfault")
     }
 
     @Test("abort() is reported as signal 6")
     func abortCall() async throws {
         try await expectSurvives(
-            "abort", kind: .pluginCrashed, fragment: "plugin hostile crashed: signal 6 (Aborted) in skill hostile.abort")
+            "abort", kind: .pluginCrashed, fragment: "plugin hostile crashed: signal 6 (SIGABRT, Aborted) in skill hostile.abort")
     }
 
     @Test("a plugin calling exit() is reported with its status")
@@ -95,7 +95,7 @@ struct HostilePluginTests {
         }
         #expect(error?.kind == .pluginCrashed)
         #expect(error?.message.contains("plugin ctor_abort crashed while loading") == true, "\(error?.message ?? "")")
-        #expect(error?.message.contains("signal 6 (Aborted)") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("signal 6 (SIGABRT, Aborted)") == true, "\(error?.message ?? "")")
         await executor.shutdown()
 
         let healthyPath = try HostilePlugins.library("hostile")

@@ -20,7 +20,7 @@ struct ScannerTests {
     func crashOnLoad() throws {
         let outcome = try scanner().scan(path: try HostTestSupport.fixturePlugin(["CRASH_ON_LOAD"]))
         #expect(outcome.status == .broken)
-        #expect(outcome.error?.contains("SIGSEGV 11") == true)
+        #expect(outcome.error?.contains("signal 11 (SIGSEGV") == true)
         #expect(outcome.error?.contains("skillhost rescan") == true)
     }
 

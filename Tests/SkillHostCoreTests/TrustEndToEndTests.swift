@@ -101,7 +101,7 @@ struct TrustEndToEndTests {
         #expect(pid["pid"]?.intValue != Int64(getpid()), "process isolation is the default")
         let crash = await failure(host, "hostile.segfault")
         #expect(crash?.kind == .pluginCrashed)
-        #expect(crash?.message.contains("signal 11 (Segmentation fault) in skill hostile.segfault") == true)
+        #expect(crash?.message.contains("signal 11 (SIGSEGV, Segmentation fault) in skill hostile.segfault") == true)
         #expect(try await host.invoke(skillID: "hostile.ok", arguments: [:]) == ["ok": true, "echo": [:]])
         await host.shutdown()
     }

@@ -54,10 +54,10 @@ struct ChildProcess {
         var errorTail: [UInt8] = []
         var open: Set<Int32> = [output.read, errors.read]
         var buffer = [UInt8](repeating: 0, count: 65536)
-        let deadline = Monotonic.now() + timeout
+        let deadline = Posix.monotonicSeconds() + timeout
         var killed = false
         while !open.isEmpty {
-            let remaining = deadline - Monotonic.now()
+            let remaining = deadline - Posix.monotonicSeconds()
             if remaining <= 0 {
                 Posix.sendSignal(SIGKILL, to: pid)
                 killed = true
@@ -86,7 +86,7 @@ struct ChildProcess {
                 termination = ended
                 break
             }
-            if Monotonic.now() > deadline {
+            if Posix.monotonicSeconds() > deadline {
                 Posix.sendSignal(SIGKILL, to: pid)
                 killed = true
                 continue
@@ -94,14 +94,5 @@ struct ChildProcess {
             usleep(1000)
         }
         return Outcome(termination: killed ? nil : termination, output: collected, errorTail: errorTail)
-    }
-}
-
-/// Monotonic seconds, for deadlines.
-enum Monotonic {
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -73,7 +73,7 @@ public final class InProcessExecutor: PluginExecutor {
         let label = call.pluginID
         let context = PluginCallContext(
             callID: call.callID, sessionID: call.sessionID, idempotencyKey: call.idempotencyKey,
-            deadlineUnixMilliseconds: WallClock.milliseconds() + Int64(call.timeout * 1000),
+            deadlineUnixMilliseconds: Posix.unixMilliseconds() + Int64(call.timeout * 1000),
             configuration: call.configuration, dataDirectory: call.dataDirectory, isCancelled: { flag.isSet },
             sessionContext: call.sessionContext,
             log: { level, text in PluginLog.write(label: label, level: level, text: text) })
@@ -98,14 +98,4 @@ final class CancelFlag: Sendable {
     private let value = Atomic<Bool>(false)
     var isSet: Bool { value.load(ordering: .acquiring) }
     func set() { value.store(true, ordering: .releasing) }
-}
-
-/// Wall-clock time for ABI deadlines.
-enum WallClock {
-    /// Milliseconds since the Unix epoch.
-    static func milliseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
-    }
 }

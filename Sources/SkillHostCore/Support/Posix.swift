@@ -6,7 +6,7 @@ import Glibc
 /// Every system call the host library makes about libraries, processes, locks and durable writes, in one
 /// place (the shape of NIOPosix's `System.swift`): each goes through ``retrying(_:path:_:)``, which retries
 /// on `EINTR` and turns `errno` into a ``HostError`` that names the call and the file.
-enum Posix {
+public enum Posix {
     // MARK: - errno
 
     /// The text of an `errno` value, e.g. "No such file or directory".
@@ -332,7 +332,7 @@ enum Posix {
         return true
     }
 
-    /// "SIGSEGV (Segmentation fault)" for 11.
+    /// How every message words a signal: "signal 11 (SIGSEGV, Segmentation fault)".
     static func signalName(_ signal: Int32) -> String {
         let names: [Int32: String] = [
             SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
@@ -341,7 +341,7 @@ enum Posix {
             SIGSYS: "SIGSYS",
         ]
         let text = strsignal(signal).map { String(cString: $0) } ?? "unknown signal"
-        return "\(names[signal] ?? "signal") \(signal) (\(text))"
+        return "signal \(signal) (\(names[signal].map { $0 + ", " } ?? "")\(text))"
     }
 }
 

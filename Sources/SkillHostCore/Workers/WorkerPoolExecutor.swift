@@ -7,7 +7,7 @@ import Glibc
 ///
 /// - A worker serves many calls; up to `maxWorkers` run at once, each serving one call at a time, so the
 ///   plugin never sees two concurrent `invoke`s in one process (whatever its `thread_safe`).
-/// - A worker that dies fails the call in flight with "plugin X crashed: signal 11 (Segmentation fault) in
+/// - A worker that dies fails the call in flight with "plugin X crashed: signal 11 (SIGSEGV, Segmentation fault) in
 ///   skill Y"; the next call starts a fresh worker after a back-off. After `maximumConsecutiveCrashes` in a
 ///   row the plugin is marked broken (in the ``PluginHealthStore`` when one is configured) and refused.
 /// - Timeouts are hard: past the call's deadline the worker gets SIGTERM, then SIGKILL, and the call fails
@@ -40,11 +40,11 @@ public final class WorkerPoolExecutor: PluginExecutor {
         if let broken = pool.brokenReason {
             throw HostError(.pluginCrashed, broken, skillID: call.skillID, pluginID: pluginID)
         }
-        let started = FrameChannel.monotonicNanoseconds()
+        let started = Posix.monotonicNanoseconds()
         let timeout = call.timeout > 0 ? call.timeout : SkillDefaults.timeout
         let deadline = started + UInt64(timeout * 1e9)
         let acquired = await pool.acquire(deadline: deadline)
-        if acquired == nil, !Task.isCancelled, FrameChannel.monotonicNanoseconds() < deadline {
+        if acquired == nil, !Task.isCancelled, Posix.monotonicNanoseconds() < deadline {
             throw cancelledError(call)  // the pool shut down
         }
         if let slot = acquired {
@@ -61,11 +61,11 @@ public final class WorkerPoolExecutor: PluginExecutor {
     ) async throws(HostError) -> JSONValue {
         let pluginID = configuration.pluginID
         try await waitOutBackoff(call)
-        guard FrameChannel.monotonicNanoseconds() < deadline else {
+        guard Posix.monotonicNanoseconds() < deadline else {
             throw waitedTooLong(call, timeout: timeout)
         }
 
-        let wallClockDeadline = Int64(Self.unixMilliseconds() + timeout * 1000)
+        let wallClockDeadline = Int64((Posix.unixSeconds() * 1000) + timeout * 1000)
         let request = WorkerCallRequest(call, deadlineUnixMilliseconds: wallClockDeadline)
         let outcome = await slot.call(request, deadline: deadline, configuration: configuration)
         switch outcome {
@@ -79,10 +79,10 @@ public final class WorkerPoolExecutor: PluginExecutor {
             }
         case .cancelled:
             throw cancelledError(call)
-        case .failure(.timedOut, true) where FrameChannel.monotonicNanoseconds() < deadline:
+        case .failure(.timedOut, true) where Posix.monotonicNanoseconds() < deadline:
             throw crashed(.timedOut, whileLoading: true, call: call)
         case .failure(.timedOut, _):
-            let elapsed = Double(FrameChannel.monotonicNanoseconds() - started) / 1e9
+            let elapsed = Double(Posix.monotonicNanoseconds() - started) / 1e9
             throw HostError(
                 .timeout,
                 "skill \(call.skillID) timed out after \(Self.seconds(elapsed)) s (limit \(Self.seconds(timeout)) s); "
@@ -124,7 +124,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
         }
         let limit = configuration.crashPolicy.maximumConsecutiveCrashes
         let count = pool.recordCrash(
-            at: Double(FrameChannel.monotonicNanoseconds()) / 1e9, limit: limit,
+            at: Double(Posix.monotonicNanoseconds()) / 1e9, limit: limit,
             reason: Self.brokenMessage(configuration, crashes: limit, last: message))
         _ = try? configuration.healthStore?.recordCrash(
             pluginID: pluginID, path: configuration.pluginPath, message: message, limit: limit)
@@ -137,7 +137,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
         let (count, last) = pool.crashState
         guard count > 0 else { return }
         let wait = last + configuration.crashPolicy.backoff(afterCrashes: count)
-            - Double(FrameChannel.monotonicNanoseconds()) / 1e9
+            - Double(Posix.monotonicNanoseconds()) / 1e9
         guard wait > 0 else { return }
         do {
             try await Task.sleep(nanoseconds: UInt64(wait * 1e9))
@@ -182,9 +182,4 @@ public final class WorkerPoolExecutor: PluginExecutor {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    private static func unixMilliseconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1e6
-    }
 }

@@ -93,7 +93,7 @@ final class WorkerProcess: @unchecked Sendable {
         let worker = WorkerProcess(pid: pid, channel: FrameChannel(input: fromWorker.read, output: toWorker.write))
         worker.slot = slot
         started(worker)
-        let deadline = FrameChannel.monotonicNanoseconds() + UInt64(startupTimeout * 1e9)
+        let deadline = Posix.monotonicNanoseconds() + UInt64(startupTimeout * 1e9)
         let first: (kind: WorkerFrame.Kind, message: String)
         do {
             first = try worker.channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
@@ -136,7 +136,7 @@ final class WorkerProcess: @unchecked Sendable {
             // A request posted into the slot reaches a dead worker without an EPIPE. A worker killed while
             // idle must be noticed here, as the pipe would (the pool then retries on a fresh worker): one
             // poll after an idle spell; back-to-back calls skip it.
-            if FrameChannel.monotonicNanoseconds() &- lastReply > Self.idleCheckNanoseconds, peerClosed() {
+            if Posix.monotonicNanoseconds() &- lastReply > Self.idleCheckNanoseconds, peerClosed() {
                 return .failure(.closed)
             }
             if slot.postRequest(frame) { return .success(()) }
@@ -152,11 +152,11 @@ final class WorkerProcess: @unchecked Sendable {
     /// Whether a reply (or end of file) is waiting, checking without blocking for up to `nanoseconds`.
     func replyArrives(within nanoseconds: UInt64) -> Bool {
         if slotReply != nil || takeSlotReply() { return true }
-        let end = FrameChannel.monotonicNanoseconds() + nanoseconds
+        let end = Posix.monotonicNanoseconds() + nanoseconds
         var descriptor = pollfd(fd: channel.input, events: Int16(POLLIN), revents: 0)
         repeat {
             if poll(&descriptor, 1, 0) > 0 { return true }
-        } while FrameChannel.monotonicNanoseconds() < end
+        } while Posix.monotonicNanoseconds() < end
         return false
     }
 
@@ -165,7 +165,7 @@ final class WorkerProcess: @unchecked Sendable {
     func receiveReply(deadline: UInt64) -> Result<WorkerCallReply, FrameChannel.Failure> {
         if let reply = slotReply ?? (takeSlotReply() ? slotReply : nil) {
             slotReply = nil
-            lastReply = FrameChannel.monotonicNanoseconds()
+            lastReply = Posix.monotonicNanoseconds()
             return reply
         }
         defer {
@@ -178,7 +178,7 @@ final class WorkerProcess: @unchecked Sendable {
             let reply = try channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
                 try Self.reply(kind, payload)
             }
-            lastReply = FrameChannel.monotonicNanoseconds()
+            lastReply = Posix.monotonicNanoseconds()
             return .success(reply)
         } catch {
             return .failure(error)
@@ -238,7 +238,7 @@ final class WorkerProcess: @unchecked Sendable {
     @discardableResult
     func waitForExit(milliseconds: Int?) -> WorkerExit? {
         if let known = exit.withLock({ $0 }) { return known }
-        let deadline = milliseconds.map { FrameChannel.monotonicNanoseconds() + UInt64($0) * 1_000_000 }
+        let deadline = milliseconds.map { Posix.monotonicNanoseconds() + UInt64($0) * 1_000_000 }
         var status: Int32 = 0
         while true {
             let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
@@ -254,7 +254,7 @@ final class WorkerProcess: @unchecked Sendable {
                 return ended
             }
             if let deadline {
-                if FrameChannel.monotonicNanoseconds() >= deadline { return nil }
+                if Posix.monotonicNanoseconds() >= deadline { return nil }
                 usleep(1000)
             }
         }

@@ -129,7 +129,7 @@ final class SharedCallSlot: @unchecked Sendable {
         _ wanted: State, claimingAs claimed: State, ownSleeping: UnsafeMutablePointer<Atomic<UInt32>>,
         finally after: State, _ body: (UnsafeRawBufferPointer) -> Result
     ) -> Result? {
-        let start = FrameChannel.monotonicNanoseconds()
+        let start = Posix.monotonicNanoseconds()
         let limit = budget.nanoseconds
         var claimedIt = false
         var spins = 0
@@ -140,7 +140,7 @@ final class SharedCallSlot: @unchecked Sendable {
             }
             spins += 1
             if spins & 31 == 0 {
-                let elapsed = FrameChannel.monotonicNanoseconds() &- start
+                let elapsed = Posix.monotonicNanoseconds() &- start
                 if elapsed >= limit { break }
                 // On a busy machine the peer may need this core: let it run, but only late in the spin (a
                 // trivial call takes a few µs on each side, and an early yield costs more than it saves).
@@ -155,7 +155,7 @@ final class SharedCallSlot: @unchecked Sendable {
             }
             ownSleeping.pointee.store(0, ordering: .sequentiallyConsistent)
         }
-        budget.hit(after: FrameChannel.monotonicNanoseconds() &- start)
+        budget.hit(after: Posix.monotonicNanoseconds() &- start)
         let count = Int(length.pointee.load(ordering: .relaxed))
         let result = body(UnsafeRawBufferPointer(start: base + Self.dataOffset, count: min(count, Self.capacity)))
         state.pointee.store(after.rawValue, ordering: .releasing)

@@ -17,7 +17,7 @@ public final class RateLimiter: Sendable {
 
     /// A limiter with a 60-second window.
     /// - Parameter clock: seconds on a monotonic clock; tests pass a fake one.
-    public init(window: Double = 60, clock: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds) {
+    public init(window: Double = 60, clock: @escaping @Sendable () -> Double = Posix.monotonicSeconds) {
         self.window = window
         self.clock = clock
     }
@@ -55,10 +55,4 @@ public final class RateLimiter: Sendable {
             skillID: skillID, details: ["retry_after_seconds": .int(Int64(seconds)), "limit_per_minute": .int(Int64(limit))])
     }
 
-    /// Seconds on CLOCK_MONOTONIC.
-    @Sendable public static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
 }

@@ -51,11 +51,11 @@ public enum DispatchBenchmark {
         let startUp = try await BlockingThread.runDetached { () -> Result<Measurement, HostError> in
             var samples: [Double] = []
             for _ in 0..<20 {
-                let start = FrameChannel.monotonicNanoseconds()
+                let start = Posix.monotonicNanoseconds()
                 do {
                     let worker = try WorkerProcess.launch(
                         executable: workerExecutable, pluginPath: pluginPath, limits: .defaults, startupTimeout: 10)
-                    samples.append(Double(FrameChannel.monotonicNanoseconds() - start) / 1e3)
+                    samples.append(Double(Posix.monotonicNanoseconds() - start) / 1e3)
                     worker.stop()
                 } catch {
                     return .failure(HostError(.io, "benchmark: cannot start a worker for \(pluginPath): \(error)"))
@@ -78,7 +78,7 @@ public enum DispatchBenchmark {
             deadlineUnixMilliseconds: 0, configurationJSON: Array("{}".utf8), argumentsJSON: argumentBytes, context: [:])
         let roundTrip = await BlockingThread.runDetached {
             time("worker frame round trip", iterations: iterations, warmUp: warmUp) {
-                _ = worker.perform(request, deadline: FrameChannel.monotonicNanoseconds() + 10_000_000_000)
+                _ = worker.perform(request, deadline: Posix.monotonicNanoseconds() + 10_000_000_000)
             }
         }
         await BlockingThread.runDetached { worker.stop() }
@@ -93,13 +93,13 @@ public enum DispatchBenchmark {
         var batches: [Double] = []
         let batchSize = max(iterations / 20, 1)
         for _ in 0..<warmUp { _ = try await executor.execute(call) }
-        let start = FrameChannel.monotonicNanoseconds()
+        let start = Posix.monotonicNanoseconds()
         for _ in 0..<(iterations / batchSize) {
-            let batchStart = FrameChannel.monotonicNanoseconds()
+            let batchStart = Posix.monotonicNanoseconds()
             for _ in 0..<batchSize { _ = try await executor.execute(call) }
-            batches.append(Double(FrameChannel.monotonicNanoseconds() - batchStart) / 1e3 / Double(batchSize))
+            batches.append(Double(Posix.monotonicNanoseconds() - batchStart) / 1e3 / Double(batchSize))
         }
-        let total = Double(FrameChannel.monotonicNanoseconds() - start) / 1e3
+        let total = Double(Posix.monotonicNanoseconds() - start) / 1e3
         await executor.shutdown()
         let executed = Measurement(
             name: "worker executor execute", iterations: batches.count * batchSize,
@@ -112,13 +112,13 @@ public enum DispatchBenchmark {
         for _ in 0..<warmUp { body() }
         let batchSize = max(iterations / 20, 1)
         var batches: [Double] = []
-        let start = FrameChannel.monotonicNanoseconds()
+        let start = Posix.monotonicNanoseconds()
         for _ in 0..<(iterations / batchSize) {
-            let batchStart = FrameChannel.monotonicNanoseconds()
+            let batchStart = Posix.monotonicNanoseconds()
             for _ in 0..<batchSize { body() }
-            batches.append(Double(FrameChannel.monotonicNanoseconds() - batchStart) / 1e3 / Double(batchSize))
+            batches.append(Double(Posix.monotonicNanoseconds() - batchStart) / 1e3 / Double(batchSize))
         }
-        let total = Double(FrameChannel.monotonicNanoseconds() - start) / 1e3
+        let total = Double(Posix.monotonicNanoseconds() - start) / 1e3
         let count = batches.count * batchSize
         return Measurement(
             name: name, iterations: count, microsecondsPerCall: total / Double(count),

@@ -27,7 +27,7 @@ public struct RateLimitWindowFile: Sendable {
     /// - Parameter clock: Unix time in seconds; tests pass a fake one.
     public init(
         cacheDirectory: String, window: Double = 60,
-        clock: @escaping @Sendable () -> Double = RateLimitWindowFile.unixSeconds
+        clock: @escaping @Sendable () -> Double = Posix.unixSeconds
     ) {
         path = cacheDirectory + "/" + Self.fileName
         self.window = window
@@ -60,10 +60,4 @@ public struct RateLimitWindowFile: Sendable {
         try Posix.writeFileAtomically(path, bytes: JSONValue.object(root).serializedBytes())
     }
 
-    /// Seconds since the Unix epoch (CLOCK_REALTIME).
-    @Sendable public static func unixSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
 }

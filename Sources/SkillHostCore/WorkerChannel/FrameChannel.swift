@@ -124,7 +124,7 @@ final class FrameChannel {
 
     private func waitReadable(deadline: UInt64) throws(Failure) {
         while true {
-            let now = FrameChannel.monotonicNanoseconds()
+            let now = Posix.monotonicNanoseconds()
             guard now < deadline else { throw .timedOut }
             // Round up so the wait never ends before the deadline.
             let milliseconds = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
@@ -135,10 +135,4 @@ final class FrameChannel {
         }
     }
 
-    /// Nanoseconds on CLOCK_MONOTONIC.
-    static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-    }
 }

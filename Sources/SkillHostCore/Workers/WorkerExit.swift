@@ -15,13 +15,11 @@ enum WorkerExit: Equatable, Sendable {
         self = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
     }
 
-    /// "signal 11 (Segmentation fault)" or "exit status 3".
+    /// "signal 11 (SIGSEGV, Segmentation fault)" (``Posix/signalName(_:)``, the one wording) or "exit status 3".
     var description: String {
         switch self {
         case .exited(let status): return "exit status \(status)"
-        case .signaled(let signal):
-            let name = strsignal(signal).map { String(cString: $0) } ?? "unknown signal"
-            return "signal \(signal) (\(name))"
+        case .signaled(let signal): return Posix.signalName(signal)
         }
     }
 }

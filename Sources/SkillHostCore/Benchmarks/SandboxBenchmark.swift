@@ -34,12 +34,12 @@ public enum SandboxBenchmark {
             for index in 0..<(2 * starts + 2) {
                 let policy = index % 2 == 0 ? nil : sandbox
                 let cpuBefore = childrenCPUMicroseconds()
-                let start = FrameChannel.monotonicNanoseconds()
+                let start = Posix.monotonicNanoseconds()
                 guard let worker = try? WorkerProcess.launch(
                     executable: workerExecutable, pluginPath: pluginPath, limits: .defaults, startupTimeout: 10,
                     sandbox: policy)
                 else { return nil }
-                let micros = Double(FrameChannel.monotonicNanoseconds() - start) / 1e3
+                let micros = Double(Posix.monotonicNanoseconds() - start) / 1e3
                 worker.stop()
                 if index >= 2 { cpu[index % 2] += childrenCPUMicroseconds() - cpuBefore }
                 if index >= 2 { policy == nil ? plain.append(micros) : sandboxed.append(micros) }  // first pair warms up
@@ -64,9 +64,9 @@ public enum SandboxBenchmark {
             let batch = max(calls / 20, 1)
             for round in 0..<42 {
                 let worker = round % 2 == 0 ? plainWorker : sandboxedWorker
-                let start = FrameChannel.monotonicNanoseconds()
-                for _ in 0..<batch { _ = worker.perform(request, deadline: FrameChannel.monotonicNanoseconds() + 10_000_000_000) }
-                let micros = Double(FrameChannel.monotonicNanoseconds() - start) / 1e3 / Double(batch)
+                let start = Posix.monotonicNanoseconds()
+                for _ in 0..<batch { _ = worker.perform(request, deadline: Posix.monotonicNanoseconds() + 10_000_000_000) }
+                let micros = Double(Posix.monotonicNanoseconds() - start) / 1e3 / Double(batch)
                 if round >= 2 { round % 2 == 0 ? plainBatches.append(micros) : sandboxedBatches.append(micros) }
             }
             let plainTrip = median(plainBatches), sandboxedTrip = median(sandboxedBatches)

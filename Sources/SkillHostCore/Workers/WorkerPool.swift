@@ -55,7 +55,7 @@ final class WorkerPool: Sendable {
             state.withLock { $0.all.append(slot) }
             return slot
         case .wait(let id):
-            let now = FrameChannel.monotonicNanoseconds()
+            let now = Posix.monotonicNanoseconds()
             let timer = Task { [self] in
                 guard (try? await Task.sleep(nanoseconds: deadline > now ? deadline - now : 0)) != nil else { return }
                 withdraw(id)

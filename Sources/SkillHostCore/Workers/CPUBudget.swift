@@ -16,9 +16,7 @@ struct CPUBudget {
 
     mutating func topUp() {
         guard let seconds else { return }
-        var used = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used)
-        let usedSeconds = Double(used.tv_sec) + Double(used.tv_nsec) / 1e9
+        let usedSeconds = Posix.processCPUSeconds()
         guard softLimit - usedSeconds < Double(seconds) / 2 else { return }
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_CPU.rawValue), &limit)

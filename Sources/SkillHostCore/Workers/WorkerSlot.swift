@@ -90,7 +90,7 @@ final class WorkerSlot: @unchecked Sendable {
         guard sendBuffer.count <= Self.fastPathFrameLimit, let worker = process,
             !cancelled.load(ordering: .sequentiallyConsistent)
         else { return (nil, false) }
-        let now = FrameChannel.monotonicNanoseconds()
+        let now = Posix.monotonicNanoseconds()
         if now &- lastFileCheck > Self.fileCheckInterval {
             guard (try? Posix.status(ofPath: configuration.pluginPath)) == loadedFile else { return (nil, false) }
             lastFileCheck = now
@@ -126,7 +126,7 @@ final class WorkerSlot: @unchecked Sendable {
             inFlight.withLock { $0 = worker }
             return finish(worker.awaitReply(deadline: deadline))
         }
-        let now = FrameChannel.monotonicNanoseconds()
+        let now = Posix.monotonicNanoseconds()
         guard deadline > now else { return .failure(.timedOut, whileLoading: true) }
         let worker: WorkerProcess
         do {
