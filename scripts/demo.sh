@@ -21,3 +21,6 @@ run call reminders.list '{}'
 run validate Plugins/Instructions/time-zones
 run inspect time-zones
 run chat "how should I plan a meeting across time zones for my team?"
+# The product brief's scenario: two steps, a read then a write (--yes approves the write).
+run chat --yes "check tomorrow morning in my calendar for a free slot, then add a 10:00 workout reminder"
+run history
