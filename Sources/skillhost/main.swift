@@ -39,6 +39,10 @@ func printTopLevelHelp() {
           --plugins DIR     plugins folder (env SKILLHOST_PLUGINS; default ~/.local/share/skillhost/plugins)
           --registry FILE   registry file (env SKILLHOST_REGISTRY; default ~/.config/skillhost/skill_registry.json)
           --cache DIR       scan cache folder (env SKILLHOST_CACHE; default ~/.cache/skillhost)
+          --skills DIR      instruction skills folder (env SKILLHOST_SKILLS; default ~/.local/share/skillhost/skills)
+
+        History (chat, history, trace, debug, inspect): --state DIR (env SKILLHOST_STATE; default
+        ~/.local/state/skillhost). Model: chat --provider openai|anthropic|offline, --base-url URL.
 
         Run 'skillhost <command> --help' for a command's options. Exit codes: docs/cli.md.
         """
