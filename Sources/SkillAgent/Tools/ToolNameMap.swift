@@ -1,27 +1,32 @@
-/// A two-way map between skill ids and tool names that fit both OpenAI (`[A-Za-z0-9_-]{1,64}`) and MCP.
+/// A two-way map between skill ids and tool names in a ``ToolNameGrammar``: OpenAI's by default
+/// (`[A-Za-z0-9_-]{1,64}`), or MCP's (`skillhost mcp`).
 ///
-/// A skill id's dots become underscores (`clock.now` → `clock_now`). Ids whose plain names would
+/// Characters outside the grammar become underscores (for OpenAI, `clock.now` → `clock_now`; for MCP a
+/// canonical skill id is its own name). Ids whose plain names would
 /// collide (`a.b_c` and `a_b.c` both give `a_b_c`) all get a suffix `-` + 8 hex digits of a stable hash of
-/// the id, so no name depends on which other skills happen to be enabled first. Names longer than 64
-/// characters are cut and get the same suffix. The result is the same for the same set of ids on every run.
+/// the id, so no name depends on which other skills happen to be enabled first. Names longer than the
+/// grammar allows are cut and get the same suffix. The result is the same for the same set of ids on every run.
 public struct ToolNameMap: Sendable, Equatable {
     /// The longest tool name OpenAI accepts.
-    public static let maximumLength = 64
+    public static let maximumLength = ToolNameGrammar.openAI.maximumLength
 
+    /// The names' grammar.
+    public let grammar: ToolNameGrammar
     private var namesByID: [String: String] = [:]
     private var idsByName: [String: String] = [:]
 
     /// Builds the map for these skill ids (duplicates are ignored).
-    public init<S: Sequence>(skillIDs: S) where S.Element == String {
+    public init<S: Sequence>(skillIDs: S, grammar: ToolNameGrammar = .openAI) where S.Element == String {
+        self.grammar = grammar
         let ids = Array(Set(skillIDs)).sorted()
         var plainCounts: [String: Int] = [:]
-        for id in ids { plainCounts[Self.plainName(for: id), default: 0] += 1 }
+        for id in ids { plainCounts[Self.plainName(for: id, grammar: grammar), default: 0] += 1 }
         var taken = Set<String>()
         // Plain names first, so a hashed name can never steal a plain one.
         var needsSuffix: [String] = []
         for id in ids {
-            let plain = Self.plainName(for: id)
-            if plainCounts[plain] == 1, plain.count <= Self.maximumLength {
+            let plain = Self.plainName(for: id, grammar: grammar)
+            if plainCounts[plain] == 1, plain.utf8.count <= grammar.maximumLength {
                 namesByID[id] = plain
                 taken.insert(plain)
             } else {
@@ -30,10 +35,10 @@ public struct ToolNameMap: Sendable, Equatable {
         }
         for id in needsSuffix {
             var salt = 0
-            var name = Self.suffixedName(for: id, salt: salt)
+            var name = Self.suffixedName(for: id, salt: salt, grammar: grammar)
             while taken.contains(name) {
                 salt += 1
-                name = Self.suffixedName(for: id, salt: salt)
+                name = Self.suffixedName(for: id, salt: salt, grammar: grammar)
             }
             namesByID[id] = name
             taken.insert(name)
@@ -47,10 +52,12 @@ public struct ToolNameMap: Sendable, Equatable {
     /// The tool name for a skill id, or nil when the id is not in the map.
     public func toolName(for skillID: String) -> String? { namesByID[skillID] }
 
-    /// The skill id a tool name stands for. Also accepts the skill id itself (models sometimes echo the
-    /// dotted id they read in a description), and ignores case when that is unambiguous.
+    /// The skill id a tool name stands for. Unless the grammar asks for exact lookups, also accepts the
+    /// skill id itself (models sometimes echo the dotted id they read in a description), and ignores case
+    /// when that is unambiguous.
     public func skillID(for toolName: String) -> String? {
         if let id = idsByName[toolName] { return id }
+        if grammar.exactLookup { return nil }
         if namesByID[toolName] != nil { return toolName }
         let lowered = toolName.lowercased()
         let matches = idsByName.filter { $0.key.lowercased() == lowered }
@@ -58,34 +65,23 @@ public struct ToolNameMap: Sendable, Equatable {
     }
 
     /// Whether a string is a valid OpenAI tool name.
-    public static func isValidToolName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= maximumLength
-            && name.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-            }
-    }
+    public static func isValidToolName(_ name: String) -> Bool { ToolNameGrammar.openAI.isValid(name) }
 
-    /// `clock.now` → `clock_now`; any character outside `[A-Za-z0-9_-]` becomes `_`.
-    static func plainName(for id: String) -> String {
-        let scalars = id.unicodeScalars.map { scalar -> Character in
-            let value = scalar.value
-            let allowed =
-                (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A)
-                || scalar == "_" || scalar == "-"
-            return allowed ? Character(scalar) : "_"
-        }
-        let name = String(scalars)
+    /// Every character outside `grammar` becomes `_` (for OpenAI, `clock.now` → `clock_now`).
+    static func plainName(for id: String, grammar: ToolNameGrammar = .openAI) -> String {
+        let name = String(id.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && grammar.allows(UInt8(scalar.value)) ? Character(scalar) : "_"
+        })
         return name.isEmpty ? "_" : name
     }
 
     /// The plain name cut to fit, then `-` and 8 hex digits of the id's hash (salted on a clash).
-    static func suffixedName(for id: String, salt: Int) -> String {
+    static func suffixedName(for id: String, salt: Int, grammar: ToolNameGrammar = .openAI) -> String {
         let hash = stableHash(salt == 0 ? id : "\(id)#\(salt)")
         let hex = String(hash, radix: 16)
         let suffix = "-" + String(repeating: "0", count: 8 - hex.count) + hex
-        let plain = plainName(for: id)
-        return String(plain.prefix(maximumLength - suffix.count)) + suffix
+        let plain = plainName(for: id, grammar: grammar)
+        return String(plain.prefix(grammar.maximumLength - suffix.count)) + suffix
     }
 
     /// 32-bit FNV-1a: stable across runs and platforms, unlike `Hasher`.
