@@ -18,7 +18,7 @@ struct CalendarSettings {
         guard configured == nil || configured?.stringValue != nil else {
             throw SkillError.failed(
                 message: "config.\(Self.fileKey) of the calendar plugin is not a string",
-                remedy: "set it to a file path, e.g. \"~/calendar.ics\", in skill_registry.json")
+                remedy: "set it to a file path, e.g. \"~/Calendars/calendar.ics\" (a folder of its own: the sandbox grants that folder), in skill_registry.json")
         }
         let path = CalendarFileLocation.path(
             configured: configured?.stringValue, dataDirectory: context.dataDirectory, defaultName: Self.defaultFileName)

@@ -21,7 +21,7 @@ struct ReminderSettings {
         guard configured == nil || configured?.stringValue != nil else {
             throw SkillError.failed(
                 message: "config.\(Self.fileKey) of the reminders plugin is not a string",
-                remedy: "set it to a file path, e.g. \"~/reminders.ics\", in skill_registry.json")
+                remedy: "set it to a file path, e.g. \"~/Calendars/reminders.ics\" (a folder of its own: the sandbox grants that folder), in skill_registry.json")
         }
         store = CalendarFileStore(
             path: CalendarFileLocation.path(
