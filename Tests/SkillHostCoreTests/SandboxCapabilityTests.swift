@@ -170,4 +170,14 @@ struct SandboxCapabilityTests {
         plugin.settings.sandbox = .off
         try gate.check(skill, plugin: plugin)
     }
+
+    /// The installed `skillhost` links the Swift runtime statically, so no libswiftCore.so is mapped in its
+    /// workers; the sandbox must still let Swift plugins load the toolchain's runtime (found from the
+    /// `swift` on PATH or the usual places, never from the plugin's RUNPATH).
+    @Test("a static worker still finds the toolchain's Swift runtime folder for the sandbox")
+    func runtimeFolderWithoutAMappedRuntime() throws {
+        let folder = try #require(WorkerSandbox.swiftRuntimeFolder(mapped: []))
+        #expect(FileManager.default.fileExists(atPath: folder + "/linux/libswiftCore.so"))
+        #expect(WorkerSandbox.swiftRuntimeFolder(mapped: ["/x/lib/swift/linux/libswiftCore.so"]) == "/x/lib/swift")
+    }
 }

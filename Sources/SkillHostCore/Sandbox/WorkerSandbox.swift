@@ -109,8 +109,7 @@ public enum WorkerSandbox {
             mapped.insert(String(decoding: path.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         var covered = rules.filter { $0.1 == execute }.map { $0.0 + "/" }
-        if let core = mapped.first(where: { $0.hasSuffix("/libswiftCore.so") }) {
-            let runtime = Posix.directoryName(of: Posix.directoryName(of: core))
+        if let runtime = swiftRuntimeFolder(mapped: mapped) {
             rules.append((runtime, execute))
             covered.append(runtime + "/")
         }
@@ -118,5 +117,27 @@ public enum WorkerSandbox {
             rules.append((path, execute))
         }
         return rules
+    }
+
+    /// The toolchain's runtime folder (`…/usr/lib/swift`) that Swift plugins load `libswiftCore.so` from:
+    /// where the mapped one lives when this worker links the runtime dynamically; otherwise (the installed,
+    /// statically linked `skillhost`) the toolchain of the `swift` on PATH, then the usual install places. Never
+    /// taken from the plugin file (its RUNPATH is the plugin author's to choose).
+    static func swiftRuntimeFolder(mapped: Set<String>) -> String? {
+        if let core = mapped.first(where: { $0.hasSuffix("/libswiftCore.so") }) {
+            return Posix.directoryName(of: Posix.directoryName(of: core))
+        }
+        var candidates: [String] = []
+        let path = getenv("PATH").map { String(cString: $0) } ?? ""
+        for folder in path.split(separator: ":") {
+            let swift = String(folder) + "/swift"
+            guard Posix.exists(swift), let real = realpath(swift, nil) else { continue }
+            defer { free(real) }
+            // <toolchain>/usr/bin/swift → <toolchain>/usr/lib/swift
+            let bin = Posix.directoryName(of: String(cString: real))
+            candidates.append(Posix.directoryName(of: bin) + "/lib/swift")
+        }
+        candidates += ["/opt/swift/usr/lib/swift", "/usr/lib/swift", "/usr/local/lib/swift"]
+        return candidates.first { Posix.exists($0 + "/linux/libswiftCore.so") }
     }
 }
