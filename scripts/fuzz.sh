@@ -10,7 +10,8 @@
 # path of its own, so the normal build is untouched); Tests/Fuzz/*.swift is then linked with them into ONE
 # executable, .build/fuzz/skillhost-fuzz, whose target FUZZ_TARGET selects. New inputs libFuzzer finds go
 # to .build/fuzz/corpus/TARGET (not checked in); crashes to .build/fuzz/artifacts/TARGET/. Environment:
-#   FUZZ_JOBS_NICE   nice level for the fuzzer (default 10)   FUZZ_RSS_MB   RSS limit (default 2048)
+#   FUZZ_NICE  nice level (default 0)   FUZZ_RSS_MB  RSS limit (default 2048)   FUZZ_TIMEOUT  seconds per input
+#   (default 1; libFuzzer measures wall-clock time, so raise it on a machine busy with other builds)
 # Exit status: 0 when no target crashed, leaked or timed out; 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ build=.build/fuzz
 binary=$build/skillhost-fuzz
 targets=(json json-diff schema schema-diff manifest elf regex frame sse openai registry yaml ical mcp)
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 
 if [ "$1" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
@@ -61,8 +62,8 @@ run_target() {
     local log=$build/logs/$target.log
     mkdir -p "$build/logs"
     set +e
-    FUZZ_TARGET=$target nice -n "${FUZZ_JOBS_NICE:-10}" "$binary" "$corpus" ${seeds:+"$seeds"} "${dict[@]}" \
-        -max_total_time="$seconds" -timeout=1 -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 \
+    FUZZ_TARGET=$target nice -n "${FUZZ_NICE:-0}" "$binary" "$corpus" ${seeds:+"$seeds"} "${dict[@]}" \
+        -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1
     local status=$?
     set -e
