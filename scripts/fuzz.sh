@@ -20,7 +20,7 @@ build=.build/fuzz
 binary=$build/skillhost-fuzz
 targets=(json json-diff schema schema-diff manifest elf regex frame sse openai registry yaml ical mcp)
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 
 if [ "$1" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
