@@ -18,3 +18,4 @@ echo "==> running the tests"
 # One test at a time: many tests start child processes, kill workers on deadlines and assert how long that
 # took; run side by side on a 2-core machine they starve each other and those timings become noise.
 swift test --no-parallel "$@"
+bash scripts/fuzz-ci.sh

@@ -1,0 +1,82 @@
+import Foundation
+import ManifestCheck
+import SkillJSON
+@testable import SkillHostCore
+import Testing
+
+/// Replays the fuzz regressions (Tests/Fuzz/regressions/) and seeds (Tests/Fuzz/corpus/) of the manifest,
+/// ELF, frame, registry and SKILL.md targets through the same entry points as Tests/Fuzz/Targets/: each is
+/// read or rejected with a message, never a crash.
+@Suite struct FuzzReplayTests {
+    static func inputs(_ targets: String...) -> [(String, [UInt8])] {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<2 { root.deleteLastPathComponent() }
+        var found: [(String, [UInt8])] = []
+        for folder in ["regressions", "corpus"] {
+            for target in targets {
+                let directory = root.appendingPathComponent("Fuzz/\(folder)/\(target)")
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+                for name in names.sorted() {
+                    if let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) {
+                        found.append(("\(folder)/\(target)/\(name)", Array(data)))
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    @Test func manifestInputsAreCheckedOrRejected() {
+        let inputs = Self.inputs("manifest")
+        #expect(!inputs.isEmpty)
+        for (name, bytes) in inputs {
+            do { _ = try ManifestValidator.validate(bytes: bytes, file: name) } catch {
+                #expect(!"\(error)".isEmpty, "\(name)")
+            }
+        }
+    }
+
+    @Test func elfInputsAreCheckedOrRejected() throws {
+        let path = NSTemporaryDirectory() + "/skillhost-fuzz-replay-\(getpid()).so"
+        defer { unlink(path) }
+        let inputs = Self.inputs("elf")
+        #expect(!inputs.isEmpty)
+        for (name, bytes) in inputs {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do { try ELFCheck.check(path: path) } catch {
+                #expect(error.message.contains(path), "\(name): \(error)")
+            }
+        }
+    }
+
+    @Test func frameInputsDecodeOrFailCleanly() {
+        let inputs = Self.inputs("frame")
+        #expect(!inputs.isEmpty)
+        for (_, bytes) in inputs where bytes.count >= WorkerFrame.headerSize {
+            bytes.withUnsafeBytes { raw in
+                _ = WorkerFrame.parseHeader(UnsafeRawBufferPointer(rebasing: raw[..<WorkerFrame.headerSize]))
+                let payload = UnsafeRawBufferPointer(rebasing: raw[WorkerFrame.headerSize...])
+                _ = try? WorkerCallReply(payload: payload)
+                _ = try? WorkerCallRequest(payload: payload)
+            }
+        }
+    }
+
+    @Test func registryInputsAreReadOrRejected() {
+        for (name, bytes) in Self.inputs("registry") {
+            guard let document = try? JSONValue(parsing: bytes) else { continue }
+            do { _ = try Registry(document: document, file: name) } catch {
+                #expect(!error.message.isEmpty, "\(name)")
+            }
+        }
+    }
+
+    @Test func skillDocumentInputsAreReadOrRejected() {
+        let inputs = Self.inputs("yaml")
+        #expect(!inputs.isEmpty)
+        for (name, bytes) in inputs {
+            do { _ = try SkillDocument(bytes: bytes) } catch { #expect(!error.message.isEmpty, "\(name)") }
+            _ = try? YAMLSubsetParser.parse(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}

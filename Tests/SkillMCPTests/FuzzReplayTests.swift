@@ -1,0 +1,40 @@
+import Foundation
+import SkillJSON
+import SkillMCP
+import Testing
+
+/// Replays the fuzz regressions (Tests/Fuzz/regressions/mcp/) and seeds (Tests/Fuzz/corpus/mcp/) through
+/// an initialized server, as Tests/Fuzz/Targets/MCPFuzz.swift does: every line the server sends back is
+/// one JSON-RPC message, and the server keeps answering `ping` afterwards.
+@Suite struct FuzzReplayTests {
+    static func inputs() -> [(String, [UInt8])] {
+        var found: [(String, [UInt8])] = []
+        for folder in ["regressions", "corpus"] {
+            let directory = MCPTestSupport.packageRoot + "/Tests/Fuzz/\(folder)/mcp"
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for name in names.sorted() {
+                if let data = FileManager.default.contents(atPath: directory + "/" + name) {
+                    found.append(("\(folder)/mcp/\(name)", Array(data)))
+                }
+            }
+        }
+        return found
+    }
+
+    @Test func everyFuzzInputGetsWellFormedAnswers() async throws {
+        let inputs = Self.inputs()
+        #expect(!inputs.isEmpty)
+        for (name, bytes) in inputs {
+            let sent = SentLines()
+            let server = MCPTestSupport.server(FakeBackend([MCPTestSupport.tool("fuzz.echo")]), sent: sent)
+            MCPTestSupport.handshake(server)
+            for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) { server.receive(line) }
+            await server.finish()
+            server.receive(#"{"jsonrpc":"2.0","id":"after-fuzz","method":"ping"}"#)
+            _ = try await sent.response("after-fuzz")
+            for line in sent.raw {
+                #expect(try JSONValue(parsing: line).objectValue?["jsonrpc"] == "2.0", "\(name): \(line)")
+            }
+        }
+    }
+}

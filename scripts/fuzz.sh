@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Fuzzes SkillHost's parsers of untrusted bytes with libFuzzer + AddressSanitizer (issue #16).
+#
+#   scripts/fuzz.sh TARGET [SECONDS]     run one target (default 60 s) on its seed corpus
+#   scripts/fuzz.sh all [SECONDS]        run every target for SECONDS each
+#   scripts/fuzz.sh list                 name the targets
+#   scripts/fuzz.sh replay TARGET FILE…  run the fuzz binary once on each FILE (no fuzzing)
+#
+# The library modules are built once by SwiftPM with coverage instrumentation into .build/fuzz (a build
+# path of its own, so the normal build is untouched); Tests/Fuzz/*.swift is then linked with them into ONE
+# executable, .build/fuzz/skillhost-fuzz, whose target FUZZ_TARGET selects. New inputs libFuzzer finds go
+# to .build/fuzz/corpus/TARGET (not checked in); crashes to .build/fuzz/artifacts/TARGET/. Environment:
+#   FUZZ_NICE  nice level (default 0)   FUZZ_RSS_MB  RSS limit (default 2048)   FUZZ_TIMEOUT  seconds per input
+#   (default 1; libFuzzer measures wall-clock time, so raise it on a machine busy with other builds)
+# Exit status: 0 when no target crashed, leaked or timed out; 1 otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+build=.build/fuzz
+binary=$build/skillhost-fuzz
+targets=(json json-diff schema schema-diff manifest elf regex frame sse openai registry yaml ical mcp)
+
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || usage
+
+if [ "$1" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
+
+build_fuzzer() {
+    echo "==> building the library modules with coverage + ASan into $build" >&2
+    swift build --build-path "$build" --target SkillMCP -Xswiftc -sanitize=fuzzer,address >&2
+    swift build --build-path "$build" --target ICalendar -Xswiftc -sanitize=fuzzer,address >&2
+    local objects=()
+    for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillHostCore SkillStore SkillAgent SkillMCP ICalendar CSkillABI CSandbox; do
+        objects+=("$build"/debug/$module.build/*.o)
+    done
+    local sources=(Tests/Fuzz/*.swift Tests/Fuzz/Targets/*.swift)
+    # Relink only when a fuzz source or a library object is newer than the binary.
+    if [ -x "$binary" ] && [ -z "$(find "${sources[@]}" "${objects[@]}" -newer "$binary" 2>/dev/null | head -1)" ]; then
+        return
+    fi
+    echo "==> linking $binary" >&2
+    swiftc -sanitize=fuzzer,address -parse-as-library -Onone -g \
+        -I "$build/debug/Modules" \
+        -Xcc -fmodule-map-file="$root/$build/debug/CSkillABI.build/module.modulemap" \
+        -Xcc -I -Xcc "$root/Sources/CSkillABI/include" \
+        -Xcc -fmodule-map-file="$root/Sources/COpenSSL/module.modulemap" \
+        -Xcc -fmodule-map-file="$root/Sources/CSQLite/module.modulemap" \
+        -Xcc -fmodule-map-file="$root/$build/debug/CSandbox.build/module.modulemap" \
+        -module-name SkillHostFuzz "${sources[@]}" "${objects[@]}" -lssl -lcrypto -lsqlite3 -lm \
+        -o "$binary" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
+}
+
+run_target() {
+    local target=$1 seconds=$2
+    local corpus=$build/corpus/$target artifacts=$build/artifacts/$target/
+    mkdir -p "$corpus" "$artifacts"
+    local seeds=Tests/Fuzz/corpus/$target dict=()
+    [ -d "$seeds" ] || seeds=
+    case $target in
+        json|json-diff|schema|schema-diff|manifest|registry|openai|mcp) dict=(-dict=Tests/Fuzz/dictionaries/json.dict) ;;
+        frame) dict=(-dict=Tests/Fuzz/dictionaries/frame.dict) ;;
+    esac
+    echo "==> fuzzing $target for ${seconds}s" >&2
+    local log=$build/logs/$target.log
+    mkdir -p "$build/logs"
+    set +e
+    FUZZ_TARGET=$target nice -n "${FUZZ_NICE:-0}" "$binary" "$corpus" ${seeds:+"$seeds"} "${dict[@]}" \
+        -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 \
+        -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1
+    local status=$?
+    set -e
+    grep -E '^#[0-9]+.*(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss' "$log" | tail -3 | sed "s/^/    [$target] /" >&2
+    if [ $status -ne 0 ]; then
+        echo "FAIL: $target (exit $status); see $log and $artifacts" >&2
+        grep -E 'ERROR|Fatal error|SUMMARY|Test unit written' "$log" | head -5 >&2
+        return 1
+    fi
+}
+
+build_fuzzer
+if [ "$1" = replay ]; then
+    target=$2; shift 2
+    FUZZ_TARGET=$target "$binary" -runs=1 "$@"
+    exit
+fi
+seconds=${2:-60}
+failed=0
+if [ "$1" = all ]; then
+    for target in "${targets[@]}"; do run_target "$target" "$seconds" || failed=1; done
+else
+    run_target "$1" "$seconds" || failed=1
+fi
+exit $failed
