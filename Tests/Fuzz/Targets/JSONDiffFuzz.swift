@@ -6,7 +6,8 @@ import SkillJSON
 /// two cannot be compared:
 /// - nesting deeper than ``JSONValue/maximumParseDepth`` (SkillJSON rejects; Foundation may accept);
 /// - duplicate object keys (Foundation keeps one; SkillJSON's choice is compared only without duplicates);
-/// - numbers: compared as doubles; integers beyond Int64 are skipped, and numbers beyond Double's range
+/// - numbers: compared as doubles to 12 significant digits (Foundation on Linux reads long literals as
+///   `Decimal`, whose `doubleValue` is not correctly rounded); integers beyond Int64 are skipped, and numbers beyond Double's range
 ///   (`1e999`), which SkillJSON rejects and Foundation reads as infinity;
 /// - trailing commas (`[1,]`, `{"a":1,}`): Foundation accepts them, SkillJSON rejects them as RFC 8259 does;
 /// - inputs that are not valid UTF-8, or hold a NUL, a lone surrogate escape or a byte order mark
@@ -53,7 +54,7 @@ private func agree(_ value: JSONValue, _ other: Any) -> Bool {
         guard let number = other as? NSNumber else { return false }
         let theirs = number.doubleValue
         if !double.isFinite || !theirs.isFinite { return true }
-        return theirs == double || abs(theirs - double) <= abs(double) * 1e-15
+        return theirs == double || abs(theirs - double) <= abs(double) * 1e-12
     case .string(let string):
         guard let theirs = other as? String else { return false }
         return theirs == string
