@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The offsets a `VTIMEZONE` component describes: its STANDARD and DAYLIGHT observances, each starting at
 /// DTSTART and repeating by RRULE or RDATE (RFC 5545 section 3.6.5).
 public struct VTimeZoneRules: ZoneRules {
@@ -14,6 +16,8 @@ public struct VTimeZoneRules: ZoneRules {
     /// The system zone of the same name, for instants before the first onset the VTIMEZONE lists
     /// (exports often carry only recent rules).
     let fallback: SystemZone?
+    /// The onsets of each year asked for so far (shared by copies of these rules).
+    let onsetCache = OnsetCache()
 
     /// Reads a VTIMEZONE component.
     /// - Throws: ``ICalendarError`` naming the line when TZID, an observance's DTSTART or its offsets are
@@ -86,8 +90,22 @@ public struct VTimeZoneRules: ZoneRules {
 
     public func offset(atUTC seconds: Int64) -> Int {
         let year = CivilDateTime(secondsSinceEpoch: seconds).year
-        let limit = CivilDateTime(year: year + 1, month: 1, day: 1)
+        let known = onsetCache.onsets(ofYear: year) { self.onsets(throughEndOf: year) }
         var best: (onset: Int64, offset: Int)?
+        for (utc, offset) in known where utc <= seconds {
+            if best.map({ utc > $0.onset }) ?? true { best = (utc, offset) }
+        }
+        if let best { return best.offset }
+        if let fallback { return fallback.offset(atUTC: seconds) }
+        return observances.min { $0.start < $1.start }!.offsetFrom
+    }
+
+    /// Every onset (UTC) up to the end of `year` that could decide an instant in it, with the offset it
+    /// starts, in observance order. Expanding the rules is the costly part, so it is done once per year
+    /// (``OnsetCache``): listing a long recurring event asks for thousands of instants of the same years.
+    private func onsets(throughEndOf year: Int) -> [(Int64, Int)] {
+        let limit = CivilDateTime(year: year + 1, month: 1, day: 1)
+        var result: [(Int64, Int)] = []
         for observance in observances {
             var onsets = observance.dates + [observance.start]
             if let rule = observance.rule {
@@ -101,13 +119,24 @@ public struct VTimeZoneRules: ZoneRules {
                 }
             }
             for onset in onsets {
-                let utc = onset.secondsSinceEpoch - Int64(observance.offsetFrom)
-                if utc <= seconds, best.map({ utc > $0.onset }) ?? true { best = (utc, observance.offsetTo) }
+                result.append((onset.secondsSinceEpoch - Int64(observance.offsetFrom), observance.offsetTo))
             }
         }
-        if let best { return best.offset }
-        if let fallback { return fallback.offset(atUTC: seconds) }
-        return observances.min { $0.start < $1.start }!.offsetFrom
+        return result
+    }
+}
+
+/// A VTIMEZONE's onsets per year, computed once (found by fuzzing: a weekly event from the year 1013 made
+/// every one of its 52,800 occurrences expand the zone's rules again, 40 s for one listing).
+final class OnsetCache: Sendable {
+    private let years = Mutex<[Int: [(Int64, Int)]]>([:])
+
+    /// The onsets of `year`, from `compute` the first time.
+    func onsets(ofYear year: Int, _ compute: () -> [(Int64, Int)]) -> [(Int64, Int)] {
+        if let known = years.withLock({ $0[year] }) { return known }
+        let computed = compute()
+        years.withLock { $0[year] = computed }
+        return computed
     }
 }
 
