@@ -61,6 +61,55 @@ struct ScannerTests {
         #expect(bad.problems.contains { $0.contains("manifest /skills/0/permission (skill m.x)") })
     }
 
+    @Test("a crashing, a hanging and an exiting file in the middle of a batch are broken; the files around them are scanned")
+    func hostileFilesInABatch() throws {
+        let folder = HostTestSupport.temporaryDirectory()
+        let good = try HostTestSupport.fixturePlugin()
+        let files = [
+            try HostTestSupport.install(good, into: folder, as: "a.so"),
+            try HostTestSupport.install(try HostTestSupport.fixturePlugin(["CRASH_ON_LOAD"]), into: folder, as: "b.so"),
+            try HostTestSupport.install(try HostTestSupport.fixturePlugin(["HANG_ON_LOAD"]), into: folder, as: "c.so"),
+            try HostTestSupport.install(try HostTestSupport.fixturePlugin(["EXIT_ON_LOAD"]), into: folder, as: "d.so"),
+            try HostTestSupport.install(good, into: folder, as: "e.so"),
+        ]
+        let scanner = PluginScanner(helperExecutable: try HostTestSupport.skillhostBinary(), timeout: 2, parallelism: 1)
+        let started = PluginScanner.childrenStarted
+        let outcomes = try scanner.scan(paths: files)
+        #expect(outcomes.count == 5)
+        #expect(outcomes[files[0]]?.status == .ok)
+        #expect(outcomes[files[0]]?.manifest?["id"] == "fixture")
+        #expect(outcomes[files[1]]?.status == .broken)
+        #expect(outcomes[files[1]]?.error?.hasPrefix(files[1] + ": the scanner crashed with signal 11 (SIGSEGV") == true)
+        #expect(outcomes[files[2]]?.status == .broken)
+        #expect(outcomes[files[2]]?.error?.hasPrefix(files[2] + ": the scanner did not finish within 2 s") == true)
+        #expect(outcomes[files[3]]?.status == .broken)
+        #expect(outcomes[files[3]]?.error?.contains("exited with status 3") == true)
+        #expect(outcomes[files[4]]?.status == .ok)
+        // One child for the batch, and a new one after each of the three files that ended a child.
+        // (Exact under scripts/test.sh's --no-parallel; other tests start no scanner meanwhile.)
+        #expect(PluginScanner.childrenStarted - started == 4)
+    }
+
+    @Test("many files are scanned in batches by parallel children, each file keeping its own outcome")
+    func manyFilesInBatches() throws {
+        let folder = HostTestSupport.temporaryDirectory()
+        var files: [String] = []
+        for index in 0..<(PluginScanner.maximumBatch + 5) {
+            files.append(try HostTestSupport.install(
+                try HostTestSupport.fixturePlugin(index == 20 ? ["CRASH_ON_LOAD"] : []), into: folder, as: "p\(index).so"))
+        }
+        try HostTestSupport.write("not a library", to: folder + "/text.so")
+        let scanner = PluginScanner(helperExecutable: try HostTestSupport.skillhostBinary(), parallelism: 2)
+        let started = PluginScanner.childrenStarted
+        let outcomes = try scanner.scan(paths: files + [folder + "/text.so"])
+        #expect(outcomes.count == files.count + 1)
+        #expect(outcomes[folder + "/text.so"]?.status == .invalid)
+        #expect(outcomes[files[20]]?.status == .broken)
+        #expect(files.enumerated().allSatisfy { $0.offset == 20 || outcomes[$0.element]?.status == .ok })
+        // 37 files in two batches of 19 and 18, plus one child after the crash: far fewer than one per file.
+        #expect(PluginScanner.childrenStarted - started == 3)
+    }
+
     @Test("a truncated file is invalid without starting a child")
     func truncatedNeedsNoChild() throws {
         let original = try Data(contentsOf: URL(fileURLWithPath: try HostTestSupport.fixturePlugin()))

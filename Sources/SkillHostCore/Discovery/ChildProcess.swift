@@ -28,8 +28,12 @@ struct ChildProcess {
     var extraEnvironment: [String] = []
 
     /// Starts the process and waits for it, killing it (SIGKILL) once `timeout` seconds pass.
+    ///
+    /// With `onLine`, each complete stdout line (without its newline) is handed over as it arrives and
+    /// restarts the time limit (a batch child reporting file after file: the limit is per report); such
+    /// lines are not kept in ``Outcome/output``, which then holds only an unfinished last line.
     /// - Throws: ``HostError`` of kind `io` when it cannot be started.
-    func run() throws(HostError) -> Outcome {
+    func run(onLine: ((ArraySlice<UInt8>) -> Void)? = nil) throws(HostError) -> Outcome {
         let output = try Posix.makePipe()
         let errors: (read: Int32, write: Int32)
         do { errors = try Posix.makePipe() } catch {
@@ -54,7 +58,7 @@ struct ChildProcess {
         var errorTail: [UInt8] = []
         var open: Set<Int32> = [output.read, errors.read]
         var buffer = [UInt8](repeating: 0, count: 65536)
-        let deadline = Posix.monotonicSeconds() + timeout
+        var deadline = Posix.monotonicSeconds() + timeout
         var killed = false
         while !open.isEmpty {
             let remaining = deadline - Posix.monotonicSeconds()
@@ -69,6 +73,14 @@ struct ChildProcess {
                     open.remove(fd)
                 } else if fd == output.read {
                     collected.append(contentsOf: buffer[0..<count])
+                    if let onLine, let end = collected.lastIndex(of: UInt8(ascii: "\n")) {
+                        for line in collected[..<end].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                            onLine(line)
+                        }
+                        collected.removeSubrange(...end)
+                        errorTail.removeAll()  // what it wrote to stderr before this report is not news
+                        deadline = Posix.monotonicSeconds() + timeout
+                    }
                     if collected.count > Self.maximumOutput {
                         Posix.sendSignal(SIGKILL, to: pid)
                         open.remove(fd)

@@ -27,9 +27,22 @@ public enum ScannerChild {
     /// The whole child: moves stdout out of the plugin's reach (its prints go to stderr), scans, and
     /// writes one JSON line to the real stdout. Returns the exit status (0 when the line was written).
     public static func run(path: String) -> Int32 {
+        run(paths: [path])
+    }
+
+    /// The whole child for a batch: scans the files one after another and writes one JSON line per file,
+    /// in order, as soon as that file is done (the outcome plus `"path"`, the absolute path), so the host
+    /// knows which file a crash or a hang belongs to: the first one without a line.
+    /// Returns the exit status (0 when every line was written).
+    public static func run(paths: [String]) -> Int32 {
         let output = Posix.redirectStandardOutputToStandardError()
-        let outcome = scan(path: Posix.absolutePath(path))
-        let line = outcome.json.serialized() + "\n"
-        return Posix.writeAll(output, Array(line.utf8)) ? 0 : 1
+        for path in paths {
+            let path = Posix.absolutePath(path)
+            guard case .object(var object) = scan(path: path).json else { return 1 }
+            object["path"] = .string(path)
+            let line = JSONValue.object(object).serialized() + "\n"
+            guard Posix.writeAll(output, Array(line.utf8)) else { return 1 }
+        }
+        return 0
     }
 }

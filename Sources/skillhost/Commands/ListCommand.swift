@@ -21,12 +21,15 @@ enum ListCommand: Command {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(arguments, flags: ["--json"], options: [])
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
-        let catalog = try HostOptions.host(parsed).catalog()
-        if parsed.has("--json") {
-            HostOptions.printJSON(CatalogTable.addingSandbox(catalog.json, catalog))
-        } else {
-            print(CatalogTable.render(catalog))
+        let json = parsed.has("--json")
+        // From the listing cache while nothing the catalog depends on changed (docs/listing-cache.md).
+        let output = try HostOptions.host(parsed).listing(format: json ? "list --json" : "list") { catalog in
+            let text = json
+                ? CatalogTable.addingSandbox(catalog.json, catalog).serialized(options: .prettyPrinted)
+                : CatalogTable.render(catalog)
+            return Array((text + "\n").utf8)
         }
+        print(String(decoding: output, as: UTF8.self), terminator: "")
         return ExitCode.success
     }
 }

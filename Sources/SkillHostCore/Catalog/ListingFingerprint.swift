@@ -1,0 +1,64 @@
+import SkillJSON
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything the catalog (and so `list`'s output) is made from, written out as bytes that two processes
+/// compare exactly: the key of the ``ListingCache``.
+///
+/// It holds the output's `format`, the running executable (a new build may check or print differently), the
+/// user, the kernel's Landlock ABI (sandbox labels), the host paths, and the identity (device, inode, size,
+/// modification and status-change times, mode, owner) of: the plugins folder, each `*.so` file in it (a
+/// link by its target), the registry, the scan cache (a worker marking a file broken), the health store, and
+/// the instruction skills as the catalog builds them. A change to any of these makes another key.
+/// Code that makes the catalog depend on a new input must add it here.
+struct ListingFingerprint {
+    var paths: HostPaths
+    var registry: () throws(HostError) -> Registry
+
+    /// The key for `format` (e.g. `"list --json"`) as things are now.
+    /// - Throws: ``HostError`` when the registry is malformed (only read when instruction skills exist).
+    func key(format: String) throws(HostError) -> [UInt8] {
+        var text = "format \(format)\n"
+        text += "exe " + Self.identity(of: "/proc/self/exe") + "\n"
+        text += "uid \(getuid()) landlock \(KernelSandbox.landlockABI)\n"
+        for (name, path) in [("plugins", paths.plugins), ("registry", paths.registry), ("cache", paths.cache),
+                             ("data", paths.data), ("skills", paths.skills)] {
+            text += "path \(name) \(path)\n"
+        }
+        text += "folder " + Self.identity(of: paths.plugins) + "\n"
+        let names = (Posix.directoryEntries(paths.plugins) ?? []).filter { $0.hasSuffix(".so") }.sorted()
+        for name in names {
+            text += "so \(name) " + Self.identity(of: paths.plugins + "/" + name) + "\n"
+        }
+        text += "registry " + Self.identity(of: paths.registry) + "\n"
+        text += "scan " + Self.identity(of: ScanCache(directory: paths.cache).file) + "\n"
+        text += "health " + Self.identity(of: PluginHealthStore(cacheDirectory: paths.cache).path) + "\n"
+        text += try instructions()
+        return Array(text.utf8)
+    }
+
+    /// The instruction skills as the catalog would find them (their summary, folder and whether their
+    /// front matter parsed), or nothing when the skills folder holds nothing.
+    private func instructions() throws(HostError) -> String {
+        guard let entries = Posix.directoryEntries(paths.skills), entries.contains(where: { !$0.hasPrefix(".") })
+        else { return "skills none\n" }
+        let records = InstructionCatalogBuilder(
+            skillsFolder: paths.skills, cache: InstructionCache(directory: paths.cache), registry: try registry()
+        ).build(forceRescan: false)
+        var text = ""
+        for record in records {
+            // Compact JSON has no raw newline: one line per skill.
+            text += "skill \(record.folder) \(record.frontmatter != nil) " + record.summaryJSON.serialized() + "\n"
+        }
+        return text
+    }
+
+    /// `dev ino size mtime ctime mode uid` of what `path` leads to, or `missing ERRNO`.
+    static func identity(of path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "missing \(errno)" }
+        return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) "
+            + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec) \(info.st_mode) \(info.st_uid)"
+    }
+}
