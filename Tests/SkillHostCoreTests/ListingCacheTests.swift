@@ -89,6 +89,30 @@ struct ListingCacheTests {
         try expectMiss("a removed plugin file") { try FileManager.default.removeItem(atPath: root + "/plugins/crashy.so") }
     }
 
+    @Test("an instruction skill added, changed or clashing with a plugin id makes a new listing")
+    func instructionSkills() throws {
+        let (host, root, _) = try hostWithPlugins()
+        let renders = Renders()
+        _ = try warm(host, renders)
+        func skill(_ name: String, _ description: String) throws {
+            try HostTestSupport.write("---\nname: \(name)\ndescription: \(description)\n---\n\nBody.\n",
+                                      to: root + "/skills/\(name)/SKILL.md")
+        }
+        try skill("notes", "Take notes.")
+        var text = String(decoding: try warm(host, renders), as: UTF8.self)
+        #expect(text.contains("Take notes."))
+        #expect(Array(text.utf8) == Array(try host.catalog().json.serialized().utf8))
+        let count = renders.count
+        try skill("notes", "Write notes down.")
+        text = String(decoding: try host.listing(format: "test", render: renders.render), as: UTF8.self)
+        #expect(renders.count == count + 1)
+        #expect(text.contains("Write notes down."))
+        try skill("fixture", "Same id as the plugin.")
+        text = String(decoding: try warm(host, renders), as: UTF8.self)
+        #expect(text.contains("duplicate id \\\"fixture\\\""))
+        #expect(Array(text.utf8) == Array(try host.catalog().json.serialized().utf8))
+    }
+
     @Test("a corrupt, truncated or foreign cache file is ignored and rebuilt")
     func corruptFile() throws {
         let (host, _, _) = try hostWithPlugins()
