@@ -10,7 +10,8 @@ enum ListCommand: Command {
 
         Lists every .so file in the plugins folder with its status (ok, disabled, invalid, broken, denied), the
         reason when it is not usable, and its skills. Unchanged files come from the scan cache: no plugin
-        code runs. Changed files are scanned in a child process.
+        code runs. Changed files are scanned in child processes. While nothing it depends on changed, the
+        output comes from list_output.cache in the cache folder (docs/listing-cache.md).
 
         Options:
           --json    print {"plugins":[{"id","path","status","enabled","error","skills":[{"id","title",
