@@ -10,6 +10,7 @@
 #     a whole `skillhost __worker` process that loads a C plugin and exits;
 #   - `list --json` at 200 plugins (600 skills; scripts/bench/catalog_plugin.c with distinct ids), cold (no
 #     cache) and warm; `call clock.now` (a Swift skill) as a whole process;
+#     also warm without the listing cache (the catalog built from the scan cache, docs/listing-cache.md);
 #   - JSON Schema validation against Python jsonschema and jsonschema-rs (scripts/bench-schema.sh, 3 runs);
 #   - peak RSS of the host (`list --json`, `call`) and of one worker.
 # Not run by CI: it takes a few minutes and its numbers depend on the machine's load.
@@ -106,6 +107,8 @@ export SKILLHOST_PLUGINS="$catalog/plugins" SKILLHOST_REGISTRY="$catalog/registr
 export SKILLHOST_CACHE="$catalog/cache"
 timed "list --json, 200 plugins, cold (no cache)" "${BENCH_COLD_RUNS:-5}" --no-warmup --before "rm -rf '$catalog/cache'" -- "$skillhost" list --json
 timed "list --json, 200 plugins, warm" "$runs" -- "$skillhost" list --json
+# The catalog path itself (scan cache warm, listing cache removed before each run: docs/listing-cache.md).
+timed "list --json, 200 plugins, warm, no listing cache" "$runs" --before "rm -f '$catalog/cache/list_output.cache'" -- "$skillhost" list --json
 
 if [[ "$skip" != *" call "* ]]; then
 say "call clock.now (whole process)"
