@@ -24,8 +24,9 @@ public struct PluginScanner: Sendable {
     public static var childrenStarted: Int { startedCount.load(ordering: .relaxed) }
     private static let startedCount = Atomic<Int>(0)
 
-    /// The number of processors online (at least 1): the default ``parallelism``.
-    public static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    /// The number of processors online, at least 1 and at most 8 (a container may see more processors than
+    /// it may use): the default ``parallelism``.
+    public static var processorCount: Int { min(8, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
 
     /// A scanner that starts `helperExecutable __scan FILE…`, killing a child that takes more than `timeout`
     /// seconds for one file, with at most `parallelism` children at once (default: one per processor).
