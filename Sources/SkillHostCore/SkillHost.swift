@@ -24,6 +24,8 @@ public final class SkillHost: Sendable {
 
     private let executors = Mutex<[String: any PluginExecutor]>([:])
     private let validator = ArgumentValidator()
+    private let catalogCache = ProcessCatalogCache()
+    private let madeDataDirectories = Mutex<Set<String>>([])
 
     /// - Parameters:
     ///   - helperExecutable: the `skillhost` binary (tests pass `.build/debug/skillhost`).
@@ -52,18 +54,30 @@ public final class SkillHost: Sendable {
     /// changed ones rescanned through the scanner child.
     /// - Throws: ``HostError`` for a malformed registry or when the scanner cannot be started.
     public func catalog() throws(HostError) -> Catalog {
-        try builder().build(forceRescan: false)
+        try catalogCache.refresh(paths: paths) { () throws(HostError) in try builder().build(forceRescan: false) }.catalog
     }
 
     /// Scans every file again, ignoring the cache (`skillhost rescan`).
     @discardableResult
     public func rescan() throws(HostError) -> Catalog {
-        try builder().build(forceRescan: true)
+        try catalogCache.refresh(paths: paths) { () throws(HostError) in try builder().build(forceRescan: true) }.catalog
+    }
+
+    /// The catalog this process built last, while none of its inputs changed (one `stat` per input: the
+    /// registry, the plugins folder and each plugin file, the skills folder and each skill folder, the
+    /// crash history); otherwise built now like ``catalog()``. What ``invoke(skillID:arguments:options:)``
+    /// and ``enabledSkills()`` use, so a long-lived process (MCP, chat) does not rebuild per call.
+    public func currentCatalog() throws(HostError) -> Catalog {
+        try currentSnapshot().catalog
     }
 
     /// The skills that may be offered to a model and called.
     public func enabledSkills() throws(HostError) -> [SkillDescription] {
-        try catalog().enabledSkills
+        try currentCatalog().enabledSkills
+    }
+
+    private func currentSnapshot() throws(HostError) -> ProcessCatalogCache.Snapshot {
+        try catalogCache.current(paths: paths) { () throws(HostError) in try builder().build(forceRescan: false) }
     }
 
     private func builder() throws(HostError) -> CatalogBuilder {
@@ -141,9 +155,9 @@ public final class SkillHost: Sendable {
     /// - Returns: the skill's result JSON.
     public func invoke(skillID: String, arguments: JSONValue, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
         let id = Identifier.normalize(skillID)
-        let catalog = try catalog()
-        guard let (skill, plugin) = catalog.skill(id) else {
-            if let plugin = catalog.plugin(id) {
+        let snapshot = try currentSnapshot()
+        guard let (skill, plugin) = snapshot.skill(id) else {
+            if let plugin = snapshot.catalog.plugin(id) {
                 let names = plugin.skills.map(\.id).joined(separator: ", ")
                 throw HostError(.notFound, "\"\(id)\" is a plugin, not a skill; call one of its skills: \(names)", pluginID: plugin.id)
             }
@@ -151,10 +165,13 @@ public final class SkillHost: Sendable {
         }
         try checkUsable(skill, plugin)
         for gate in gates { try gate.check(skill, plugin: plugin) }
-        try validator.validate(arguments, for: skill)
+        try validator.validate(arguments, for: skill, generation: snapshot.generation)
         try await approve(skill, arguments, options)
         let dataDirectory = paths.dataDirectory(forPlugin: plugin.id)
-        try Posix.makeDirectories(dataDirectory)
+        if !madeDataDirectories.withLock({ $0.contains(dataDirectory) }) {
+            try Posix.makeDirectories(dataDirectory)
+            madeDataDirectories.withLock { _ = $0.insert(dataDirectory) }
+        }
         let callID = options.callID ?? UUID().uuidString.lowercased()
         let call = SkillCall(
             pluginID: plugin.id, pluginPath: plugin.path, skillID: skill.id, arguments: arguments, callID: callID,
