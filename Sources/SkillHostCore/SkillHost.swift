@@ -22,7 +22,8 @@ public final class SkillHost: Sendable {
     /// Where the host's warnings and notices for a person go.
     public let diagnostics: DiagnosticSink
 
-    private let executors = Mutex<[String: any PluginExecutor]>([:])
+    /// By isolation mode and path, with the status of the file the executor was made for.
+    private let executors = Mutex<[String: (file: CatalogInputs.Stamp?, executor: any PluginExecutor)]>([:])
     private let validator = ArgumentValidator()
     private let catalogCache = ProcessCatalogCache()
     private let madeDataDirectories = Mutex<Set<String>>([])
@@ -178,7 +179,7 @@ public final class SkillHost: Sendable {
             sessionID: options.sessionID, idempotencyKey: options.idempotencyKey ?? callID, timeout: skill.timeout,
             configuration: plugin.settings.configuration, dataDirectory: dataDirectory,
             sessionContext: options.sessionContext)
-        let executor = try executor(for: plugin)
+        let executor = try executor(for: plugin, file: snapshot.stamp(of: plugin.path))
         options.executionStarted?()
         return try await executor.execute(call)
     }
@@ -225,24 +226,30 @@ public final class SkillHost: Sendable {
         }
     }
 
-    private func executor(for plugin: PluginRecord) throws(HostError) -> any PluginExecutor {
+    /// The executor for the plugin's file as the catalog saw it (`file`): a file replaced since gets a new
+    /// executor (fresh workers load the new code) and the old one is shut down.
+    private func executor(for plugin: PluginRecord, file: CatalogInputs.Stamp?) throws(HostError) -> any PluginExecutor {
         let mode = plugin.settings.isolation
         let key = "\(mode.rawValue):\(plugin.path)"
-        if let existing = executors.withLock({ $0[key] }) { return existing }
+        if let existing = executors.withLock({ $0[key] }), existing.file == file { return existing.executor }
         let request = ExecutorFactory.Request(plugin: plugin, paths: paths, helperExecutable: helperExecutable)
         let made = try executorFactory.maker(for: mode)(request)
-        return executors.withLock { executors in
-            if let existing = executors[key] { return existing }
-            executors[key] = made
-            return made
+        // Another call may have made one meanwhile: keep the first, shut down what is not kept.
+        let (chosen, unused) = executors.withLock { executors -> (any PluginExecutor, (any PluginExecutor)?) in
+            if let existing = executors[key], existing.file == file { return (existing.executor, made) }
+            let replaced = executors[key]?.executor
+            executors[key] = (file, made)
+            return (made, replaced)
         }
+        if let unused { Task { await unused.shutdown() } }
+        return chosen
     }
 
     /// Stops every executor (workers exit).
     public func shutdown() async {
         let all = executors.withLock { executors in
             defer { executors = [:] }
-            return Array(executors.values)
+            return executors.values.map(\.executor)
         }
         for executor in all { await executor.shutdown() }
     }

@@ -95,17 +95,19 @@ struct CatalogReuseTests {
         #expect(result["echo"] == ["text": "hi"])
     }
 
+    /// In worker isolation (the default): a replaced file gets fresh workers that load the new code.
     @Test("a plugin file replaced, added or removed takes effect on the next call of the same host")
     func pluginFilesChange() async throws {
-        let (host, root) = try fixtureHost(registry: #"{"version": 1, "defaults": {"isolation": "inprocess"}}"#)
+        let (host, root) = try fixtureHost(registry: #"{"version": 1}"#)
+        defer { Task { await host.shutdown() } }
         _ = try await host.invoke(skillID: "fixture.echo", arguments: ["text": "hi"])
         // Added.
-        let second = try HostTestSupport.fixturePlugin([#"PLUGIN_ID="\"second\"""#])
+        let second = try HostTestSupport.fixturePlugin(["PLUGIN_ID=\"second\""])
         try HostTestSupport.install(second, into: root + "/plugins", as: "second.so")
         let added = try await host.invoke(skillID: "second.echo", arguments: ["text": "new"])
         #expect(added["echo"] == ["text": "new"])
         // Replaced: fixture.so now holds plugin "third".
-        let third = try HostTestSupport.fixturePlugin([#"PLUGIN_ID="\"third\"""#])
+        let third = try HostTestSupport.fixturePlugin(["PLUGIN_ID=\"third\""])
         try HostTestSupport.install(third, into: root + "/plugins", as: "fixture.so")
         let gone = await failure { () throws(HostError) in try await host.invoke(skillID: "fixture.echo", arguments: ["text": "hi"]) }
         #expect(gone?.kind == .notFound)

@@ -15,6 +15,7 @@ final class ProcessCatalogCache: Sendable {
         /// Counts builds in this process: a compiled schema made under the same generation is current.
         let generation: Int
         private let skillIndex: [String: (plugin: Int, skill: Int)]
+        private let stamps: [String: CatalogInputs.Stamp]
 
         init(catalog: Catalog, inputs: CatalogInputs, generation: Int) {
             self.catalog = catalog
@@ -27,7 +28,11 @@ final class ProcessCatalogCache: Sendable {
                 }
             }
             self.skillIndex = index
+            self.stamps = Dictionary(zip(inputs.paths, inputs.stamps), uniquingKeysWith: { first, _ in first })
         }
+
+        /// The status of an input (a plugin file) when this catalog was built; nil for a path it did not read.
+        func stamp(of path: String) -> CatalogInputs.Stamp? { stamps[path] }
 
         /// The skill with this normalized id and its plugin (the first by path, like ``Catalog/skill(_:)``).
         func skill(_ id: String) -> (skill: SkillDescription, plugin: PluginRecord)? {
