@@ -207,6 +207,7 @@ public final class SkillHost: Sendable {
     }
 
     private func approve(_ skill: SkillDescription, _ arguments: JSONValue, _ options: InvocationOptions) async throws(HostError) {
+        if skill.approval == .allow { return }
         let setting = "plugins.\(skill.pluginID).skills.\(skill.id).approval in \(paths.registry)"
         switch skill.approval {
         case .allow:
