@@ -54,14 +54,16 @@ public final class SkillHost: Sendable {
     /// Every plugin file with status and skills: unchanged files from the cache (no plugin code runs),
     /// changed ones rescanned through the scanner child.
     /// - Throws: ``HostError`` for a malformed registry or when the scanner cannot be started.
+    /// Always builds (a one-shot `list` pays nothing for reuse); see ``currentCatalog()``.
     public func catalog() throws(HostError) -> Catalog {
-        try catalogCache.refresh(paths: paths) { () throws(HostError) in try builder().build(forceRescan: false) }.catalog
+        try builder().build(forceRescan: false)
     }
 
     /// Scans every file again, ignoring the cache (`skillhost rescan`).
     @discardableResult
     public func rescan() throws(HostError) -> Catalog {
-        try catalogCache.refresh(paths: paths) { () throws(HostError) in try builder().build(forceRescan: true) }.catalog
+        defer { catalogCache.invalidate() }
+        return try builder().build(forceRescan: true)
     }
 
     /// The catalog this process built last, while none of its inputs changed (one `stat` per input: the

@@ -59,15 +59,6 @@ final class ProcessCatalogCache: Sendable {
         }
     }
 
-    /// Builds now (the caller asked for a fresh catalog) and remembers the result for later calls.
-    func refresh(
-        paths: HostPaths, build: () throws(HostError) -> Catalog
-    ) throws(HostError) -> Snapshot {
-        try building.withLock { (generation: inout Int) throws(HostError) -> Snapshot in
-            try rebuild(paths: paths, generation: &generation, build: build)
-        }
-    }
-
     /// Forgets the snapshot (the next call builds).
     func invalidate() { last.withLock { $0 = nil } }
 
