@@ -3,7 +3,8 @@
 # scripts/bench/dispatch_echo.c):
 #   - skillhost mcp     release build, the skill in its default isolation (worker processes);
 #   - python MCPServer  the Python `mcp` package's own server serving the same tool;
-# both driven by the same raw pipelined client (scripts/bench/mcp_pipelined_client.py: one thread writes
+#   - floor             a C server that answers with fixed bytes (what the client and pipes allow);
+# all driven by the same raw pipelined client (scripts/bench/mcp_pipelined_client.py: one thread writes
 # N requests, another reads the answers). Target (issue #12): skillhost at least 50x the Python server.
 #
 # usage: scripts/bench-mcp.sh [CALLS] [MAX_WORKERS]   (defaults 20000 and the registry default, 2)
@@ -44,3 +45,8 @@ python_calls=$(( calls < 5000 ? calls : 5000 ))
 printf '%-34s ' "python mcp $version MCPServer:"
 "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$python_calls" 200 -- \
     "$python" "$root/scripts/bench/mcp_python_server.py" 2>"$work/python.log"
+# The floor: the same client against a C stdio server that answers every line with a fixed result and
+# does no work (scripts/bench/mcp_echo_floor.c). No server can beat this row on this machine.
+cc -O2 "$root/scripts/bench/mcp_echo_floor.c" -o "$work/mcp_echo_floor"
+printf '%-34s ' "floor (C, fixed answers):"
+"$python" "$root/scripts/bench/mcp_pipelined_client.py" "$calls" 500 -- "$work/mcp_echo_floor"

@@ -114,11 +114,18 @@ struct ManifestReader {
         } else if parameters == nil {
             problem(pointer, skill: id, "is missing the required member \"parameters\" (a JSON Schema object)")
         }
+        let outputSchema = object["output_schema"]
+        if let outputSchema, checksRules {
+            for message in ManifestSchema.objectSchemaProblems(outputSchema, member: "output_schema", noun: "result") {
+                problem(pointer + "/output_schema" + message.pointer, skill: id, message.message)
+            }
+        }
         let capabilities = readCapabilities(object["capabilities"], at: pointer + "/capabilities", skill: id)
         guard let id, let title, let description, let permission, let parameters else { return nil }
         return SkillManifest(
             id: id, title: title, description: description, parameters: parameters, permission: permission,
-            timeout: timeout, idempotent: idempotent, examples: examples, summary: summary, capabilities: capabilities)
+            timeout: timeout, idempotent: idempotent, examples: examples, summary: summary, capabilities: capabilities,
+            outputSchema: outputSchema)
     }
 
     private mutating func checkGrammar(_ id: String, _ pointer: String, _ skill: String?) {

@@ -36,23 +36,29 @@ extension ManifestSchema {
     /// each place the draft 2020-12 meta-schema rejects; each invalid regular expression; and, when those are
     /// clean, what compiling finds (see `Schema.problems(in:)`).
     static func parameterProblems(_ parameters: JSONValue) -> [ParameterProblem] {
-        guard case .object(let object) = parameters else {
-            return [ParameterProblem(pointer: "", message: "must be a JSON Schema object with \"type\": \"object\", got \(parameters.typeName)")]
+        objectSchemaProblems(parameters, member: "parameters", noun: "parameter")
+    }
+
+    /// Every fault of a schema whose root must be an object schema (`parameters`, `output_schema`): the
+    /// checks of ``parameterProblems(_:)``, with messages naming `member` and its properties as `noun`s.
+    static func objectSchemaProblems(_ schema: JSONValue, member: String, noun: String) -> [ParameterProblem] {
+        guard case .object(let object) = schema else {
+            return [ParameterProblem(pointer: "", message: "must be a JSON Schema object with \"type\": \"object\", got \(schema.typeName)")]
         }
         var problems: [ParameterProblem] = []
         if object["type"] != .string("object") {
-            problems.append(ParameterProblem(pointer: "/type", message: "the root of parameters must be an object schema: add \"type\": \"object\""))
+            problems.append(ParameterProblem(pointer: "/type", message: "the root of \(member) must be an object schema: add \"type\": \"object\""))
         }
         let properties = object["properties"]?.objectValue
         if case .array(let names)? = object["required"] {
             for (index, name) in names.enumerated() {
                 if case .string(let text) = name, properties?[text] == nil {
                     problems.append(ParameterProblem(pointer: "/required/\(index)",
-                        message: "required parameter \"\(text)\" is not in \"properties\"; describe it there or remove it from \"required\""))
+                        message: "required \(noun) \"\(text)\" is not in \"properties\"; describe it there or remove it from \"required\""))
                 }
             }
         }
-        for fault in Schema.problems(in: parameters, options: parameterOptions) {
+        for fault in Schema.problems(in: schema, options: parameterOptions) {
             problems.append(ParameterProblem(pointer: fault.pointer, message: "is not a valid draft 2020-12 schema: \(fault.message)"))
         }
         return problems

@@ -45,7 +45,13 @@ public enum ManifestSchema {
         "idempotent": {"type": "boolean"},
         "examples": {"type": "array", "items": {"type": "string"}},
         "summary": {"type": "string", "minLength": 1, "description": "One-line result summary; {field} is a member of the result, {a.b} a nested one, {items.count} an array's length."},
-        "capabilities": {"$ref": "#/$defs/capabilities", "description": "A subset of the plugin's capabilities."}
+        "capabilities": {"$ref": "#/$defs/capabilities", "description": "A subset of the plugin's capabilities."},
+        "output_schema": {
+          "type": "object",
+          "description": "A draft 2020-12 JSON Schema whose root is an object schema: every result conforms to it (MCP outputSchema).",
+          "required": ["type"],
+          "properties": {"type": {"const": "object"}}
+        }
       }
     },
     "capabilities": {

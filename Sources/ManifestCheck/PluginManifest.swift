@@ -25,14 +25,18 @@ public struct SkillManifest: Sendable, Equatable {
     public var summary: String? = nil
     /// The skill's own `capabilities` (a subset of its plugin's); nil = the plugin's.
     public var capabilities: PluginCapabilities? = nil
+    /// The JSON Schema (draft 2020-12, root an object schema) every result conforms to (manifest
+    /// `output_schema`); nil when the manifest gives none. MCP serves it as the tool's `outputSchema`.
+    public var outputSchema: JSONValue? = nil
 
     /// A skill with these facts (a manifest's entry, already checked).
     public init(
         id: String, title: String, description: String, parameters: JSONValue, permission: Permission,
         timeout: Double = SkillDefaults.timeout, idempotent: Bool, examples: [String] = [], summary: String? = nil,
-        capabilities: PluginCapabilities? = nil
+        capabilities: PluginCapabilities? = nil, outputSchema: JSONValue? = nil
     ) {
         self.capabilities = capabilities
+        self.outputSchema = outputSchema
         self.id = id
         self.title = title
         self.description = description

@@ -22,8 +22,11 @@ public final class SkillHost: Sendable {
     /// Where the host's warnings and notices for a person go.
     public let diagnostics: DiagnosticSink
 
-    private let executors = Mutex<[String: any PluginExecutor]>([:])
+    /// By isolation mode and path, with the status of the file the executor was made for.
+    private let executors = Mutex<[String: (file: CatalogInputs.Stamp?, executor: any PluginExecutor)]>([:])
     private let validator = ArgumentValidator()
+    private let catalogCache = ProcessCatalogCache()
+    private let madeDataDirectories = Mutex<Set<String>>([])
 
     /// - Parameters:
     ///   - helperExecutable: the `skillhost` binary (tests pass `.build/debug/skillhost`).
@@ -51,6 +54,7 @@ public final class SkillHost: Sendable {
     /// Every plugin file with status and skills: unchanged files from the cache (no plugin code runs),
     /// changed ones rescanned through the scanner child.
     /// - Throws: ``HostError`` for a malformed registry or when the scanner cannot be started.
+    /// Always builds (a one-shot `list` pays nothing for reuse); see ``currentCatalog()``.
     public func catalog() throws(HostError) -> Catalog {
         try builder().build(forceRescan: false)
     }
@@ -58,12 +62,25 @@ public final class SkillHost: Sendable {
     /// Scans every file again, ignoring the cache (`skillhost rescan`).
     @discardableResult
     public func rescan() throws(HostError) -> Catalog {
-        try builder().build(forceRescan: true)
+        defer { catalogCache.invalidate() }
+        return try builder().build(forceRescan: true)
+    }
+
+    /// The catalog this process built last, while none of its inputs changed (one `stat` per input: the
+    /// registry, the plugins folder and each plugin file, the skills folder and each skill folder, the
+    /// crash history); otherwise built now like ``catalog()``. What ``invoke(skillID:arguments:options:)``
+    /// and ``enabledSkills()`` use, so a long-lived process (MCP, chat) does not rebuild per call.
+    public func currentCatalog() throws(HostError) -> Catalog {
+        try currentSnapshot().catalog
     }
 
     /// The skills that may be offered to a model and called.
     public func enabledSkills() throws(HostError) -> [SkillDescription] {
-        try catalog().enabledSkills
+        try currentCatalog().enabledSkills
+    }
+
+    private func currentSnapshot() throws(HostError) -> ProcessCatalogCache.Snapshot {
+        try catalogCache.current(paths: paths) { () throws(HostError) in try builder().build(forceRescan: false) }
     }
 
     private func builder() throws(HostError) -> CatalogBuilder {
@@ -141,9 +158,9 @@ public final class SkillHost: Sendable {
     /// - Returns: the skill's result JSON.
     public func invoke(skillID: String, arguments: JSONValue, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
         let id = Identifier.normalize(skillID)
-        let catalog = try catalog()
-        guard let (skill, plugin) = catalog.skill(id) else {
-            if let plugin = catalog.plugin(id) {
+        let snapshot = try currentSnapshot()
+        guard let (skill, plugin) = snapshot.skill(id) else {
+            if let plugin = snapshot.catalog.plugin(id) {
                 let names = plugin.skills.map(\.id).joined(separator: ", ")
                 throw HostError(.notFound, "\"\(id)\" is a plugin, not a skill; call one of its skills: \(names)", pluginID: plugin.id)
             }
@@ -151,17 +168,20 @@ public final class SkillHost: Sendable {
         }
         try checkUsable(skill, plugin)
         for gate in gates { try gate.check(skill, plugin: plugin) }
-        try validator.validate(arguments, for: skill)
+        try validator.validate(arguments, for: skill, generation: snapshot.generation)
         try await approve(skill, arguments, options)
         let dataDirectory = paths.dataDirectory(forPlugin: plugin.id)
-        try Posix.makeDirectories(dataDirectory)
+        if !madeDataDirectories.withLock({ $0.contains(dataDirectory) }) {
+            try Posix.makeDirectories(dataDirectory)
+            madeDataDirectories.withLock { _ = $0.insert(dataDirectory) }
+        }
         let callID = options.callID ?? UUID().uuidString.lowercased()
         let call = SkillCall(
             pluginID: plugin.id, pluginPath: plugin.path, skillID: skill.id, arguments: arguments, callID: callID,
             sessionID: options.sessionID, idempotencyKey: options.idempotencyKey ?? callID, timeout: skill.timeout,
             configuration: plugin.settings.configuration, dataDirectory: dataDirectory,
             sessionContext: options.sessionContext)
-        let executor = try executor(for: plugin)
+        let executor = try executor(for: plugin, file: snapshot.stamp(of: plugin.path))
         options.executionStarted?()
         return try await executor.execute(call)
     }
@@ -189,6 +209,7 @@ public final class SkillHost: Sendable {
     }
 
     private func approve(_ skill: SkillDescription, _ arguments: JSONValue, _ options: InvocationOptions) async throws(HostError) {
+        if skill.approval == .allow { return }
         let setting = "plugins.\(skill.pluginID).skills.\(skill.id).approval in \(paths.registry)"
         switch skill.approval {
         case .allow:
@@ -208,24 +229,30 @@ public final class SkillHost: Sendable {
         }
     }
 
-    private func executor(for plugin: PluginRecord) throws(HostError) -> any PluginExecutor {
+    /// The executor for the plugin's file as the catalog saw it (`file`): a file replaced since gets a new
+    /// executor (fresh workers load the new code) and the old one is shut down.
+    private func executor(for plugin: PluginRecord, file: CatalogInputs.Stamp?) throws(HostError) -> any PluginExecutor {
         let mode = plugin.settings.isolation
         let key = "\(mode.rawValue):\(plugin.path)"
-        if let existing = executors.withLock({ $0[key] }) { return existing }
+        if let existing = executors.withLock({ $0[key] }), existing.file == file { return existing.executor }
         let request = ExecutorFactory.Request(plugin: plugin, paths: paths, helperExecutable: helperExecutable)
         let made = try executorFactory.maker(for: mode)(request)
-        return executors.withLock { executors in
-            if let existing = executors[key] { return existing }
-            executors[key] = made
-            return made
+        // Another call may have made one meanwhile: keep the first, shut down what is not kept.
+        let (chosen, unused) = executors.withLock { executors -> (any PluginExecutor, (any PluginExecutor)?) in
+            if let existing = executors[key], existing.file == file { return (existing.executor, made) }
+            let replaced = executors[key]?.executor
+            executors[key] = (file, made)
+            return (made, replaced)
         }
+        if let unused { Task { await unused.shutdown() } }
+        return chosen
     }
 
     /// Stops every executor (workers exit).
     public func shutdown() async {
         let all = executors.withLock { executors in
             defer { executors = [:] }
-            return Array(executors.values)
+            return executors.values.map(\.executor)
         }
         for executor in all { await executor.shutdown() }
     }

@@ -73,10 +73,18 @@ async def with_sdk_client() -> None:
             echo = next(tool for tool in listed.tools if tool.name == "fixture.echo")
             check(echo.annotations is not None and echo.annotations.read_only_hint is True, "fixture.echo is read-only")
             check(echo.input_schema.get("properties", {}).get("count", {}).get("type") == "integer", "inputSchema is the skill's parameters")
+            # The fixture is built with OUTPUT_SCHEMAS: echo's manifest declares output_schema. The client keeps
+            # it as outputSchema and itself validates each structured result of that tool against it.
+            check((echo.output_schema or {}).get("required") == ["echo", "call_id"], f"outputSchema is the skill's output_schema: {echo.output_schema}")
 
             result = await session.call_tool("fixture.echo", {"text": "hi", "count": 2})
             check(not result.is_error, f"tools/call fixture.echo: {text_of(result)[:80]}")
             check((result.structured_content or {}).get("echo") == {"text": "hi", "count": 2}, "structuredContent is the skill's result")
+            check(isinstance((result.structured_content or {}).get("call_id"), str), "the client accepted a structured result checked against outputSchema")
+
+            nonconforming = await session.call_tool("fixture.config", {})
+            check(nonconforming.is_error is True and "output_schema" in text_of(nonconforming) and "never_there" in text_of(nonconforming),
+                  f"a result that breaks its outputSchema gives isError: {text_of(nonconforming)[:160]}")
 
             bad = await session.call_tool("fixture.echo", {"count": -1})
             check(bad.is_error is True and "/count" in text_of(bad), f"bad arguments give isError: {text_of(bad)[:120]}")

@@ -225,3 +225,34 @@ struct ManifestValidatorTests {
         #expect((try? JSONValue(parsing: ManifestSchema.text)) != nil)
     }
 }
+
+/// `output_schema`: optional, checked like `parameters`, every fault with its JSON pointer.
+@Suite("Manifest output_schema")
+struct ManifestOutputSchemaTests {
+    typealias Base = ManifestValidatorTests
+
+    @Test("absent is fine and reads as nil; a valid one is kept as written")
+    func validOrAbsent() throws {
+        #expect(try ManifestValidator.validate(Base.manifest(), file: Base.file).skills[0].outputSchema == nil)
+        let schema: JSONValue = ["type": "object", "properties": ["time": ["type": "string"]], "required": ["time"]]
+        let document = Base.manifest { Base.setSkill(&$0, "output_schema", schema) }
+        #expect(try ManifestValidator.validate(document, file: Base.file).skills[0].outputSchema == schema)
+    }
+
+    @Test("every fault is reported with its JSON pointer under /skills/0/output_schema")
+    func faults() {
+        let notObject = Base.problems(Base.manifest { Base.setSkill(&$0, "output_schema", "string") })
+        #expect(notObject.contains { $0.pointer.hasPrefix("/skills/0/output_schema") })
+        let rootNotObject = Base.problems(Base.manifest { Base.setSkill(&$0, "output_schema", ["type": "array"]) })
+        #expect(rootNotObject.contains { $0.pointer == "/skills/0/output_schema/type" && $0.message.contains("root of output_schema") })
+        let several = Base.problems(Base.manifest {
+            Base.setSkill(&$0, "output_schema", [
+                "type": "object", "properties": ["a": ["type": "strnig"], "b": ["minimum": "x"]], "required": ["c"],
+            ])
+        })
+        #expect(several.contains { $0.pointer == "/skills/0/output_schema/required/0" && $0.message.contains("required result \"c\"") })
+        #expect(several.contains { $0.pointer.hasPrefix("/skills/0/output_schema/properties/a") })
+        #expect(several.contains { $0.pointer.hasPrefix("/skills/0/output_schema/properties/b") })
+        #expect(several.allSatisfy { !$0.description.contains("\n") })
+    }
+}

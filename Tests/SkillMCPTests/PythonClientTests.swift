@@ -3,7 +3,8 @@ import Testing
 
 /// `skillhost mcp` against a client we did not write: the official Python `mcp` package (2.x), installed by
 /// this test into `.build/peers/mcp` when missing, drives the built binary through its stdio client
-/// (Tests/Peers/mcp_stdio_client.py): initialize, tools/list, tools/call, isError on bad arguments,
+/// (Tests/Peers/mcp_stdio_client.py): initialize, tools/list, tools/call, isError on bad arguments, a tool
+/// with an outputSchema (its structured result accepted by the client, a non-conforming one isError),
 /// progress during a long call, a call the client abandons (cancelled), a
 /// refused write, the Skills extension's digests, list_changed after `skillhost disable` in another
 /// process, and a malformed raw line.
@@ -28,7 +29,7 @@ import Testing
         let root = MCPTestSupport.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
         let compiled = try Self.run("/usr/bin/cc", [
-            "-std=c99", "-D_DEFAULT_SOURCE", "-fPIC", "-shared", "-fvisibility=hidden",
+            "-std=c99", "-D_DEFAULT_SOURCE", "-fPIC", "-shared", "-fvisibility=hidden", "-DOUTPUT_SCHEMAS",
             "-I", MCPTestSupport.packageRoot + "/Sources/CSkillABI/include",
             MCPTestSupport.packageRoot + "/Tests/Fixtures/TestPlugins/fixture_plugin.c", "-o", root + "/plugins/fixture.so",
         ])

@@ -198,7 +198,8 @@ typedef struct skill_result {
     uint32_t struct_size;
     /* Same value the plugin returns from invoke. */
     skill_status status;
-    /* On SKILL_STATUS_OK: the result as UTF-8 JSON (any JSON value).
+    /* On SKILL_STATUS_OK: the result as UTF-8 JSON (any JSON value; an object conforming to the skill's
+     * "output_schema" when its manifest declares one, or the host reports the call as failed).
      * Otherwise: a JSON object {"message": "...", "field": "/json/pointer"?, "remedy": "..."?}, or NULL.
      * Owned by the plugin; valid until the host passes this result to `free_result`. */
     const char *json;
@@ -224,7 +225,11 @@ typedef struct skill_plugin_descriptor {
     uint32_t reserved0;
 
     /* The plugin manifest, UTF-8 JSON (see docs/manifest.md and the schema in
-     * Sources/SkillHostCore/Resources/manifest.schema.json). Static lifetime.
+     * Sources/ManifestCheck/Resources/manifest.schema.json). Static lifetime.
+     *
+     * Result schema (optional per-skill member "output_schema", a draft 2020-12 JSON Schema whose root is
+     * an object schema; an optional field, so the ABI stays 1.x): every result of the skill conforms to it.
+     * MCP serves it as the tool's outputSchema; a result that does not conform becomes an error there.
      *
      * Sandbox capabilities (optional member "capabilities", plugin level and optionally per skill, a
      * skill's a subset of its plugin's; an optional field, so the ABI stays 1.x). The host runs the plugin

@@ -3,25 +3,28 @@ import SkillJSON
 import Synchronization
 
 /// Validates call arguments against a skill's `parameters` schema before any plugin code runs. Compiled
-/// schemas are kept per skill (and recompiled when the schema changes). Formats assert: a `date-time`
+/// schemas are kept per skill (and recompiled when the schema changes): a schema compiled for the same
+/// catalog build (`generation`) is used without comparing; after a rebuild the schemas are compared once. Formats assert: a `date-time`
 /// parameter that gets "tomorrow" is refused.
 final class ArgumentValidator: Sendable {
     /// The most errors listed in one message.
     static let maximumErrors = 10
 
-    private let compiled = Mutex<[String: (parameters: JSONValue, schema: Schema)]>([:])
+    private let compiled = Mutex<[String: (parameters: JSONValue, generation: Int, schema: Schema)]>([:])
 
     init() {}
 
     /// - Throws: ``HostError`` `invalidArguments` listing every error with its JSON pointer, on one line;
     ///   `details` holds them as `[{"pointer", "keyword", "message"}]`.
-    func validate(_ arguments: JSONValue, for skill: SkillDescription) throws(HostError) {
+    /// - Parameter generation: the catalog build `skill` comes from (``ProcessCatalogCache``); -1 when
+    ///   unknown (the schema is then always compared).
+    func validate(_ arguments: JSONValue, for skill: SkillDescription, generation: Int = -1) throws(HostError) {
         guard case .object = arguments else {
             throw HostError(.invalidArguments,
                 "skill \(skill.id): arguments must be a JSON object, got \(arguments.typeName); e.g. '{}'",
                 skillID: skill.id, pluginID: skill.pluginID)
         }
-        let schema = try self.schema(for: skill)
+        let schema = try self.schema(for: skill, generation: generation)
         let errors = schema.validate(arguments, maxErrors: Self.maximumErrors)
         guard !errors.isEmpty else { return }
         let list = errors.map(\.description).joined(separator: "; ")
@@ -33,8 +36,15 @@ final class ArgumentValidator: Sendable {
             }))
     }
 
-    private func schema(for skill: SkillDescription) throws(HostError) -> Schema {
-        if let entry = compiled.withLock({ $0[skill.id] }), entry.parameters == skill.parameters { return entry.schema }
+    private func schema(for skill: SkillDescription, generation: Int) throws(HostError) -> Schema {
+        let key = skill.pluginPath + "\u{0}" + skill.id
+        if let entry = compiled.withLock({ $0[key] }) {
+            if generation >= 0, entry.generation == generation { return entry.schema }
+            if entry.parameters == skill.parameters {
+                compiled.withLock { $0[key]?.generation = generation }
+                return entry.schema
+            }
+        }
         let schema: Schema
         do {
             schema = try Schema(compiling: skill.parameters, options: ManifestSchema.parameterOptions)
@@ -43,7 +53,7 @@ final class ArgumentValidator: Sendable {
                 "skill \(skill.id): its parameters schema does not compile (\(error.description)); run 'skillhost rescan'",
                 skillID: skill.id, pluginID: skill.pluginID)
         }
-        compiled.withLock { $0[skill.id] = (skill.parameters, schema) }
+        compiled.withLock { $0[key] = (skill.parameters, generation, schema) }
         return schema
     }
 }

@@ -6,7 +6,12 @@ import SkillJSON
 /// normalization, so a hand-written `"Clock"` key is the `clock` plugin.
 public struct Registry: Sendable {
     /// The whole document, unknown members included, in file order.
-    public private(set) var document: JSONObject
+    public private(set) var document: JSONObject {
+        didSet { aliases = Self.aliases(of: document) }
+    }
+    /// Plugin keys written in a non-canonical form, by their normalized id (the first in file order), so a
+    /// lookup that misses the canonical key does not normalize every key.
+    private var aliases: [String: String]
     /// The file it came from (for messages).
     public let file: String
 
@@ -21,6 +26,16 @@ public struct Registry: Sendable {
     private init(unchecked document: JSONObject, file: String) {
         self.document = document
         self.file = file
+        self.aliases = Self.aliases(of: document)
+    }
+
+    private static func aliases(of document: JSONObject) -> [String: String] {
+        var aliases: [String: String] = [:]
+        for key in document["plugins"]?.objectValue?.keys ?? [] {
+            let id = Identifier.normalize(key)
+            if id != key, aliases[id] == nil { aliases[id] = key }
+        }
+        return aliases
     }
 
     /// Checks a parsed document.
@@ -131,6 +146,6 @@ public struct Registry: Sendable {
         guard let plugins = document["plugins"]?.objectValue else { return nil }
         let id = Identifier.normalize(pluginID)
         if plugins[id] != nil { return id }
-        return plugins.keys.first { Identifier.normalize($0) == id }
+        return aliases[id]
     }
 }

@@ -29,12 +29,14 @@ public final class TrustGate: CallGate {
         self.warn = warn
     }
 
-    /// A gate that reads the policy from the registry (`trust`) at each call.
+    /// A gate that takes the policy from the registry (`trust`) at each call: read again whenever the
+    /// registry file's status changed (a `stat` per call), so edits apply at once.
     public convenience init(
         registry: RegistryStore, pluginsFolder: String?, verifier: TrustVerifier = TrustVerifier(),
         warn: @escaping @Sendable (String) -> Void
     ) {
-        self.init(pluginsFolder: pluginsFolder, policy: { () throws(HostError) in try registry.read().trustPolicy },
+        let policy = RegistryTrustPolicy(registry: registry)
+        self.init(pluginsFolder: pluginsFolder, policy: { () throws(HostError) in try policy.current() },
                   verifier: verifier, warn: warn)
     }
 

@@ -37,6 +37,7 @@ public final class MCPServer: Sendable {
     private let slots: DispatchSemaphore
     private let inFlight = DispatchGroup()
     private let limiter = MCPCallLimiter()
+    private let resultCheck = ResultSchemaCheck()
 
     private enum Phase { case new, initialized, ready }
 
@@ -291,7 +292,7 @@ public final class MCPServer: Sendable {
         reporter?.stop()
         switch outcome {
         case .success(let value):
-            return MCPToolResult.success(value, tool: tool)
+            return MCPToolResult.success(value, tool: tool, check: resultCheck)
         case .failure(let error) where error.kind == .denied && refused.isSet:
             return MCPToolResult.failure(text: configuration.approval.refusal(for: tool))
         case .failure(let error) where error.kind == .invalidArguments:

@@ -47,7 +47,7 @@ public struct HostMCPBackend: MCPToolBackend {
     /// A plugin's calls share its executor: `max_workers` at once (the same for in-process plugins).
     public func callLimits() throws(HostError) -> [String: MCPCallLimit] {
         var limits: [String: MCPCallLimit] = [:]
-        for plugin in try host.catalog().plugins {
+        for plugin in try host.currentCatalog().plugins {
             let limit = MCPCallLimit(group: "\(plugin.settings.isolation.rawValue):\(plugin.path)", limit: plugin.settings.maxWorkers)
             for skill in plugin.skills { limits[skill.id] = limit }
         }

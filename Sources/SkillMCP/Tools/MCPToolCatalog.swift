@@ -32,8 +32,8 @@ public struct MCPToolCatalog: Sendable, Equatable {
     }
 
     /// One `tools/list` entry: name, title, description, inputSchema (the skill's parameters), annotations
-    /// from the permission (`read` → read-only; `dangerous` → destructive) and `idempotent`.
-    /// (Manifests have no output schema yet, so no entry carries `outputSchema`.)
+    /// from the permission (`read` → read-only; `dangerous` → destructive) and `idempotent`, and
+    /// `outputSchema` when the manifest declares `output_schema`.
     static func entry(for tool: AgentTool, name: String) -> JSONValue {
         var description = tool.description
         if tool.permission != .read {
@@ -46,12 +46,14 @@ public struct MCPToolCatalog: Sendable, Equatable {
             "idempotentHint": .bool(tool.idempotent),
             "openWorldHint": false,
         ]
-        return .object([
+        var entry: JSONObject = [
             "name": .string(name),
             "title": .string(tool.title),
             "description": .string(description),
             "inputSchema": tool.parameters,
             "annotations": .object(annotations),
-        ])
+        ]
+        if let outputSchema = tool.skill.outputSchema { entry["outputSchema"] = outputSchema }
+        return .object(entry)
     }
 }

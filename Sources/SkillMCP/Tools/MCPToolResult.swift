@@ -7,6 +7,15 @@ import SkillJSON
 /// `structuredContent` when it is an object; a failure becomes `isError: true` with a text the model can
 /// act on.
 public enum MCPToolResult {
+    /// The result of a call that succeeded; with `check`, a result that does not conform to the tool's
+    /// output schema is a failure instead (the spec requires conforming `structuredContent`).
+    public static func success(_ result: JSONValue, tool: AgentTool, check: ResultSchemaCheck?) -> JSONValue {
+        if let check, let problem = check.problem(with: result, of: tool.skill) {
+            return failure(text: "invalidResult: " + problem)
+        }
+        return success(result, tool: tool)
+    }
+
     /// The result of a call that succeeded.
     public static func success(_ result: JSONValue, tool: AgentTool) -> JSONValue {
         let text = tool.summary.flatMap { ResultSummaryTemplate($0).render(result) } ?? result.serialized()

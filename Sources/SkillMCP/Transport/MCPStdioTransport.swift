@@ -13,7 +13,13 @@ public final class MCPStdioTransport: Sendable {
 
     private let output: Int32
     private let input: Int32
-    private let writeLock = Mutex(())
+    private let pending = Mutex(Outbox())
+
+    /// Lines waiting to be written, and whether a thread is writing them now.
+    private struct Outbox {
+        var bytes: [UInt8] = []
+        var writing = false
+    }
 
     /// Takes over stdin and stdout of this process.
     public init() {
@@ -23,18 +29,43 @@ public final class MCPStdioTransport: Sendable {
         dup2(2, 1)
     }
 
-    /// Writes one message line (plus the newline) to the protocol's stdout; thread-safe.
+    /// Writes one message line (plus the newline) to the protocol's stdout; thread-safe. Lines are written
+    /// whole and in the order of the calls. When another thread is writing, the line joins its batch and
+    /// this call returns at once: under load many answers leave in one `write(2)`; alone, a line leaves
+    /// at once.
     public func write(_ line: String) {
-        var bytes = Array(line.utf8)
-        bytes.append(0x0A)
-        writeLock.withLock { _ in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }  // the client went away; input will end too
-                offset += written
+        let becameWriter = pending.withLock { outbox in
+            outbox.bytes.append(contentsOf: line.utf8)
+            outbox.bytes.append(0x0A)
+            if outbox.writing { return false }
+            outbox.writing = true
+            return true
+        }
+        guard becameWriter else { return }
+        var batch: [UInt8] = []
+        while true {
+            let more = pending.withLock { outbox in
+                if outbox.bytes.isEmpty {
+                    outbox.writing = false
+                    return false
+                }
+                swap(&batch, &outbox.bytes)
+                outbox.bytes.removeAll(keepingCapacity: true)
+                return true
             }
+            guard more else { return }
+            writeAll(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }  // the client went away; input will end too
+            offset += written
         }
     }
 
@@ -49,6 +80,13 @@ public final class MCPStdioTransport: Sendable {
             thread.start()
         }
         await server.finish()
+        drain()
+    }
+
+    /// Waits until every line handed to ``write(_:)`` was written (a line may have joined another
+    /// thread's batch), so the process can exit.
+    public func drain() {
+        while pending.withLock({ $0.writing || !$0.bytes.isEmpty }) { usleep(200) }
     }
 
     private func readLines(into server: MCPServer) {

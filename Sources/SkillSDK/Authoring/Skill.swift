@@ -78,6 +78,11 @@ public protocol Skill: Sendable {
     /// This skill's own sandbox capabilities, a subset of its plugin's; nil = the plugin's.
     var capabilities: SkillCapabilities? { get }
 
+    /// JSON Schema (draft 2020-12, root an object schema) that every result of this skill conforms to,
+    /// written to the manifest as `output_schema`; nil (the default) declares none. MCP clients receive it
+    /// as the tool's `outputSchema`, and the host refuses a result that does not conform.
+    var outputSchema: JSONValue? { get }
+
     /// Does the work.
     /// - Parameters:
     ///   - arguments: the decoded arguments, already validated by the host against ``parameters``.
@@ -104,6 +109,7 @@ extension Skill {
     public var examples: [String] { [] }
     public var summary: String? { nil }
     public var capabilities: SkillCapabilities? { nil }
+    public var outputSchema: JSONValue? { nil }
 }
 
 extension Skill where Arguments: Decodable {

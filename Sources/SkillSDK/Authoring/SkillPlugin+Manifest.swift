@@ -4,7 +4,7 @@ import SkillJSON
 extension SkillPlugin {
     /// The manifest the host reads (see docs/architecture.md, "Manifest"): plugin fields, `abi_version`,
     /// `thread_safe: true`, and one entry per skill with its id, schema, permission, timeout,
-    /// examples and summary template (the last two only when set).
+    /// examples, summary template and output schema (the last three only when set).
     public var manifest: JSONValue {
         let skillEntries: [JSONValue] = skills.map { skill in
             var entry: JSONObject = [
@@ -19,6 +19,7 @@ extension SkillPlugin {
             if !skill.examples.isEmpty { entry["examples"] = .array(skill.examples.map(JSONValue.string)) }
             if let summary = skill.summary { entry["summary"] = .string(summary) }
             if let capabilities = skill.capabilities { entry["capabilities"] = capabilities.json }
+            if let outputSchema = skill.outputSchema { entry["output_schema"] = outputSchema }
             return .object(entry)
         }
         var manifest: JSONObject = [

@@ -31,7 +31,7 @@ enum InspectCommand: Command {
             text = describe(plugin)
         } else if let (skill, _) = catalog.skill(id) {
             let calls = SkillCallHistory.load(skill.id, parsed)
-            json = calls.adding(to: skill.detailJSON)
+            json = calls.adding(to: withOutputSchema(skill.detailJSON, skill))
             text = describe(skill) + "\n" + calls.text
         } else if catalog.instruction(id) != nil {
             let skill = try HostOptions.host(parsed).instructionSkill(id)
@@ -67,7 +67,15 @@ enum InspectCommand: Command {
                      "  parameters:  \(skill.parameters.serialized())"]
         if !skill.examples.isEmpty { lines.append("  examples:    " + skill.examples.joined(separator: " | ")) }
         if let summary = skill.summary { lines.append("  summary:     " + summary) }
+        if let schema = skill.manifest.outputSchema { lines.append("  output:      " + schema.serialized()) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The skill's JSON with `output_schema` (null when the manifest declares none).
+    static func withOutputSchema(_ json: JSONValue, _ skill: SkillDescription) -> JSONValue {
+        guard case .object(var object) = json else { return json }
+        object["output_schema"] = skill.manifest.outputSchema ?? .null
+        return .object(object)
     }
 }
 

@@ -20,6 +20,8 @@
  *   CRASH_ON_LOAD / HANG_ON_LOAD / EXIT_ON_LOAD / PRINT_ON_LOAD   misbehave in a constructor
  *   NO_ENTRY                  do not export skill_plugin_entry
  *   NULL_DESCRIPTOR           the entry returns NULL
+ *   OUTPUT_SCHEMAS            echo declares an output_schema its results conform to; config one that its
+ *                             results never meet (requires a member "never_there")
  */
 #include "skill_abi.h"
 
@@ -43,22 +45,34 @@
 #endif
 
 #define OBJECT_SCHEMA "{\"type\":\"object\",\"additionalProperties\":true}"
-#define SKILL(name, permission, extra) \
+#define SKILL_WITH(name, permission, extra, more) \
     "{\"id\":\"" PLUGIN_ID "." name "\",\"title\":\"" name "\",\"description\":\"Fixture skill " name ".\"," \
     "\"parameters\":" extra ",\"permission\":\"" permission "\",\"timeout\":5,\"idempotent\":true," \
-    "\"examples\":[\"" name " something\"]}"
+    "\"examples\":[\"" name " something\"]" more "}"
+#define SKILL(name, permission, extra) SKILL_WITH(name, permission, extra, "")
+
+#ifdef OUTPUT_SCHEMAS
+#define ECHO_OUTPUT ",\"output_schema\":{\"type\":\"object\",\"properties\":{\"echo\":{\"type\":\"object\"}," \
+    "\"call_id\":{\"type\":\"string\"}},\"required\":[\"echo\",\"call_id\"]}"
+#define CONFIG_OUTPUT ",\"output_schema\":{\"type\":\"object\",\"properties\":{\"never_there\":{\"type\":\"string\"}}," \
+    "\"required\":[\"never_there\"]}"
+#else
+#define ECHO_OUTPUT ""
+#define CONFIG_OUTPUT ""
+#endif
 
 static const char builtin_manifest[] =
     "{\"id\":\"" PLUGIN_ID "\",\"name\":\"Fixture\",\"version\":\"1.2.3\",\"abi_version\":\"1.0\","
     "\"description\":\"Test fixture plugin.\",\"thread_safe\":false,\"skills\":["
-    SKILL("echo", "read", "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},"
-                          "\"count\":{\"type\":\"integer\",\"minimum\":0}},\"additionalProperties\":true}") ","
+    SKILL_WITH("echo", "read", "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},"
+                               "\"count\":{\"type\":\"integer\",\"minimum\":0}},\"additionalProperties\":true}",
+               ECHO_OUTPUT) ","
     SKILL("note", "write", "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},"
                            "\"required\":[\"text\"],\"additionalProperties\":false}") ","
     SKILL("fail", "read", OBJECT_SCHEMA) ","
     SKILL("slow", "read", OBJECT_SCHEMA) ","
     SKILL("context", "read", OBJECT_SCHEMA) ","
-    SKILL("config", "read", OBJECT_SCHEMA) ","
+    SKILL_WITH("config", "read", OBJECT_SCHEMA, CONFIG_OUTPUT) ","
     SKILL("badjson", "read", OBJECT_SCHEMA)
     "]}";
 
