@@ -38,13 +38,15 @@ extension HistoryStore {
                     """
                     UPDATE skill_calls SET status = ?, result = ?, summary = ?, error_kind = ?, error = ?, duration_ms = ?,
                         started_ms = coalesce(?, started_ms), idempotency_key = coalesce(?, idempotency_key),
-                        plugin_version = coalesce(?, plugin_version), plugin_sha256 = coalesce(?, plugin_sha256) WHERE id = ?
+                        plugin_version = coalesce(?, plugin_version), plugin_sha256 = coalesce(?, plugin_sha256),
+                        worker_pid = coalesce(?, worker_pid) WHERE id = ?
                     """
                 ).run([
                     .text(outcome.status.rawValue), .optional(outcome.resultJSON), .optional(outcome.summary),
                     .optional(outcome.errorKind), .optional(outcome.error), .real(outcome.durationMilliseconds),
                     outcome.startedMilliseconds.map(SQLValue.integer) ?? .null, .optional(outcome.idempotencyKey),
-                    .optional(outcome.pluginVersion), .optional(outcome.pluginSHA256), .integer(rowID),
+                    .optional(outcome.pluginVersion), .optional(outcome.pluginSHA256),
+                    outcome.workerPID.map(SQLValue.integer) ?? .null, .integer(rowID),
                 ])
                 guard !changes.isEmpty else { return }
                 let session = try database.statement("SELECT session_id FROM skill_calls WHERE id = ?")

@@ -48,6 +48,9 @@ public struct RecordedCall: Sendable {
     /// The key of this logical call (see ``StoreCallRecorder/idempotencyKey(for:)``), set by the recorder's
     /// ``CallRecorder/decision(for:)``; handed to the skill through its call context.
     public var idempotencyKey: String?
+    /// The pid of the worker process that ran the call, once it has run (nil: it ran in this process, was
+    /// not run, or its backend does not say).
+    public var workerPID: Int32?
 
     /// A call with these parts.
     public init(

@@ -126,6 +126,7 @@ public final class StoreCallRecorder: CallRecorder {
         let origin = call.skillID.flatMap { provenance[$0] }
         ending.pluginVersion = origin?.version
         ending.pluginSHA256 = origin?.sha256
+        ending.workerPID = call.workerPID.map(Int64.init)
         do {
             try store.finishCall(row, with: ending, context: contextChanges())
         } catch {
