@@ -55,7 +55,7 @@ public actor PersistentHistory: ConversationHistory {
             for message in messages where message.role == .tool {
                 guard let id = message.toolCallID, let row = planned?.take(id) else { continue }
                 let text = redactor.scrub(message.content)
-                try store.finishCall(
+                try store.recordFinish(
                     row,
                     with: CallOutcome(
                         status: .failed, errorKind: "notRun", error: "not run: " + String(text.prefix(300)), durationMilliseconds: 0))

@@ -128,7 +128,7 @@ public final class StoreCallRecorder: CallRecorder {
         ending.pluginSHA256 = origin?.sha256
         ending.workerPID = call.workerPID.map(Int64.init)
         do {
-            try store.finishCall(row, with: ending, context: contextChanges())
+            try store.recordFinish(row, with: ending, context: contextChanges())
         } catch {
             report(error)
         }
