@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 cc -O2 -std=c99 -shared -fPIC -I "$root/Sources/CSkillABI/include" \
     "$root/scripts/bench/dispatch_echo.c" -o "$work/libdispatch_echo.so"
 chmod 755 "$work/libdispatch_echo.so"
-(cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1)
+[ -n "${SKIP_BUILD:-}" ] || (cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1)
 binary="$root/.build/release/skillhost"
 
 echo "history benchmark: $iterations calls per mode (median of 5 interleaved rounds), $(nproc) cores, database on $(df -P "$work" | awk 'NR==2 {print $1}')"

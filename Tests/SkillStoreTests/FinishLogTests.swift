@@ -47,7 +47,19 @@ import Testing
         #expect(call.status == .succeeded)
         #expect(call.workerPID == 4242)
         #expect(try other.context(session: "s") == ["last": "1"])
-        #expect(TempState.bytes(state.directory + "/" + logs[0]).isEmpty, "the log is emptied once committed")
+    }
+
+    @Test func theLogIsEmptiedOnceCommittedRecordsFillIt() throws {
+        let state = TempState()
+        let (store, row) = try Self.storeWithStartedCall(state)
+        var big = Self.result
+        big.resultJSON = "\"" + String(repeating: "x", count: FinishLog.truncateThreshold) + "\""
+        try store.recordFinish(row, with: big)
+        let log = state.directory + "/" + (try #require(Self.logs(state).first))
+        #expect(TempState.bytes(log).count > FinishLog.truncateThreshold)
+        try store.createSession(id: "t")
+        #expect(TempState.bytes(log).isEmpty)
+        #expect(try store.calls(matching: TraceFilter()).first?.resultJSON == big.resultJSON)
     }
 
     @Test func readsOfTheSameStoreSeeRecordedFinishes() throws {

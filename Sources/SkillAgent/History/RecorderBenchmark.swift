@@ -111,10 +111,14 @@ public enum RecorderBenchmark {
             ("recorder alone (no persistent history)", { index in _ = record(alone, index, idempotent: true) }),
         ]
         func recordWithHistory(_ index: Int, idempotent: Bool, recorder: StoreCallRecorder? = nil) throws {
+            // What PersistentHistory writes with the assistant message: the call's row, with its key.
+            let key = try CallKey.make(sessionID: "bench", skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
             let rows = try store.appendMessages(
                 [asking(index)], session: "bench",
-                calls: [CallRecord(callID: "c\(index)", sessionID: "bench", skillID: "bench.echo", argumentsJSON: arguments(index), status: .started, startedMilliseconds: store.now())])
-            planned.plan(rows[0], callID: "c\(index)")
+                calls: [CallRecord(
+                    callID: "c\(index)", sessionID: "bench", skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
+                    startedMilliseconds: store.now(), idempotencyKey: key)])
+            planned.plan(rows[0], callID: "c\(index)", idempotencyKey: key)
             let result = record(recorder ?? ahead, index, idempotent: idempotent)
             try store.appendMessages([answer(index, result)], session: "bench")
         }

@@ -44,15 +44,19 @@ final class FinishJournal {
     /// emptied, and writing it again could turn back a newer context value.
     static func write(_ record: FinishRecord, onlyIfRunning: Bool, _ database: SQLiteDatabase) throws(StoreError) {
         let outcome = record.outcome
-        try database.statement(
-            onlyIfRunning ? updateSQL + " AND status IN ('started', 'interrupted')" : updateSQL
-        ).run([
+        // The key is only assigned when there is one: assigning the column at all rewrites its index entry.
+        let keyed = outcome.idempotencyKey != nil
+        var values: [SQLValue] = [
             .text(outcome.status.rawValue), .optional(outcome.resultJSON), .optional(outcome.summary),
             .optional(outcome.errorKind), .optional(outcome.error), .real(outcome.durationMilliseconds),
-            outcome.startedMilliseconds.map(SQLValue.integer) ?? .null, .optional(outcome.idempotencyKey),
+            outcome.startedMilliseconds.map(SQLValue.integer) ?? .null,
             .optional(outcome.pluginVersion), .optional(outcome.pluginSHA256),
-            outcome.workerPID.map(SQLValue.integer) ?? .null, .integer(record.rowID),
-        ])
+            outcome.workerPID.map(SQLValue.integer) ?? .null,
+        ]
+        if let key = outcome.idempotencyKey { values.append(.text(key)) }
+        values.append(.integer(record.rowID))
+        let sql = (keyed ? keyedUpdateSQL : updateSQL) + (onlyIfRunning ? " AND status IN ('started', 'interrupted')" : "")
+        try database.statement(sql).run(values)
         guard !record.context.isEmpty, database.changes > 0 else { return }
         let session = try database.statement("SELECT session_id FROM skill_calls WHERE id = ?")
             .rows([.integer(record.rowID)]).first?.first?.text ?? ""
@@ -62,8 +66,14 @@ final class FinishJournal {
     /// How a call row is finished.
     static let updateSQL = """
         UPDATE skill_calls SET status = ?, result = ?, summary = ?, error_kind = ?, error = ?, duration_ms = ?,
-            started_ms = coalesce(?, started_ms), idempotency_key = coalesce(?, idempotency_key),
-            plugin_version = coalesce(?, plugin_version), plugin_sha256 = coalesce(?, plugin_sha256),
-            worker_pid = coalesce(?, worker_pid) WHERE id = ?
+            started_ms = coalesce(?, started_ms), plugin_version = coalesce(?, plugin_version),
+            plugin_sha256 = coalesce(?, plugin_sha256), worker_pid = coalesce(?, worker_pid) WHERE id = ?
+        """
+
+    /// How a call row is finished when the finish brings its idempotency key.
+    static let keyedUpdateSQL = """
+        UPDATE skill_calls SET status = ?, result = ?, summary = ?, error_kind = ?, error = ?, duration_ms = ?,
+            started_ms = coalesce(?, started_ms), plugin_version = coalesce(?, plugin_version),
+            plugin_sha256 = coalesce(?, plugin_sha256), worker_pid = coalesce(?, worker_pid), idempotency_key = ? WHERE id = ?
         """
 }

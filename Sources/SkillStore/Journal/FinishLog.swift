@@ -57,9 +57,14 @@ final class FinishLog {
         size += bytes.count
     }
 
-    /// Empties the file (its records are in the database).
+    /// The size past which ``clear()`` truncates the file. Below it committed records stay (a truncate per
+    /// commit costs more than the rest of recording a call); recovery skips them, since it only finishes
+    /// calls still running.
+    static let truncateThreshold = 64 << 10
+
+    /// Marks the records as committed: empties the file once it holds ``truncateThreshold`` bytes.
     func clear() {
-        guard size > 0 else { return }
+        guard size >= Self.truncateThreshold else { return }
         if ftruncate(descriptor, 0) == 0 { size = 0 }
     }
 
