@@ -6,6 +6,7 @@
 #   - history + recording:    the same plus the agent's recording of it (StoreCallRecorder: idempotency decision,
 #                             the call's row in the assistant message's transaction, the finish logged and
 #                             committed with the tool message);
+#   - 4 calls per reply:      a reply asking for 4 calls, their finishes logged or each committed on its own;
 #   - recorder alone:         the recorder without a persistent history (it inserts the call's row itself).
 # Recording costs "history + recording" minus "history, no recording" (CPU µs; the machine may be shared).
 # Builds skillhost in release mode and runs its hidden `__bench-dispatch` and `__bench-history` subcommands.

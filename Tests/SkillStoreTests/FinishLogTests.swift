@@ -174,6 +174,16 @@ import Testing
         #expect(statuses == [.succeeded, .started])
     }
 
+    @Test func traceWarnsAboutALogItCouldNotReadWhole() throws {
+        let state = TempState()
+        do { _ = try Self.storeWithStartedCall(state) }
+        let path = Self.abandonedLog(state, [], tail: [200, 0, 0, 0, 1, 2, 3, 4, 1])
+        let run = try CLI.run(["trace", "--state", state.directory])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("skillhost: warning: \(path).bad: a finished call's record at byte 0 cannot be read"), "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: path + ".bad"))
+    }
+
     @Test func theDecoderRefusesDamagedRecords() throws {
         let record = FinishRecord(rowID: 7, outcome: Self.result, context: ["a": "1"], finishedMilliseconds: 3)
         let bytes = FinishRecordCoding.encode(record)

@@ -12,6 +12,7 @@ import SkillStore
 ///   assistant message's transaction, the decision, the finish with result, summary and one context change
 ///   logged and committed with the tool message), for an idempotent skill and for a non-idempotent one
 ///   (idempotency-key lookup), and as before the finish log (the finish committed in its own transaction);
+/// - the same for a reply that asks for 4 calls (their finishes share the tool messages' transaction);
 /// - `recorder alone`: the recorder without a persistent history (it inserts the call's row itself).
 /// Modes run in interleaved rounds; each row gives the median round (the machine is shared).
 public enum RecorderBenchmark {
@@ -108,6 +109,12 @@ public enum RecorderBenchmark {
             ("history + recording, finish in its own transaction", { index in
                 try recordWithHistory(index, idempotent: true, recorder: committing)
             }),
+            ("history + recording, 4 calls per reply (per call)", { index in
+                if index % 4 == 0 { try recordReply(index, recorder: ahead) }
+            }),
+            ("same, each finish in its own transaction", { index in
+                if index % 4 == 0 { try recordReply(index, recorder: committing) }
+            }),
             ("recorder alone (no persistent history)", { index in _ = record(alone, index, idempotent: true) }),
         ]
         func recordWithHistory(_ index: Int, idempotent: Bool, recorder: StoreCallRecorder? = nil) throws {
@@ -121,6 +128,22 @@ public enum RecorderBenchmark {
             planned.plan(rows[0], callID: "c\(index)", idempotencyKey: key)
             let result = record(recorder ?? ahead, index, idempotent: idempotent)
             try store.appendMessages([answer(index, result)], session: "bench")
+        }
+        /// One reply asking for 4 calls (indexes `first`…`first + 3`), which run one after the other; their
+        /// tool messages are stored together, as the agent does.
+        func recordReply(_ first: Int, recorder: StoreCallRecorder) throws {
+            let indexes = first..<first + 4
+            var records: [CallRecord] = []
+            for index in indexes {
+                let key = try CallKey.make(sessionID: "bench", skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
+                records.append(CallRecord(
+                    callID: "c\(index)", sessionID: "bench", skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
+                    startedMilliseconds: store.now(), idempotencyKey: key))
+            }
+            let rows = try store.appendMessages([asking(first)], session: "bench", calls: records)
+            for (row, record) in zip(rows, records) { planned.plan(row, callID: record.callID, idempotencyKey: record.idempotencyKey) }
+            let answers = indexes.map { index in answer(index, record(recorder, index, idempotent: true)) }
+            try store.appendMessages(answers, session: "bench")
         }
         var samples: [[(wall: Double, cpu: Double)]] = Array(repeating: [], count: modes.count)
         let perRound = max(1, iterations / rounds)
