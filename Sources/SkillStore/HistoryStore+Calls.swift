@@ -31,26 +31,9 @@ extension HistoryStore {
     /// Records how call `rowID` ended and, in the same transaction, the session context keys it changed
     /// (JSON text per key).
     public func finishCall(_ rowID: Int64, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
-        let now = clock()
+        let record = FinishRecord(rowID: rowID, outcome: outcome, context: changes, finishedMilliseconds: clock())
         try withDatabase { database throws(StoreError) in
-            try database.write { () throws(StoreError) in
-                try database.statement(
-                    """
-                    UPDATE skill_calls SET status = ?, result = ?, summary = ?, error_kind = ?, error = ?, duration_ms = ?,
-                        started_ms = coalesce(?, started_ms), idempotency_key = coalesce(?, idempotency_key),
-                        plugin_version = coalesce(?, plugin_version), plugin_sha256 = coalesce(?, plugin_sha256) WHERE id = ?
-                    """
-                ).run([
-                    .text(outcome.status.rawValue), .optional(outcome.resultJSON), .optional(outcome.summary),
-                    .optional(outcome.errorKind), .optional(outcome.error), .real(outcome.durationMilliseconds),
-                    outcome.startedMilliseconds.map(SQLValue.integer) ?? .null, .optional(outcome.idempotencyKey),
-                    .optional(outcome.pluginVersion), .optional(outcome.pluginSHA256), .integer(rowID),
-                ])
-                guard !changes.isEmpty else { return }
-                let session = try database.statement("SELECT session_id FROM skill_calls WHERE id = ?")
-                    .rows([.integer(rowID)]).first?.first?.text ?? ""
-                try Self.writeContext(changes, session: session, now: now, database)
-            }
+            try database.write { () throws(StoreError) in try FinishJournal.write(record, onlyIfRunning: false, database) }
         }
     }
 
@@ -79,12 +62,12 @@ extension HistoryStore {
         let condition = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
         values.append(.integer(Int64(filter.limit)))
         let sql = Self.callSelect + condition + " ORDER BY id DESC LIMIT ?"
-        return try withDatabase { database throws(StoreError) in try database.statement(sql).rows(values).map(Self.call) }
+        return try reading { database throws(StoreError) in try database.statement(sql).rows(values).map(Self.call) }
     }
 
     /// The calls with idempotency key `key`, newest first (at most `limit`).
     public func calls(idempotencyKey key: String, limit: Int = 20) throws(StoreError) -> [CallRecord] {
-        try withDatabase { database throws(StoreError) in
+        try reading { database throws(StoreError) in
             try database.statement(Self.callSelect + " WHERE idempotency_key = ? ORDER BY id DESC LIMIT ?")
                 .rows([.text(key), .integer(Int64(limit))]).map(Self.call)
         }
@@ -92,7 +75,7 @@ extension HistoryStore {
 
     /// Call counts and durations of `skillID` over its latest `window` calls.
     public func stats(skillID: String, window: Int = 1000) throws(StoreError) -> SkillCallStats {
-        let rows = try withDatabase { database throws(StoreError) in
+        let rows = try reading { database throws(StoreError) in
             try database.statement(
                 "SELECT status, duration_ms FROM skill_calls WHERE skill_id = ? ORDER BY id DESC LIMIT ?"
             ).rows([.text(skillID), .integer(Int64(window))])

@@ -1,7 +1,7 @@
 extension HistoryStore {
     /// The execution context of `sessionID`: key → JSON text.
     public func context(session sessionID: String) throws(StoreError) -> [String: String] {
-        try withDatabase { database throws(StoreError) in
+        try reading { database throws(StoreError) in
             var values: [String: String] = [:]
             for row in try database.statement("SELECT key, value FROM session_context WHERE session_id = ?").rows([.text(sessionID)]) {
                 if let key = row[0].text, let value = row[1].text { values[key] = value }

@@ -12,6 +12,11 @@ public final class HistoryStore: Sendable {
     private let lock = Mutex(())
     /// Used only while ``lock`` is held.
     private nonisolated(unsafe) let connection: SQLiteDatabase
+    /// Finishes logged but not yet committed. Used only while ``lock`` is held.
+    private nonisolated(unsafe) let journal: FinishJournal
+    /// Finish logs left by processes that died and could not be read whole (set aside as `….bad`): one
+    /// line each, for the caller to show.
+    public let finishLogProblems: [String]
     /// Unix milliseconds now (tests pass a fixed clock).
     let clock: @Sendable () -> Int64
 
@@ -32,9 +37,17 @@ public final class HistoryStore: Sendable {
         // when it creates them, which happens after this).
         if !existed { chmod(path, 0o600) }
         try StoreSchema.prepare(database)
+        finishLogProblems = Self.recoverFinishLogs(of: path, into: database)
+        journal = FinishJournal(databasePath: path)
+        database.journal = journal
         self.path = path
         self.connection = database
         self.clock = clock
+    }
+
+    deinit {
+        try? flushFinishes()
+        lock.withLock { _ in journal.close() }
     }
 
     /// Opens `<directory>/history.sqlite3`, creating the folder (mode 0700) when missing.
@@ -73,6 +86,23 @@ public final class HistoryStore: Sendable {
         return try lock.withLock { _ throws(StoreError) in try body(connection) }
     }
 
+    /// Runs `body` with the connection held, after committing logged finishes (so reads see them).
+    func reading<T: Sendable>(_ body: (SQLiteDatabase) throws(StoreError) -> T) throws(StoreError) -> T {
+        let connection = self.connection
+        let journal = self.journal
+        return try lock.withLock { _ throws(StoreError) in
+            if !journal.pending.isEmpty { try connection.write {} }
+            return try body(connection)
+        }
+    }
+
+    /// Runs `body` with the connection and the finish journal held.
+    func withJournal<T: Sendable>(_ body: (SQLiteDatabase, FinishJournal) throws(StoreError) -> T) throws(StoreError) -> T {
+        let connection = self.connection
+        let journal = self.journal
+        return try lock.withLock { _ throws(StoreError) in try body(connection, journal) }
+    }
+
     // MARK: - Sessions
 
     /// Creates session `id` (nothing happens when it exists).
@@ -89,7 +119,7 @@ public final class HistoryStore: Sendable {
 
     /// Sessions, most recently active first.
     public func sessions(limit: Int = 1000) throws(StoreError) -> [SessionRecord] {
-        try withDatabase { database throws(StoreError) in
+        try reading { database throws(StoreError) in
             try database.statement(Self.sessionSelect + " ORDER BY s.last_active_ms DESC, s.rowid DESC LIMIT ?")
                 .rows([.integer(Int64(limit))]).map(Self.session)
         }
@@ -97,7 +127,7 @@ public final class HistoryStore: Sendable {
 
     /// Session `id`, or nil.
     public func session(id: String) throws(StoreError) -> SessionRecord? {
-        try withDatabase { database throws(StoreError) in
+        try reading { database throws(StoreError) in
             try database.statement(Self.sessionSelect + " WHERE s.id = ?").rows([.text(id)]).first.map(Self.session)
         }
     }
@@ -174,7 +204,7 @@ public final class HistoryStore: Sendable {
 
     /// Every message of `sessionID`, in order.
     public func messages(session sessionID: String) throws(StoreError) -> [MessageRecord] {
-        try withDatabase { database throws(StoreError) in
+        try reading { database throws(StoreError) in
             try database.statement(
                 "SELECT position, role, content, tool_calls, tool_call_id, created_ms FROM messages WHERE session_id = ? ORDER BY position"
             ).rows([.text(sessionID)]).map { row in

@@ -43,6 +43,9 @@ import Testing
         let before = try store.calls(matching: TraceFilter(sessionID: sessionID)).reversed().map { ($0.skillID, $0.status) }
         #expect(before.map(\.0) == ["fixture.echo", "fixture.slow"])
         #expect(before.map(\.1) == [.succeeded, .started])
+        // The finished call names the worker that ran it: a child of the chat (workers outlive their calls).
+        let echoWorker = try store.calls(matching: TraceFilter(sessionID: sessionID)).last?.workerPID
+        #expect(echoWorker.map { children.contains(Int32($0)) } == true, "worker pid \(String(describing: echoWorker)) among \(children)")
         let messages = try store.messages(session: sessionID)
         #expect(messages.first?.content == "echo something, then slow something")
         #expect(messages.contains { $0.role == "tool" }, "the echo call's tool message was stored")
@@ -58,6 +61,29 @@ import Testing
         #expect(transcript.stdout.contains("[ok] fixture.echo"))
         let failed = try CLI.run(["trace", "--failed", "--json", "--state", state], root: root)
         #expect(try JSONValue(parsing: failed.stdout).arrayValue?.first?["status"] == "interrupted")
+    }
+
+    @Test func workerPIDIsRecordedOnlyForCallsThatRanInAWorker() throws {
+        let root = try CLI.rootWithFixture()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let state = root + "/state"
+        // Two calls in one process (isolation "process", the default): one worker serves both.
+        let worker = try CLI.run(["chat", "--offline", "--state", state], root: root, stdin: "echo one\necho two\n")
+        #expect(worker.status == 0, "\(worker.stderr)")
+        let store = try HistoryStore(path: state + "/" + HistoryStore.fileName)
+        let pids = try store.calls(matching: TraceFilter()).map(\.workerPID)
+        #expect(pids.count == 2)
+        #expect(pids.allSatisfy { $0 != nil && $0! > 0 }, "\(pids)")
+        #expect(Set(pids).count == 1, "the idle worker served the second call too: \(pids)")
+
+        // In-process calls have no worker: the column stays null.
+        try #"{"version": 1, "plugins": {"fixture": {"isolation": "inprocess"}}}"#
+            .write(toFile: root + "/skill_registry.json", atomically: true, encoding: .utf8)
+        let inProcess = try CLI.run(["chat", "--offline", "--state", state, "echo three"], root: root)
+        #expect(inProcess.status == 0, "\(inProcess.stderr)")
+        let latest = try #require(try store.calls(matching: TraceFilter(limit: 1)).first)
+        #expect(latest.status == .succeeded)
+        #expect(latest.workerPID == nil)
     }
 
     @Test func contextIsHandedToTheNextSkillAcrossAResume() throws {

@@ -23,11 +23,14 @@ public struct CallHandle: Sendable, Equatable {
     public var id: Int64?
     /// When the call really started, for a row written ahead of it.
     public var startedMilliseconds: Int64?
+    /// Whether the row already holds the call's idempotency key (so the finish need not write it).
+    public var storedIdempotencyKey = false
 
     /// A handle with this id.
-    public init(id: Int64?, startedMilliseconds: Int64? = nil) {
+    public init(id: Int64?, startedMilliseconds: Int64? = nil, storedIdempotencyKey: Bool = false) {
         self.id = id
         self.startedMilliseconds = startedMilliseconds
+        self.storedIdempotencyKey = storedIdempotencyKey
     }
 }
 
@@ -48,6 +51,9 @@ public struct RecordedCall: Sendable {
     /// The key of this logical call (see ``StoreCallRecorder/idempotencyKey(for:)``), set by the recorder's
     /// ``CallRecorder/decision(for:)``; handed to the skill through its call context.
     public var idempotencyKey: String?
+    /// The pid of the worker process that ran the call, once it has run (nil: it ran in this process, was
+    /// not run, or its backend does not say).
+    public var workerPID: Int32?
 
     /// A call with these parts.
     public init(

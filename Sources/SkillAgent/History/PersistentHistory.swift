@@ -45,23 +45,32 @@ public actor PersistentHistory: ConversationHistory {
         let asking = planned == nil ? nil : Array(zip(messages, records)).last(where: { $0.0.role == ChatMessage.Role.assistant && !$0.0.toolCalls.isEmpty })
         let now = store.now()
         let calls = (asking?.0.toolCalls ?? []).map { call in
-            CallRecord(
-                callID: call.id, sessionID: sessionID, skillID: names.skillID(for: call.name) ?? call.name,
-                argumentsJSON: Self.arguments(of: call.id, in: asking?.1), status: .started, startedMilliseconds: now)
+            let skillID = names.skillID(for: call.name)
+            // The key the recorder's decision computes, written now so the finish need not touch its index.
+            let key: String? =
+                if let skillID, let arguments = try? call.parsedArguments(), case .object = arguments {
+                    CallKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
+                } else {
+                    nil
+                }
+            return CallRecord(
+                callID: call.id, sessionID: sessionID, skillID: skillID ?? call.name,
+                argumentsJSON: Self.arguments(of: call.id, in: asking?.1), status: .started, startedMilliseconds: now,
+                idempotencyKey: key)
         }
         do {
             // A tool message for a call whose row was written ahead but never started (refused at the step
             // cap, cancelled before it ran) closes that row: it was not run.
             for message in messages where message.role == .tool {
-                guard let id = message.toolCallID, let row = planned?.take(id) else { continue }
+                guard let id = message.toolCallID, let row = planned?.take(id)?.row else { continue }
                 let text = redactor.scrub(message.content)
-                try store.finishCall(
+                try store.recordFinish(
                     row,
                     with: CallOutcome(
                         status: .failed, errorKind: "notRun", error: "not run: " + String(text.prefix(300)), durationMilliseconds: 0))
             }
             let rows = try store.appendMessages(records, session: sessionID, calls: calls)
-            for (call, row) in zip(calls, rows) { planned?.plan(row, callID: call.callID) }
+            for (call, row) in zip(calls, rows) { planned?.plan(row, callID: call.callID, idempotencyKey: call.idempotencyKey) }
         } catch {
             report(error)
         }

@@ -4,9 +4,17 @@ import SkillJSON
 import SkillStore
 
 /// Measures what recording adds to one skill call on a real database file (run by
-/// `skillhost __bench-history`, scripts/bench-history.sh): the history writes the assistant message that
-/// asks for the call either way; recording adds the call's row to that transaction, the decision, and the
-/// finish (result, summary, one context change).
+/// `skillhost __bench-history`, scripts/bench-history.sh), in one run:
+/// - `dispatch only`: the skill's in-process call (the dispatch benchmark's row) and the parse of its result;
+/// - `history, no recording`: the same call between the two messages the history stores anyway (the
+///   assistant message that asks for it, the tool message that answers);
+/// - `history + recording`: the same plus everything the call recorder does (the call's row in the
+///   assistant message's transaction, the decision, the finish with result, summary and one context change
+///   logged and committed with the tool message), for an idempotent skill and for a non-idempotent one
+///   (idempotency-key lookup), and as before the finish log (the finish committed in its own transaction);
+/// - the same for a reply that asks for 4 calls (their finishes share the tool messages' transaction);
+/// - `recorder alone`: the recorder without a persistent history (it inserts the call's row itself).
+/// Modes run in interleaved rounds; each row gives the median round (the machine is shared).
 public enum RecorderBenchmark {
     /// One measured mode.
     public struct Result: Sendable {
@@ -14,74 +22,171 @@ public enum RecorderBenchmark {
         public var name: String
         /// Iterations.
         public var iterations: Int
-        /// Mean wall-clock microseconds per iteration.
+        /// Median over rounds of the mean wall-clock microseconds per iteration.
         public var microsecondsPerCall: Double
-        /// Mean CPU microseconds (user + system) per iteration: what it costs on a machine not busy with
-        /// other work.
+        /// Median over rounds of the mean CPU microseconds (user + system) per iteration: what it costs on
+        /// a machine not busy with other work.
         public var cpuMicrosecondsPerCall: Double
     }
 
+    /// The skill called: a C plugin file and skill id (scripts/bench/dispatch_echo.c), or nil for a fixed
+    /// result without a plugin.
+    public struct Skill: Sendable {
+        /// Absolute path of the plugin file.
+        public var pluginPath: String
+        /// The skill's id.
+        public var skillID: String
+
+        /// A skill of the plugin at `pluginPath`.
+        public init(pluginPath: String, skillID: String) {
+            self.pluginPath = pluginPath
+            self.skillID = skillID
+        }
+    }
+
+    /// Rounds each mode is split into.
+    static let rounds = 5
+
     /// Runs every mode `iterations` times on a new database at `path`.
-    public static func run(path: String, iterations: Int) throws(StoreError) -> [Result] {
+    public static func run(path: String, iterations: Int, skill: Skill? = nil) throws -> [Result] {
         let store = try HistoryStore(path: path)
         try store.createSession(id: "bench")
         let context = SessionContext()
         let planned = PlannedCalls()
         let ahead = StoreCallRecorder(store: store, sessionID: "bench", context: context, planned: planned)
         let alone = StoreCallRecorder(store: store, sessionID: "bench", context: context)
-        let result: JSONValue = ["time": "12:00", "weekday": "Monday", "date": "2026-11-30", "timezone": "Europe/Paris"]
-        let message = { (index: Int) in
+        let committing = StoreCallRecorder(store: store, sessionID: "bench", context: context, planned: planned, commitsEachFinish: true)
+        let dispatch = try dispatcher(skill)
+        let tool = { (idempotent: Bool) in
+            AgentTool(
+                skillID: "bench.echo", description: "bench", parameters: ["type": "object", "properties": ["text": ["type": "string"]]],
+                idempotent: idempotent)
+        }
+        let tools = [true: tool(true), false: tool(false)]
+        func arguments(_ index: Int) -> String { "{\"text\":\"hello \(index)\"}" }
+        func asking(_ index: Int) -> MessageRecord {
             MessageRecord(
                 role: "assistant", content: "",
                 toolCallsJSON: "[{\"id\":\"c\(index)\",\"name\":\"bench_echo\",\"arguments\":\"{\\\"text\\\":\\\"hello \(index)\\\"}\"}]")
         }
-        func call(_ index: Int, idempotent: Bool) -> RecordedCall {
-            let tool = AgentTool(
-                skillID: "bench.echo", description: "bench", parameters: ["type": "object", "properties": ["text": ["type": "string"]]],
-                idempotent: idempotent)
-            return RecordedCall(
-                callID: "c\(index)", toolName: "bench_echo", skillID: "bench.echo",
-                argumentsText: "{\"text\":\"hello \(index)\"}", tool: tool, sessionID: "bench")
+        func answer(_ index: Int, _ result: JSONValue) -> MessageRecord {
+            MessageRecord(role: "tool", content: result.serialized(), toolCallID: "c\(index)")
         }
-        func record(_ recorder: StoreCallRecorder, _ call: RecordedCall, _ index: Int) {
-            var recorded = call
-            switch recorder.decision(for: call) {
+        func call(_ index: Int, idempotent: Bool) -> RecordedCall {
+            RecordedCall(
+                callID: "c\(index)", toolName: "bench_echo", skillID: "bench.echo", argumentsText: arguments(index),
+                tool: tools[idempotent], sessionID: "bench")
+        }
+        /// The skill runs (it changes one context key, as `context_set` would).
+        func runSkill(_ index: Int) -> JSONValue {
+            let result = dispatch(arguments(index))
+            context.set(.int(Int64(index)), forKey: "counter")
+            return result
+        }
+        func record(_ recorder: StoreCallRecorder, _ index: Int, idempotent: Bool) -> JSONValue {
+            var recorded = call(index, idempotent: idempotent)
+            switch recorder.decision(for: recorded) {
             case .run(let key): recorded.idempotencyKey = key
             case .replay(_, let key), .confirmRetry(_, let key): recorded.idempotencyKey = key
             }
             let handle = recorder.callStarted(recorded)
-            context.set(.int(Int64(index)), forKey: "counter")
+            let result = runSkill(index)
             recorder.callFinished(handle, call: recorded, outcome: .success(result), seconds: 0.0001, replayed: false)
+            return result
         }
-        var results: [Result] = []
-        func measure(_ name: String, _ body: (Int) throws(StoreError) -> Void) throws(StoreError) {
-            let clock = ContinuousClock()
-            let cpuStart = cpuMicroseconds()
-            let start = clock.now
-            for index in 0..<iterations { try body(index) }
-            let elapsed = start.duration(to: clock.now)
-            let wall = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-            let cpu = cpuMicroseconds() - cpuStart
-            results.append(
-                Result(name: name, iterations: iterations, microsecondsPerCall: wall / Double(iterations),
-                       cpuMicrosecondsPerCall: cpu / Double(iterations)))
+        let modes: [(String, (Int) throws -> Void)] = [
+            ("dispatch only (in-process call)", { index in _ = runSkill(index) }),
+            ("history, no recording", { index in
+                try store.appendMessages([asking(index)], session: "bench")
+                try store.appendMessages([answer(index, runSkill(index))], session: "bench")
+            }),
+            ("history + recording (idempotent skill)", { index in
+                try recordWithHistory(index, idempotent: true)
+            }),
+            ("history + recording (non-idempotent, key lookup)", { index in
+                try recordWithHistory(index, idempotent: false)
+            }),
+            ("history + recording, finish in its own transaction", { index in
+                try recordWithHistory(index, idempotent: true, recorder: committing)
+            }),
+            ("history + recording, 4 calls per reply (per call)", { index in
+                if index % 4 == 0 { try recordReply(index, recorder: ahead) }
+            }),
+            ("same, each finish in its own transaction", { index in
+                if index % 4 == 0 { try recordReply(index, recorder: committing) }
+            }),
+            ("recorder alone (no persistent history)", { index in _ = record(alone, index, idempotent: true) }),
+        ]
+        func recordWithHistory(_ index: Int, idempotent: Bool, recorder: StoreCallRecorder? = nil) throws {
+            // What PersistentHistory writes with the assistant message: the call's row, with its key.
+            let key = try CallKey.make(sessionID: "bench", skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
+            let rows = try store.appendMessages(
+                [asking(index)], session: "bench",
+                calls: [CallRecord(
+                    callID: "c\(index)", sessionID: "bench", skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
+                    startedMilliseconds: store.now(), idempotencyKey: key)])
+            planned.plan(rows[0], callID: "c\(index)", idempotencyKey: key)
+            let result = record(recorder ?? ahead, index, idempotent: idempotent)
+            try store.appendMessages([answer(index, result)], session: "bench")
         }
-        try measure("before: assistant message only") { index throws(StoreError) in
-            _ = try store.appendMessages([message(index)], session: "bench", calls: [])
+        /// One reply asking for 4 calls (indexes `first`…`first + 3`), which run one after the other; their
+        /// tool messages are stored together, as the agent does.
+        func recordReply(_ first: Int, recorder: StoreCallRecorder) throws {
+            let indexes = first..<first + 4
+            var records: [CallRecord] = []
+            for index in indexes {
+                let key = try CallKey.make(sessionID: "bench", skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
+                records.append(CallRecord(
+                    callID: "c\(index)", sessionID: "bench", skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
+                    startedMilliseconds: store.now(), idempotencyKey: key))
+            }
+            let rows = try store.appendMessages([asking(first)], session: "bench", calls: records)
+            for (row, record) in zip(rows, records) { planned.plan(row, callID: record.callID, idempotencyKey: record.idempotencyKey) }
+            let answers = indexes.map { index in answer(index, record(recorder, index, idempotent: true)) }
+            try store.appendMessages(answers, session: "bench")
         }
-        for idempotent in [true, false] {
-            try measure("after: message + call (\(idempotent ? "idempotent" : "non-idempotent, key lookup"))") { index throws(StoreError) in
-                let row = try store.appendMessages(
-                    [message(index)], session: "bench",
-                    calls: [CallRecord(callID: "c\(index)", sessionID: "bench", skillID: "bench.echo", argumentsJSON: "{}", status: .started, startedMilliseconds: store.now())])
-                planned.plan(row[0], callID: "c\(index)")
-                record(ahead, call(index, idempotent: idempotent), index)
+        var samples: [[(wall: Double, cpu: Double)]] = Array(repeating: [], count: modes.count)
+        let perRound = max(1, iterations / rounds)
+        var index = 0
+        for round in 0..<rounds {
+            // Alternate the order so no mode always runs right after the same one.
+            let order = round % 2 == 0 ? Array(modes.indices) : modes.indices.reversed()
+            for mode in order {
+                let clock = ContinuousClock()
+                let cpuStart = cpuMicroseconds()
+                let start = clock.now
+                for _ in 0..<perRound {
+                    try modes[mode].1(index)
+                    index += 1
+                }
+                let elapsed = start.duration(to: clock.now)
+                let wall = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+                samples[mode].append((wall / Double(perRound), (cpuMicroseconds() - cpuStart) / Double(perRound)))
             }
         }
-        try measure("call recorded without a history (2 transactions)") { index throws(StoreError) in
-            record(alone, call(index, idempotent: true), index)
+        try store.flushFinishes()
+        return modes.indices.map { mode in
+            Result(
+                name: modes[mode].0, iterations: perRound * rounds, microsecondsPerCall: median(samples[mode].map(\.wall)),
+                cpuMicrosecondsPerCall: median(samples[mode].map(\.cpu)))
         }
-        return results
+    }
+
+    /// Calls the skill in this process and parses its result; without a skill, returns a fixed result.
+    static func dispatcher(_ skill: Skill?) throws -> (String) -> JSONValue {
+        let fixed: JSONValue = ["time": "12:00", "weekday": "Monday", "date": "2026-11-30", "timezone": "Europe/Paris"]
+        guard let skill else { return { _ in fixed } }
+        let library = try PluginLibrary.load(path: skill.pluginPath)
+        let context = PluginCallContext(callID: "bench", dataDirectory: "/tmp", log: { _, _ in })
+        return { arguments in
+            let reply = library.invoke(skillID: skill.skillID, arguments: Array(arguments.utf8), context: context)
+            return (try? JSONValue(parsing: String(decoding: reply.bytes, as: UTF8.self))) ?? .null
+        }
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
 
     /// User + system CPU time of this process, in microseconds.

@@ -34,16 +34,30 @@ public final class StoreCallRecorder: CallRecorder {
     private let report: @Sendable (StoreError) -> Void
     private let storedContext: Mutex<[String: JSONValue]>
     private let planned: PlannedCalls?
+    /// Commit each finish in a transaction of its own instead of logging it (how it was before the finish
+    /// log; the benchmark compares the two).
+    let commitsEachFinish: Bool
 
     /// Error kinds of failed calls that may have taken effect (so a retry of a non-idempotent skill asks).
     static let effectfulFailures: Set<String> = ["timeout", "pluginCrashed", "skillFailed", "cancelled", "interrupted"]
 
     /// A recorder for `sessionID`; `report` hears about writes that failed (the call itself goes on).
-    public init(
+    public convenience init(
         store: HistoryStore, sessionID: String, context: SessionContext, redactor: SecretRedactor = SecretRedactor(),
         provenance: [String: PluginProvenance] = [:], planned: PlannedCalls? = nil,
         report: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) {
+        self.init(
+            store: store, sessionID: sessionID, context: context, redactor: redactor, provenance: provenance, planned: planned,
+            report: report, commitsEachFinish: false)
+    }
+
+    init(
+        store: HistoryStore, sessionID: String, context: SessionContext, redactor: SecretRedactor = SecretRedactor(),
+        provenance: [String: PluginProvenance] = [:], planned: PlannedCalls? = nil,
+        report: @escaping @Sendable (StoreError) -> Void = { _ in }, commitsEachFinish: Bool
+    ) {
+        self.commitsEachFinish = commitsEachFinish
         self.planned = planned
         self.store = store
         self.sessionID = sessionID
@@ -55,10 +69,16 @@ public final class StoreCallRecorder: CallRecorder {
     }
 
     public func decision(for call: RecordedCall) -> CallDecision {
-        guard let skillID = call.skillID, let tool = call.tool, let arguments = Self.arguments(call) else {
+        guard let skillID = call.skillID, let tool = call.tool else { return .run(idempotencyKey: nil) }
+        // The history computed the key when it wrote the call's row ahead; otherwise it is computed here.
+        let key: String
+        if let planned = planned?.idempotencyKey(of: call.callID) {
+            key = planned
+        } else if let arguments = Self.arguments(call) {
+            key = CallKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
+        } else {
             return .run(idempotencyKey: nil)
         }
-        let key = CallKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
         // Idempotent skills run again: repeating them is harmless and their answer may have changed.
         guard !tool.idempotent else { return .run(idempotencyKey: key) }
         do {
@@ -83,7 +103,10 @@ public final class StoreCallRecorder: CallRecorder {
 
     public func callStarted(_ call: RecordedCall) -> CallHandle {
         // Written ahead with the assistant message: nothing to write before the call runs.
-        if let row = planned?.take(call.callID) { return CallHandle(id: row, startedMilliseconds: store.now()) }
+        if let (row, key) = planned?.take(call.callID) {
+            return CallHandle(
+                id: row, startedMilliseconds: store.now(), storedIdempotencyKey: key != nil && key == call.idempotencyKey)
+        }
         let argumentsText: String =
             if let arguments = Self.arguments(call) {
                 redactor.redact(arguments, schema: call.tool?.parameters).serialized()
@@ -96,7 +119,7 @@ public final class StoreCallRecorder: CallRecorder {
             pluginVersion: origin?.version, pluginSHA256: origin?.sha256, argumentsJSON: argumentsText, status: .started,
             startedMilliseconds: store.now(), idempotencyKey: call.idempotencyKey)
         do {
-            return CallHandle(id: try store.startCall(record), startedMilliseconds: nil)
+            return CallHandle(id: try store.startCall(record), startedMilliseconds: nil, storedIdempotencyKey: true)
         } catch {
             report(error)
             return CallHandle(id: nil)
@@ -122,12 +145,17 @@ public final class StoreCallRecorder: CallRecorder {
                 durationMilliseconds: milliseconds)
         }
         ending.startedMilliseconds = handle.startedMilliseconds
-        ending.idempotencyKey = call.idempotencyKey
+        if !handle.storedIdempotencyKey { ending.idempotencyKey = call.idempotencyKey }
         let origin = call.skillID.flatMap { provenance[$0] }
         ending.pluginVersion = origin?.version
         ending.pluginSHA256 = origin?.sha256
+        ending.workerPID = call.workerPID.map(Int64.init)
         do {
-            try store.finishCall(row, with: ending, context: contextChanges())
+            if commitsEachFinish {
+                try store.finishCall(row, with: ending, context: contextChanges())
+            } else {
+                try store.recordFinish(row, with: ending, context: contextChanges())
+            }
         } catch {
             report(error)
         }

@@ -37,6 +37,14 @@ struct CallRecording: Sendable {
         if let recorder { handle = recorder.callStarted(call) }
     }
 
+    /// Runs `body` (the skill call) and notes which worker process ran it, for the record.
+    mutating func attributing(_ body: () async -> Result<JSONValue, HostError>) async -> Result<JSONValue, HostError> {
+        let attribution = WorkerAttribution()
+        let outcome = await WorkerAttribution.$current.withValue(attribution) { await body() }
+        call.workerPID = attribution.workerPID
+        return outcome
+    }
+
     /// Records the end.
     func finish(_ outcome: Result<JSONValue, HostError>, seconds: Double) {
         recorder?.callFinished(handle, call: call, outcome: outcome, seconds: seconds, replayed: replayedResult != nil)

@@ -63,7 +63,8 @@ struct ToolCallRunner: Sendable {
         } else if let refusal = await recording.refusedRetry() {
             outcome = .failure(refusal)
         } else {
-            outcome = await self.outcome(of: call, skillID: skillID, idempotencyKey: recording.idempotencyKey)
+            let key = recording.idempotencyKey
+            outcome = await recording.attributing { await self.outcome(of: call, skillID: skillID, idempotencyKey: key) }
         }
         let elapsed = start.duration(to: clock.now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -68,6 +68,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
         let wallClockDeadline = Int64((Posix.unixSeconds() * 1000) + timeout * 1000)
         let request = WorkerCallRequest(call, deadlineUnixMilliseconds: wallClockDeadline)
         let outcome = await slot.call(request, deadline: deadline, configuration: configuration)
+        if let pid = slot.workerPID { WorkerAttribution.current?.record(pid) }
         switch outcome {
         case .reply(let reply):
             let crashes = pool.recordSuccess()

@@ -40,6 +40,15 @@ final class WorkerSlot: @unchecked Sendable {
     /// The worker of the call in flight, for ``cancel()`` from another thread.
     private let inFlight = Mutex<WorkerProcess?>(nil)
     private let cancelled = Atomic<Bool>(false)
+    /// The pid of the worker this slot started last (0: none yet, or its launch failed), for ``workerPID``.
+    private let launchedPID = Atomic<Int32>(0)
+
+    /// The pid of the worker that served (or failed) this slot's last call; nil when it never got one.
+    /// Read by the slot's holder after ``call(_:deadline:configuration:)`` returns.
+    var workerPID: Int32? {
+        let pid = launchedPID.load(ordering: .sequentiallyConsistent)
+        return pid > 0 ? pid : nil
+    }
 
     /// Runs one call: starts a worker first if there is none (or its file changed), sends the request and
     /// waits for the reply until `deadline` (CLOCK_MONOTONIC nanoseconds). Cancelling the task kills the
@@ -128,6 +137,7 @@ final class WorkerSlot: @unchecked Sendable {
         }
         let now = Posix.monotonicNanoseconds()
         guard deadline > now else { return .failure(.timedOut, whileLoading: true) }
+        launchedPID.store(0, ordering: .sequentiallyConsistent)
         let worker: WorkerProcess
         do {
             let startupDeadline = now + UInt64(configuration.startupTimeout * 1e9)
@@ -138,6 +148,7 @@ final class WorkerSlot: @unchecked Sendable {
                 started: { [self] loading in
                     // From now on a cancellation kills the worker even while it loads the plugin.
                     inFlight.withLock { $0 = loading }
+                    launchedPID.store(loading.pid, ordering: .sequentiallyConsistent)
                     if cancelled.load(ordering: .sequentiallyConsistent) { loading.kill(SIGKILL) }
                 })
         } catch {

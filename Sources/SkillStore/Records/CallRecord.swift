@@ -99,6 +99,8 @@ public struct CallOutcome: Sendable, Equatable {
     public var pluginVersion: String? = nil
     /// The plugin file's SHA-256, for a row written ahead without one.
     public var pluginSHA256: String? = nil
+    /// The pid of the worker process that ran the call (nil: it ran in the recording process, or never ran).
+    public var workerPID: Int64? = nil
 
     /// An outcome with these parts.
     public init(

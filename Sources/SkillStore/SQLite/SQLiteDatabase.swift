@@ -58,12 +58,18 @@ final class SQLiteDatabase {
         try statement(sql).rows().first?.first ?? .null
     }
 
-    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it throws.
+    /// Finishes logged but not committed yet: every transaction writes them first.
+    var journal: FinishJournal?
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction (after the ``journal``'s pending finishes): committed
+    /// when it returns, rolled back when it throws.
     func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try statement("BEGIN IMMEDIATE").run()
         do {
+            try journal?.apply(to: self)
             let value = try body()
             try statement("COMMIT").run()
+            journal?.committed()
             return value
         } catch {
             _ = try? statement("ROLLBACK").run()

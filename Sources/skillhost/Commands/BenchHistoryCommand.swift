@@ -2,29 +2,37 @@ import Foundation
 import SkillAgent
 import SkillJSON
 
-/// `skillhost __bench-history DIR [--iterations N] [--json]`: what recording a skill call in the history
-/// costs (hidden; run by scripts/bench-history.sh).
+/// `skillhost __bench-history DIR [--plugin FILE --skill ID] [--iterations N] [--json]`: what recording a
+/// skill call in the history costs (hidden; run by scripts/bench-history.sh).
 enum BenchHistoryCommand: Command {
     static let name = "__bench-history"
     static let summary = "measure the cost of recording a skill call (internal)"
     static let isHidden = true
     static let help = """
-        usage: skillhost __bench-history DIR [--iterations N] [--json]
+        usage: skillhost __bench-history DIR [--plugin FILE --skill ID] [--iterations N] [--json]
 
-        Creates DIR/history.sqlite3 (DIR must not hold one), records N calls (default 5000) through the
-        agent's recorder (decision, start, finish with a result and a context change) and prints the mean
-        microseconds per call. Build with -c release; scripts/bench-history.sh does.
+        Creates DIR/history.sqlite3 (DIR must not hold one) and, in one run, calls skill ID of the plugin
+        FILE in this process N times (default 5000) per mode: alone, between the messages the history
+        stores, and with the agent's recorder (decision, call row, finish with a result and a context
+        change). Prints the median microseconds per call (wall and CPU). Without --plugin a fixed result
+        stands in for the call. Build with -c release; scripts/bench-history.sh does.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, flags: ["--json"], options: ["--iterations"])
+        let parsed = try ParsedArguments(arguments, flags: ["--json"], options: ["--iterations", "--plugin", "--skill"])
         guard parsed.positionals.count == 1 else { throw UsageError("expected DIR") }
         guard let iterations = Int(parsed.options["--iterations"] ?? "5000"), iterations >= 10 else {
             throw UsageError("--iterations needs a whole number of at least 10")
         }
         let path = parsed.positionals[0] + "/history.sqlite3"
         guard !FileManager.default.fileExists(atPath: path) else { throw UsageError("\(path) exists; pass an empty folder") }
-        let results = try RecorderBenchmark.run(path: path, iterations: iterations)
+        var skill: RecorderBenchmark.Skill?
+        if let plugin = parsed.options["--plugin"] {
+            guard let skillID = parsed.options["--skill"] else { throw UsageError("--plugin needs --skill ID") }
+            let absolute = plugin.hasPrefix("/") ? plugin : FileManager.default.currentDirectoryPath + "/" + plugin
+            skill = RecorderBenchmark.Skill(pluginPath: absolute, skillID: skillID)
+        }
+        let results = try RecorderBenchmark.run(path: path, iterations: iterations, skill: skill)
         if parsed.has("--json") {
             HostOptions.printJSON(.array(results.map {
                 ["name": .string($0.name), "iterations": .int(Int64($0.iterations)), "mean_us": .double($0.microsecondsPerCall),
@@ -33,7 +41,7 @@ enum BenchHistoryCommand: Command {
         } else {
             for result in results {
                 print(String(
-                    format: "  %-42@ wall %7.1f µs/call, cpu %6.1f µs/call  (%d calls)", result.name as NSString,
+                    format: "  %-50@ wall %7.1f µs/call, cpu %6.1f µs/call  (%d calls)", result.name as NSString,
                     result.microsecondsPerCall, result.cpuMicrosecondsPerCall, result.iterations))
             }
         }

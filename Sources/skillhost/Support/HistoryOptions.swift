@@ -20,6 +20,7 @@ enum HistoryOptions {
     static func open(_ parsed: ParsedArguments, registry: Registry?) throws -> HistoryStore {
         let policy = try retention(parsed, registry: registry)
         let store = try HistoryStore(directory: directory(parsed))
+        for problem in store.finishLogProblems { ErrorReporter.printError("warning: " + problem) }
         try store.applyRetention(policy)
         return store
     }

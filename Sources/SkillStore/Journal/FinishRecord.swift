@@ -1,0 +1,229 @@
+/// One finished call waiting in a ``FinishLog``: what ``HistoryStore/finishCall(_:with:context:)`` would
+/// write for it.
+struct FinishRecord: Sendable, Equatable {
+    /// The call's row in `skill_calls`.
+    var rowID: Int64
+    /// How it ended.
+    var outcome: CallOutcome
+    /// Session-context keys it changed (key → JSON text).
+    var context: [String: String]
+    /// When it finished (Unix milliseconds): the context keys' `updated_ms`.
+    var finishedMilliseconds: Int64
+}
+
+/// The bytes of a ``FinishRecord`` in a finish log, written down as data (all integers little-endian):
+///
+/// ```
+/// record  := length:u32 checksum:u32 body           length = body bytes; checksum = FNV-1a 32 of body
+/// body    := version:u8(=1) row:i64 finished:i64 duration:f64 started:opt-i64 pid:opt-i64
+///            status:str result:opt-str summary:opt-str error_kind:opt-str error:opt-str
+///            idempotency_key:opt-str plugin_version:opt-str plugin_sha256:opt-str
+///            count:u32 (key:str value:str){count}
+/// str     := length:u32 UTF-8 bytes            opt-x := 0:u8 | 1:u8 x
+/// ```
+///
+/// The decoder is strict: a length past the end, a checksum that does not match, an unknown version or
+/// status, bad UTF-8 or bytes left over all make the record unreadable (a torn tail after a power cut, or a
+/// damaged file).
+enum FinishRecordCoding {
+    static let version: UInt8 = 1
+    /// Bytes before the body.
+    static let headerSize = 8
+    /// A record longer than this is refused by the decoder (no finish is this big: results are capped far
+    /// below it by the worker frame limit).
+    static let maximumBodySize = 64 << 20
+
+    /// The record's bytes, header included.
+    static func encode(_ record: FinishRecord) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(128 + (record.outcome.resultJSON?.utf8.count ?? 0))
+        body.append(version)
+        append(UInt64(bitPattern: record.rowID), to: &body)
+        append(UInt64(bitPattern: record.finishedMilliseconds), to: &body)
+        append(record.outcome.durationMilliseconds.bitPattern, to: &body)
+        appendOptional(record.outcome.startedMilliseconds, to: &body)
+        appendOptional(record.outcome.workerPID, to: &body)
+        append(record.outcome.status.rawValue, to: &body)
+        for text in [
+            record.outcome.resultJSON, record.outcome.summary, record.outcome.errorKind, record.outcome.error,
+            record.outcome.idempotencyKey, record.outcome.pluginVersion, record.outcome.pluginSHA256,
+        ] {
+            if let text {
+                body.append(1)
+                append(text, to: &body)
+            } else {
+                body.append(0)
+            }
+        }
+        append(UInt32(record.context.count), to: &body)
+        for (key, value) in record.context.sorted(by: { $0.key < $1.key }) {
+            append(key, to: &body)
+            append(value, to: &body)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(headerSize + body.count)
+        append(UInt32(body.count), to: &bytes)
+        append(checksum(body), to: &bytes)
+        bytes.append(contentsOf: body)
+        return bytes
+    }
+
+    /// Why bytes are not a record.
+    struct Unreadable: Error, Equatable {
+        /// Byte offset of the record in the file.
+        var offset: Int
+        /// What is wrong.
+        var reason: String
+    }
+
+    /// Every record of `bytes` in order. Stops at the first unreadable one: returns the records before it
+    /// and what is wrong with it.
+    static func decodeAll(_ bytes: [UInt8]) -> (records: [FinishRecord], problem: Unreadable?) {
+        var records: [FinishRecord] = []
+        var offset = 0
+        while offset < bytes.count {
+            do {
+                let (record, next) = try decode(bytes, at: offset)
+                records.append(record)
+                offset = next
+            } catch {
+                return (records, error)
+            }
+        }
+        return (records, nil)
+    }
+
+    /// The record at `offset` and the offset after it.
+    static func decode(_ bytes: [UInt8], at offset: Int) throws(Unreadable) -> (FinishRecord, Int) {
+        var reader = Reader(bytes: bytes, position: offset, recordStart: offset)
+        let length = Int(try reader.uint32())
+        let sum = try reader.uint32()
+        guard length <= maximumBodySize, length <= bytes.count - reader.position else {
+            throw Unreadable(offset: offset, reason: "record of \(length) bytes runs past the end of the file (torn write)")
+        }
+        let end = reader.position + length
+        guard checksum(bytes[reader.position..<end]) == sum else {
+            throw Unreadable(offset: offset, reason: "checksum mismatch (damaged record)")
+        }
+        reader.end = end
+        guard try reader.byte() == version else { throw Unreadable(offset: offset, reason: "unknown record version") }
+        let row = Int64(bitPattern: try reader.uint64())
+        let finished = Int64(bitPattern: try reader.uint64())
+        let duration = Double(bitPattern: try reader.uint64())
+        let started = try reader.optionalInt64()
+        let pid = try reader.optionalInt64()
+        let statusText = try reader.string()
+        guard let status = CallStatus(rawValue: statusText) else {
+            throw Unreadable(offset: offset, reason: "unknown call status \"\(statusText)\"")
+        }
+        var texts: [String?] = []
+        for _ in 0..<7 { texts.append(try reader.optionalString()) }
+        let count = Int(try reader.uint32())
+        guard count <= length else { throw Unreadable(offset: offset, reason: "context count \(count) past the record") }
+        var context: [String: String] = [:]
+        for _ in 0..<count {
+            let key = try reader.string()
+            context[key] = try reader.string()
+        }
+        guard reader.position == end else { throw Unreadable(offset: offset, reason: "\(end - reader.position) bytes left over") }
+        var outcome = CallOutcome(
+            status: status, resultJSON: texts[0], summary: texts[1], errorKind: texts[2], error: texts[3],
+            durationMilliseconds: duration)
+        outcome.startedMilliseconds = started
+        outcome.idempotencyKey = texts[4]
+        outcome.pluginVersion = texts[5]
+        outcome.pluginSHA256 = texts[6]
+        outcome.workerPID = pid
+        return (FinishRecord(rowID: row, outcome: outcome, context: context, finishedMilliseconds: finished), end)
+    }
+
+    /// FNV-1a, 32 bits.
+    static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in bytes {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        return hash
+    }
+
+    private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            append(UInt32(utf8.count), to: &bytes)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    private static func appendOptional(_ value: Int64?, to bytes: inout [UInt8]) {
+        guard let value else { return bytes.append(0) }
+        bytes.append(1)
+        append(UInt64(bitPattern: value), to: &bytes)
+    }
+
+    /// Reads fields of one record, never past ``end``.
+    private struct Reader {
+        let bytes: [UInt8]
+        var position: Int
+        let recordStart: Int
+        var end: Int
+
+        init(bytes: [UInt8], position: Int, recordStart: Int) {
+            self.bytes = bytes
+            self.position = position
+            self.recordStart = recordStart
+            self.end = bytes.count
+        }
+
+        mutating func take(_ count: Int) throws(Unreadable) -> ArraySlice<UInt8> {
+            guard count >= 0, count <= end - position else {
+                throw Unreadable(offset: recordStart, reason: "field runs past the end of the record")
+            }
+            defer { position += count }
+            return bytes[position..<position + count]
+        }
+
+        mutating func byte() throws(Unreadable) -> UInt8 { try take(1).first! }
+
+        mutating func uint32() throws(Unreadable) -> UInt32 {
+            try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        }
+
+        mutating func uint64() throws(Unreadable) -> UInt64 {
+            try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+
+        mutating func string() throws(Unreadable) -> String {
+            let count = Int(try uint32())
+            let slice = try take(count)
+            guard let text = String(validating: slice, as: UTF8.self) else {
+                throw Unreadable(offset: recordStart, reason: "text that is not UTF-8")
+            }
+            return text
+        }
+
+        mutating func optionalString() throws(Unreadable) -> String? {
+            switch try byte() {
+            case 0: return nil
+            case 1: return try string()
+            default: throw Unreadable(offset: recordStart, reason: "bad optional marker")
+            }
+        }
+
+        mutating func optionalInt64() throws(Unreadable) -> Int64? {
+            switch try byte() {
+            case 0: return nil
+            case 1: return Int64(bitPattern: try uint64())
+            default: throw Unreadable(offset: recordStart, reason: "bad optional marker")
+            }
+        }
+    }
+}

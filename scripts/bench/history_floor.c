@@ -1,0 +1,60 @@
+/*
+ * history_floor.c — what SQLite alone costs for the rows the history writes per skill call, so
+ * scripts/bench-history.sh can show the floor under the Swift figures in the same run. Same schema, pragmas
+ * and statements as Sources/SkillStore (version 2): per call an assistant message and a tool message, each
+ * one BEGIN IMMEDIATE transaction with the session's last_active_ms update; "with rows" adds what recording
+ * writes (the call's row with the assistant message; its finish and one context key with the tool message).
+ * Modes alternate in 10 rounds. Prints CPU µs per call.
+ *
+ * usage: history_floor DATABASE_PATH CALLS   (the file and its -wal/-shm are replaced)
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+static double cpu(void){struct rusage u;getrusage(RUSAGE_SELF,&u);return u.ru_utime.tv_sec*1e6+u.ru_utime.tv_usec+u.ru_stime.tv_sec*1e6+u.ru_stime.tv_usec;}
+#define X(s) do{ if(sqlite3_exec(db,s,0,0,&err)){fprintf(stderr,"%s: %s\n",s,err);exit(1);} }while(0)
+static sqlite3*db; static char*err;
+static sqlite3_stmt*P(const char*s){sqlite3_stmt*st; if(sqlite3_prepare_v2(db,s,-1,&st,0)){fprintf(stderr,"%s\n",sqlite3_errmsg(db));exit(1);} return st;}
+static void R(sqlite3_stmt*s){int c=sqlite3_step(s); if(c!=SQLITE_DONE&&c!=SQLITE_ROW){fprintf(stderr,"step %s\n",sqlite3_errmsg(db));exit(1);} sqlite3_reset(s);}
+int main(int argc,char**argv){
+  const char*path=argv[1]; int n=atoi(argv[2]);
+  unlink(path); char b[512]; snprintf(b,512,"%s-wal",path); unlink(b); snprintf(b,512,"%s-shm",path); unlink(b);
+  sqlite3_open(path,&db);
+  X("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
+  X("CREATE TABLE sessions(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '', model TEXT NOT NULL DEFAULT '', created_ms INTEGER NOT NULL, last_active_ms INTEGER NOT NULL);"
+    "CREATE INDEX sessions_last_active ON sessions(last_active_ms);"
+    "CREATE TABLE messages(session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, position INTEGER NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL, tool_calls TEXT, tool_call_id TEXT, created_ms INTEGER NOT NULL, PRIMARY KEY(session_id, position)) WITHOUT ROWID;"
+    "CREATE TABLE skill_calls(id INTEGER PRIMARY KEY, call_id TEXT NOT NULL, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, message_position INTEGER, skill_id TEXT NOT NULL, plugin_version TEXT, plugin_sha256 TEXT, arguments TEXT NOT NULL, status TEXT NOT NULL, result TEXT, summary TEXT, error_kind TEXT, error TEXT, started_ms INTEGER NOT NULL, duration_ms REAL, idempotency_key TEXT, worker_pid INTEGER);"
+    "CREATE INDEX skill_calls_skill ON skill_calls(skill_id); CREATE INDEX skill_calls_session ON skill_calls(session_id); CREATE INDEX skill_calls_key ON skill_calls(idempotency_key);"
+    "CREATE TABLE session_context(session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL, updated_ms INTEGER NOT NULL, PRIMARY KEY(session_id,key)) WITHOUT ROWID;"
+    "INSERT INTO sessions VALUES('bench','','',0,0)");
+  sqlite3_stmt *begin=P("BEGIN IMMEDIATE"),*commit=P("COMMIT");
+  sqlite3_stmt *msg=P("INSERT INTO messages VALUES('bench',?,?,?,?,?,0)");
+  sqlite3_stmt *ses=P("UPDATE sessions SET last_active_ms=?, title = CASE WHEN title = '' THEN 'x' ELSE title END WHERE id='bench'");
+  sqlite3_stmt *ins=P("INSERT INTO skill_calls(call_id,session_id,message_position,skill_id,arguments,status,started_ms,idempotency_key) VALUES(?,'bench',?,'bench.echo','{\"text\":\"hello\"}','started',0,?)");
+  sqlite3_stmt *upd=P("UPDATE skill_calls SET status='succeeded', result=?, summary='12:00', error_kind=NULL, error=NULL, duration_ms=0.1, started_ms=coalesce(1,started_ms), plugin_version=coalesce(NULL,plugin_version), plugin_sha256=coalesce(NULL,plugin_sha256), worker_pid=coalesce(NULL,worker_pid) WHERE id=?");
+  sqlite3_stmt *ctx=P("INSERT INTO session_context VALUES('bench','counter',?,0) ON CONFLICT(session_id,key) DO UPDATE SET value=excluded.value, updated_ms=excluded.updated_ms");
+  const char*res="{\"date\":\"2026-11-30\",\"time\":\"12:00\",\"timezone\":\"Europe/Paris\",\"weekday\":\"Monday\"}";
+  double t[2]={0,0}; int pos=0;
+  for(int round=0;round<10;round++) for(int mode=0;mode<2;mode++){
+    double c0=cpu();
+    for(int i=0;i<n/10;i++){
+      char key[64]; snprintf(key,64,"bench/bench.echo/%016x",pos);
+      R(begin); sqlite3_bind_int(msg,1,pos); sqlite3_bind_text(msg,2,"assistant",-1,SQLITE_STATIC); sqlite3_bind_text(msg,3,"",-1,SQLITE_STATIC); sqlite3_bind_text(msg,4,"[{\"id\":\"c1\",\"name\":\"bench_echo\",\"arguments\":\"{}\"}]",-1,SQLITE_STATIC); sqlite3_bind_null(msg,5); R(msg);
+      sqlite3_bind_int(ses,1,pos); R(ses);
+      sqlite3_int64 row=0;
+      if(mode){ sqlite3_bind_text(ins,1,key,-1,SQLITE_TRANSIENT); sqlite3_bind_int(ins,2,pos); sqlite3_bind_text(ins,3,key,-1,SQLITE_TRANSIENT); R(ins); row=sqlite3_last_insert_rowid(db);}
+      R(commit); pos++;
+      R(begin); sqlite3_bind_int(msg,1,pos); sqlite3_bind_text(msg,2,"tool",-1,SQLITE_STATIC); sqlite3_bind_text(msg,3,res,-1,SQLITE_STATIC); sqlite3_bind_null(msg,4); sqlite3_bind_text(msg,5,"c1",-1,SQLITE_STATIC); R(msg);
+      sqlite3_bind_int(ses,1,pos); R(ses);
+      if(mode){ sqlite3_bind_text(upd,1,res,-1,SQLITE_STATIC); sqlite3_bind_int64(upd,2,row); R(upd); char v[32]; snprintf(v,32,"%d",i); sqlite3_bind_text(ctx,1,v,-1,SQLITE_TRANSIENT); R(ctx);}
+      R(commit); pos++;
+    }
+    t[mode]+=cpu()-c0;
+  }
+  printf("  sqlite alone (C): messages only cpu %.1f µs/call, with the call rows %.1f µs/call: rows add %.1f µs/call\n", t[0]/n, t[1]/n, (t[1]-t[0])/n);
+}
