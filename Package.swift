@@ -38,7 +38,7 @@ func swiftPlugin(_ name: String, using libraries: [Target.Dependency] = []) -> (
 
 let plugins = [swiftPlugin("ClockSkill"), swiftPlugin("TextSkill")]
     + [swiftPlugin("FilesSkill")]
-    + [swiftPlugin("CalendarSkill", using: ["ICalendar"]), swiftPlugin("RemindersSkill", using: ["ICalendar"])]
+    + [swiftPlugin("CalendarSkill", using: ["ICalendar", "CalendarSkillSupport"]), swiftPlugin("RemindersSkill", using: ["ICalendar", "CalendarSkillSupport"])]
 
 let package = Package(
     name: "SkillHost",
@@ -91,6 +91,9 @@ let package = Package(
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
         .target(name: "ICalendar"),
+        // What the calendar and reminders plugins share on top of ICalendar and the SDK: the one reader of
+        // their settings (file, zone) and file errors as skill failures; linked into both plugins.
+        .target(name: "CalendarSkillSupport", dependencies: ["ICalendar", "SkillSDK"]),
         // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
         .target(name: "SkillMCP", dependencies: ["SkillAgent", "SkillHostCore", "SkillJSON"]),
         // The thin CLI.
@@ -114,3 +117,18 @@ let package = Package(
         .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)
 )
+
+// Shared test helpers (package root, the built binary, C fixtures, processes, Python peers, the fuzz corpus),
+// written once and used by every test target; each test target re-exports it (SkillTestSupportExport.swift).
+package.targets.append(
+    .target(
+        name: "SkillTestSupport",
+        dependencies: ["SkillHostCore", "SkillJSON", "CSkillABI"],
+        path: "Tests/SkillTestSupport"
+    )
+)
+// The CLI's own tests: those that run the `skillhost` binary and check what it parses and prints.
+package.targets.append(.testTarget(name: "skillhostTests", dependencies: ["SkillHostCore", "SkillJSON"]))
+for target in package.targets where target.type == .test {
+    target.dependencies.append("SkillTestSupport")
+}

@@ -100,13 +100,7 @@ struct SkillsRefAgreementTests {
 
     /// The reference validator's Python, installed on first use.
     static func referencePython() throws -> String {
-        let venv = HostTestSupport.packageRoot + "/.build/peers/skills-ref"
-        let python = venv + "/bin/python"
-        if (try? run(python, ["-c", "import skills_ref.validator"])) == nil {
-            try run("/usr/bin/env", ["python3", "-m", "venv", venv])
-            try run(venv + "/bin/pip", ["install", "--quiet", "skills-ref"])
-        }
-        return python
+        try PythonVirtualEnvironment(name: "skills-ref", packages: ["skills-ref"], probe: "import skills_ref.validator").python()
     }
 
     @discardableResult
