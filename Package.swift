@@ -77,15 +77,18 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // The kernel half of the worker sandbox: Landlock, seccomp, no_new_privs (issue #10).
         .target(name: "CSandbox"),
+        // System calls, process reaping, signal wording and clocks, once for every target (SkillHostCore
+        // re-exports it and adds the calls that fail with a HostError).
+        .target(name: "SkillPosix"),
         // Discovery, scanning, manifest, IDs, registry, dispatch, isolation, trust.
         .target(
             name: "SkillHostCore",
-            dependencies: ["CSkillABI", "SkillContract", "ManifestCheck", "SkillJSON", "JSONSchema", "COpenSSL", "CSandbox"]
+            dependencies: ["CSkillABI", "SkillContract", "ManifestCheck", "SkillJSON", "JSONSchema", "COpenSSL", "CSandbox", "SkillPosix"]
         ),
         // SQLite 3 (history, traces, session context).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Sessions, messages, skill calls and session context in one SQLite database (docs/history.md).
-        .target(name: "SkillStore", dependencies: ["CSQLite", "SkillJSON"]),
+        .target(name: "SkillStore", dependencies: ["CSQLite", "SkillJSON", "SkillPosix"]),
         // Agent loop and model providers.
         .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema", "SkillStore", "COpenSSL"]),
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the

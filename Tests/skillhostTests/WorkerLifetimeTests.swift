@@ -58,6 +58,8 @@ struct WorkerLifetimeTests {
         }
         #expect(gone, "worker \(worker) outlived its host killed with SIGKILL")
         #expect(Date().timeIntervalSince(killedAt) < 10, "the worker ended on its own, not with its host")
+        // Foundation notices the shell's end only once every holder of its pipes is gone: end the feeder first.
+        kill(feeder, SIGKILL)
         host.waitUntilExit()
     }
 }

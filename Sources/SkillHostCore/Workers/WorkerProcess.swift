@@ -238,26 +238,9 @@ final class WorkerProcess: @unchecked Sendable {
     @discardableResult
     func waitForExit(milliseconds: Int?) -> WorkerExit? {
         if let known = exit.withLock({ $0 }) { return known }
-        let deadline = milliseconds.map { Posix.monotonicNanoseconds() + UInt64($0) * 1_000_000 }
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
-            if result == pid {
-                let ended = WorkerExit(waitStatus: status)
-                exit.withLock { $0 = ended }
-                return ended
-            }
-            if result == -1 && errno != EINTR {
-                // Someone else reaped it; all we know is that it is gone.
-                let ended = WorkerExit.exited(-1)
-                exit.withLock { $0 = ended }
-                return ended
-            }
-            if let deadline {
-                if Posix.monotonicNanoseconds() >= deadline { return nil }
-                usleep(1000)
-            }
-        }
+        guard let ended = Posix.reap(pid, waitingUpTo: milliseconds) else { return nil }
+        exit.withLock { $0 = ended }
+        return ended
     }
 
     /// Turns a channel failure into the reason the caller reports; reaps a worker that died.
@@ -275,7 +258,7 @@ final class WorkerProcess: @unchecked Sendable {
             return .protocolViolation(error.description)
         case .system(let call, let code):
             stop()
-            return .system("\(call) on the worker's pipe failed: \(String(cString: strerror(code)))")
+            return .system("\(call) on the worker's pipe failed: \(Posix.describe(errno: code))")
         }
     }
 }
