@@ -6,6 +6,8 @@
 //   authors import)
 //   SkillJSON ← JSONSchema ← ManifestCheck (the one manifest checker) ← SkillHostCore ← SkillAgent ← skillhost
 //   SkillSDK + ManifestCheck ← SkillCheck (what plugin authors' tests import)
+//   SkillPosix (system calls, reaping, clocks) ← SkillHostCore (re-exported), SkillStore
+//   Tests/SkillTestSupport (shared test helpers) ← every test target; skillhostTests: the CLI's tests
 // No package dependencies: everything here builds from the toolchain and Debian's C libraries.
 import PackageDescription
 

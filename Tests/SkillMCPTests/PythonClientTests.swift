@@ -20,12 +20,7 @@ import Testing
         let python = try Self.python()
         let root = MCPTestSupport.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
-        let compiled = try Self.run("/usr/bin/cc", [
-            "-std=c99", "-D_DEFAULT_SOURCE", "-fPIC", "-shared", "-fvisibility=hidden",
-            "-I", MCPTestSupport.packageRoot + "/Sources/CSkillABI/include",
-            MCPTestSupport.packageRoot + "/Tests/Fixtures/TestPlugins/fixture_plugin.c", "-o", root + "/plugins/fixture.so",
-        ])
-        try #require(compiled.status == 0, "cc: \(compiled.output)")
+        try FileManager.default.copyItem(atPath: try HostTestSupport.fixturePlugin(), toPath: root + "/plugins/fixture.so")
         // One real instruction skill, served through the Skills extension: the client checks its digests.
         try FileManager.default.createDirectory(atPath: root + "/skills", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: MCPTestSupport.packageRoot + "/Plugins/Instructions/time-zones",

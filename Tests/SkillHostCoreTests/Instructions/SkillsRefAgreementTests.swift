@@ -105,19 +105,7 @@ struct SkillsRefAgreementTests {
 
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestSetupError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
-        }
-        return String(decoding: data, as: UTF8.self)
+        try TestProcess.output(executable, arguments)
     }
 
     /// The reference's errors for every folder, in one Python run.
