@@ -30,29 +30,19 @@ struct ChildProcess {
     /// Starts the process and waits for it, killing it (SIGKILL) once `timeout` seconds pass.
     /// - Throws: ``HostError`` of kind `io` when it cannot be started.
     func run() throws(HostError) -> Outcome {
-        let output = try Posix.makePipe()
-        let errors: (read: Int32, write: Int32)
-        do { errors = try Posix.makePipe() } catch {
-            close(output.read); close(output.write)
-            throw error
-        }
-        let pid: pid_t
-        do {
-            pid = try Posix.spawn(executable, arguments: arguments, stdout: output.write, stderr: errors.write,
-                                  extraEnvironment: extraEnvironment)
-        } catch {
-            for fd in [output.read, output.write, errors.read, errors.write] { close(fd) }
-            throw error
-        }
-        close(output.write)
-        close(errors.write)
+        let child = try Posix.spawnPiped(
+            executable, arguments: arguments, pipeStandardInput: false, standardError: .pipe,
+            extraEnvironment: extraEnvironment)
+        let pid = child.pid
+        let output = child.output
+        let errors = child.errors
         defer {
-            close(output.read)
-            close(errors.read)
+            close(output)
+            close(errors)
         }
         var collected: [UInt8] = []
         var errorTail: [UInt8] = []
-        var open: Set<Int32> = [output.read, errors.read]
+        var open: Set<Int32> = [output, errors]
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = Posix.monotonicSeconds() + timeout
         var killed = false
@@ -67,7 +57,7 @@ struct ChildProcess {
                 let count = Posix.readSome(fd, into: &buffer)
                 if count <= 0 {
                     open.remove(fd)
-                } else if fd == output.read {
+                } else if fd == output {
                     collected.append(contentsOf: buffer[0..<count])
                     if collected.count > Self.maximumOutput {
                         Posix.sendSignal(SIGKILL, to: pid)

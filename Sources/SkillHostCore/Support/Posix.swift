@@ -203,4 +203,59 @@ extension Posix {
         }
         return pid
     }
+
+    /// A child started by ``spawnPiped(_:arguments:pipeStandardInput:standardError:extraEnvironment:descriptor3:)``:
+    /// its pid and the parent's ends of its pipes (-1 where there is no pipe). The caller closes them.
+    struct PipedChild {
+        var pid: pid_t
+        /// Where the parent writes the child's stdin; -1 when its stdin is /dev/null.
+        var input: Int32
+        /// Where the parent reads the child's stdout.
+        var output: Int32
+        /// Where the parent reads the child's stderr; -1 when the child writes to an inherited descriptor.
+        var errors: Int32
+    }
+
+    /// Where a piped child's stderr goes.
+    enum ChildStandardError {
+        /// A pipe the parent reads (``PipedChild/errors``).
+        case pipe
+        /// A descriptor of the parent (2: the host's own stderr).
+        case inherit(Int32)
+    }
+
+    /// The one way the host starts a helper process (the scanner child, a worker): pipes for stdout, and
+    /// optionally stdin and stderr, created close-on-exec, then ``spawn(_:arguments:stdin:stdout:stderr:extraEnvironment:descriptor3:)``;
+    /// the child's ends are closed in the parent, and every descriptor is closed again when anything fails.
+    static func spawnPiped(
+        _ executable: String, arguments: [String], pipeStandardInput: Bool, standardError: ChildStandardError,
+        extraEnvironment: [String] = [], descriptor3: Int32 = -1
+    ) throws(HostError) -> PipedChild {
+        var opened: [Int32] = []
+        func pipeOrClose() throws(HostError) -> (read: Int32, write: Int32) {
+            do {
+                let ends = try makePipe()
+                opened += [ends.read, ends.write]
+                return ends
+            } catch {
+                for descriptor in opened { close(descriptor) }
+                throw error
+            }
+        }
+        let input = pipeStandardInput ? try pipeOrClose() : nil
+        let output = try pipeOrClose()
+        var errors: (read: Int32, write: Int32)?
+        if case .pipe = standardError { errors = try pipeOrClose() }
+        let errorTarget: Int32 = if case .inherit(let descriptor) = standardError { descriptor } else { errors!.write }
+        let pid: pid_t
+        do {
+            pid = try spawn(executable, arguments: arguments, stdin: input?.read ?? -1, stdout: output.write,
+                            stderr: errorTarget, extraEnvironment: extraEnvironment, descriptor3: descriptor3)
+        } catch {
+            for descriptor in opened { close(descriptor) }
+            throw error
+        }
+        for descriptor in [input?.read, output.write, errors?.write].compactMap({ $0 }) { close(descriptor) }
+        return PipedChild(pid: pid, input: input?.write ?? -1, output: output.read, errors: errors?.read ?? -1)
+    }
 }

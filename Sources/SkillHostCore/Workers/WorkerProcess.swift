@@ -61,36 +61,21 @@ final class WorkerProcess: @unchecked Sendable {
         executable: String, pluginPath: String, limits: ResourceLimits, startupTimeout: Double,
         sandbox: SandboxPolicy? = nil, started: (WorkerProcess) -> Void = { _ in }
     ) throws(Failure) -> WorkerProcess {
-        let toWorker: (read: Int32, write: Int32)
-        let fromWorker: (read: Int32, write: Int32)
-        do {
-            toWorker = try Posix.makePipe()
-        } catch {
-            throw .system("cannot create the worker's pipes: \(error.message)")
-        }
-        do {
-            fromWorker = try Posix.makePipe()
-        } catch {
-            close(toWorker.read)
-            close(toWorker.write)
-            throw .system("cannot create the worker's pipes: \(error.message)")
-        }
         let pid: pid_t
+        let child: Posix.PipedChild
         // Calls whose frames fit travel through shared memory while both sides are awake (SharedCallSlot).
         let slot = SharedCallSlot.create()
         do {
-            pid = try Posix.spawn(
+            child = try Posix.spawnPiped(
                 executable, arguments: ["__worker", pluginPath] + limits.workerArguments + (sandbox?.workerArguments ?? []),
-                stdin: toWorker.read, stdout: fromWorker.write, stderr: 2,
+                pipeStandardInput: true, standardError: .inherit(2),
                 extraEnvironment: slot == nil ? [] : ["\(SharedCallSlot.environmentKey)=\(SharedCallSlot.workerDescriptor)"],
                 descriptor3: slot?.descriptor ?? -1)
+            pid = child.pid
         } catch {
-            for descriptor in [toWorker.read, toWorker.write, fromWorker.read, fromWorker.write] { close(descriptor) }
             throw .system("cannot start the worker \(executable): \(error.message)")
         }
-        close(toWorker.read)
-        close(fromWorker.write)
-        let worker = WorkerProcess(pid: pid, channel: FrameChannel(input: fromWorker.read, output: toWorker.write))
+        let worker = WorkerProcess(pid: pid, channel: FrameChannel(input: child.output, output: child.input))
         worker.slot = slot
         started(worker)
         let deadline = Posix.monotonicNanoseconds() + UInt64(startupTimeout * 1e9)
