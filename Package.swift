@@ -6,6 +6,8 @@
 //   authors import)
 //   SkillJSON ← JSONSchema ← ManifestCheck (the one manifest checker) ← SkillHostCore ← SkillAgent ← skillhost
 //   SkillSDK + ManifestCheck ← SkillCheck (what plugin authors' tests import)
+//   SkillPosix (system calls, reaping, clocks) ← SkillHostCore (re-exported), SkillStore
+//   Tests/SkillTestSupport (shared test helpers) ← every test target; skillhostTests: the CLI's tests
 // No package dependencies: everything here builds from the toolchain and Debian's C libraries.
 import PackageDescription
 
@@ -38,7 +40,7 @@ func swiftPlugin(_ name: String, using libraries: [Target.Dependency] = []) -> (
 
 let plugins = [swiftPlugin("ClockSkill"), swiftPlugin("TextSkill")]
     + [swiftPlugin("FilesSkill")]
-    + [swiftPlugin("CalendarSkill", using: ["ICalendar"]), swiftPlugin("RemindersSkill", using: ["ICalendar"])]
+    + [swiftPlugin("CalendarSkill", using: ["ICalendar", "CalendarSkillSupport"]), swiftPlugin("RemindersSkill", using: ["ICalendar", "CalendarSkillSupport"])]
 
 let package = Package(
     name: "SkillHost",
@@ -77,20 +79,26 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // The kernel half of the worker sandbox: Landlock, seccomp, no_new_privs (issue #10).
         .target(name: "CSandbox"),
+        // System calls, process reaping, signal wording and clocks, once for every target (SkillHostCore
+        // re-exports it and adds the calls that fail with a HostError).
+        .target(name: "SkillPosix"),
         // Discovery, scanning, manifest, IDs, registry, dispatch, isolation, trust.
         .target(
             name: "SkillHostCore",
-            dependencies: ["CSkillABI", "SkillContract", "ManifestCheck", "SkillJSON", "JSONSchema", "COpenSSL", "CSandbox"]
+            dependencies: ["CSkillABI", "SkillContract", "ManifestCheck", "SkillJSON", "JSONSchema", "COpenSSL", "CSandbox", "SkillPosix"]
         ),
         // SQLite 3 (history, traces, session context).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Sessions, messages, skill calls and session context in one SQLite database (docs/history.md).
-        .target(name: "SkillStore", dependencies: ["CSQLite", "SkillJSON"]),
+        .target(name: "SkillStore", dependencies: ["CSQLite", "SkillJSON", "SkillPosix"]),
         // Agent loop and model providers.
         .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema", "SkillStore", "COpenSSL"]),
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
         .target(name: "ICalendar"),
+        // What the calendar and reminders plugins share on top of ICalendar and the SDK: the one reader of
+        // their settings (file, zone) and file errors as skill failures; linked into both plugins.
+        .target(name: "CalendarSkillSupport", dependencies: ["ICalendar", "SkillSDK"]),
         // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
         .target(name: "SkillMCP", dependencies: ["SkillAgent", "SkillHostCore", "SkillJSON"]),
         // The thin CLI.
@@ -114,3 +122,18 @@ let package = Package(
         .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)
 )
+
+// Shared test helpers (package root, the built binary, C fixtures, processes, Python peers, the fuzz corpus),
+// written once and used by every test target; each test target re-exports it (SkillTestSupportExport.swift).
+package.targets.append(
+    .target(
+        name: "SkillTestSupport",
+        dependencies: ["SkillHostCore", "SkillJSON", "CSkillABI"],
+        path: "Tests/SkillTestSupport"
+    )
+)
+// The CLI's own tests: those that run the `skillhost` binary and check what it parses and prints.
+package.targets.append(.testTarget(name: "skillhostTests", dependencies: ["SkillHostCore", "SkillJSON"]))
+for target in package.targets where target.type == .test {
+    target.dependencies.append("SkillTestSupport")
+}

@@ -30,7 +30,7 @@ build_fuzzer() {
     swift build --build-path "$build" --target SkillMCP -Xswiftc -sanitize=fuzzer,address >&2
     swift build --build-path "$build" --target ICalendar -Xswiftc -sanitize=fuzzer,address >&2
     local objects=()
-    for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillHostCore SkillStore SkillAgent SkillMCP ICalendar CSkillABI CSandbox; do
+    for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillAgent SkillMCP ICalendar CSkillABI CSandbox; do
         objects+=("$build"/debug/$module.build/*.o)
     done
     local sources=(Tests/Fuzz/*.swift Tests/Fuzz/Targets/*.swift)

@@ -1,3 +1,4 @@
+import CalendarSkillSupport
 import ICalendar
 import SkillSDK
 
@@ -8,50 +9,23 @@ struct CalendarSettings {
     /// The file used when the config names none, inside the plugin's data folder.
     static let defaultFileName = "calendar.ics"
 
-    let store: CalendarFileStore
-    let zone: SystemZone
+    /// The shared reader (CalendarSkillSupport), also used by the reminders plugin.
+    let file: CalendarFileSettings
+    var store: CalendarFileStore { file.store }
+    var zone: SystemZone { file.zone }
 
     /// The settings of a call.
     /// - Throws: ``SkillError`` when `config.timezone` names no zone or `config.calendar_file` is not a string.
     init(_ context: SkillContext) throws(SkillError) {
-        let configured = context.configuration[Self.fileKey]
-        guard configured == nil || configured?.stringValue != nil else {
-            throw SkillError.failed(
-                message: "config.\(Self.fileKey) of the calendar plugin is not a string",
-                remedy: "set it to a file path, e.g. \"~/Calendars/calendar.ics\" (a folder of its own: the sandbox grants that folder), in skill_registry.json")
-        }
-        let path = CalendarFileLocation.path(
-            configured: configured?.stringValue, dataDirectory: context.dataDirectory, defaultName: Self.defaultFileName)
-        store = CalendarFileStore(path: path)
-        let zoneName = context.configuration["timezone"]?.stringValue
-        guard let zone = CalendarFileLocation.zone(configured: zoneName) else {
-            throw SkillError.failed(
-                message: "config.timezone \"\(zoneName ?? "")\" of the calendar plugin is not a time zone",
-                remedy: "use an IANA name such as Europe/Paris, or remove it to use the system's zone")
-        }
-        self.zone = zone
+        file = try CalendarFileSettings(
+            context, plugin: "calendar", fileKey: Self.fileKey, defaultFileName: Self.defaultFileName)
     }
 
     /// The calendar in the file, with its zones.
-    func read() throws(SkillError) -> (ICalendarDocument, ICalZoneCatalog) {
-        do {
-            let document = try store.read()
-            return (document, try ICalZoneCatalog(document: document, floating: zone))
-        } catch let error as CalendarFileError {
-            throw Self.failure(error)
-        } catch {
-            throw SkillError.failed(
-                message: "\(store.path): \(error)", remedy: "fix the calendar file at the line named, then retry")
-        }
-    }
+    func read() throws(SkillError) -> (ICalendarDocument, ICalZoneCatalog) { try file.read() }
 
     /// A file problem as a skill failure.
-    static func failure(_ error: CalendarFileError) -> SkillError {
-        SkillError.failed(
-            message: error.syntax.map { "\(error.path): line \($0.line):\($0.column): \($0.message)" }
-                ?? "\(error.path): \(error.message)",
-            remedy: error.syntax?.remedy ?? error.remedy)
-    }
+    static func failure(_ error: CalendarFileError) -> SkillError { CalendarFileSettings.failure(error) }
 
     /// The instant of a skill's date argument; a date alone is its midnight (or the next midnight when
     /// `endOfDay`), a time without offset is read in the user's zone.
@@ -100,8 +74,7 @@ struct EventOutput: Encodable {
 enum CalendarSchema {
     /// A date, or a date and time with an optional UTC offset: "2026-12-01", "2026-12-01T10:00",
     /// "2026-12-01T10:00:00+01:00", "2026-12-01T09:00:00Z".
-    static let dateTimePattern =
-        "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|z|[+-][0-9]{2}:[0-9]{2})?)?$"
+    static let dateTimePattern = CalendarFileSettings.dateTimePattern
     /// A clock time "HH:MM".
     static let clockPattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$"
 

@@ -1,4 +1,5 @@
 import Foundation
+import CalendarSkillSupport
 import ICalendar
 import SkillSDK
 
@@ -11,59 +12,28 @@ struct ReminderSettings {
     /// Priorities in words and their iCalendar PRIORITY values (RFC 5545 section 3.8.1.9).
     static let priorities = ["high": 1, "medium": 5, "low": 9]
 
-    let store: CalendarFileStore
-    let zone: SystemZone
+    /// The shared reader (CalendarSkillSupport), also used by the calendar plugin.
+    let file: CalendarFileSettings
+    var store: CalendarFileStore { file.store }
+    var zone: SystemZone { file.zone }
 
     /// The settings of a call.
     /// - Throws: ``SkillError`` when `config.timezone` names no zone or `config.reminders_file` is not a string.
     init(_ context: SkillContext) throws(SkillError) {
-        let configured = context.configuration[Self.fileKey]
-        guard configured == nil || configured?.stringValue != nil else {
-            throw SkillError.failed(
-                message: "config.\(Self.fileKey) of the reminders plugin is not a string",
-                remedy: "set it to a file path, e.g. \"~/Calendars/reminders.ics\" (a folder of its own: the sandbox grants that folder), in skill_registry.json")
-        }
-        store = CalendarFileStore(
-            path: CalendarFileLocation.path(
-                configured: configured?.stringValue, dataDirectory: context.dataDirectory,
-                defaultName: Self.defaultFileName),
+        file = try CalendarFileSettings(
+            context, plugin: "reminders", fileKey: Self.fileKey, defaultFileName: Self.defaultFileName,
             productID: "-//SkillHost//Reminders 1.0//EN")
-        let zoneName = context.configuration["timezone"]?.stringValue
-        guard let zone = CalendarFileLocation.zone(configured: zoneName) else {
-            throw SkillError.failed(
-                message: "config.timezone \"\(zoneName ?? "")\" of the reminders plugin is not a time zone",
-                remedy: "use an IANA name such as Europe/Paris, or remove it to use the system's zone")
-        }
-        self.zone = zone
     }
 
     /// Runs `change` on the file under its lock, mapping file problems to skill failures.
     func update<Result>(_ change: (inout ICalendarDocument) throws -> Result) throws -> Result {
-        do {
-            return try store.update(change)
-        } catch let error as CalendarFileError {
-            throw Self.failure(error)
-        }
+        try file.update(change)
     }
 
     /// The reminders in the file, with its zones.
-    func read() throws(SkillError) -> (ICalendarDocument, ICalZoneCatalog) {
-        do {
-            let document = try store.read()
-            return (document, try ICalZoneCatalog(document: document, floating: zone))
-        } catch let error as CalendarFileError {
-            throw Self.failure(error)
-        } catch {
-            throw SkillError.failed(message: "\(store.path): \(error)", remedy: "fix the file at the line named")
-        }
-    }
+    func read() throws(SkillError) -> (ICalendarDocument, ICalZoneCatalog) { try file.read() }
 
-    static func failure(_ error: CalendarFileError) -> SkillError {
-        SkillError.failed(
-            message: error.syntax.map { "\(error.path): line \($0.line):\($0.column): \($0.message)" }
-                ?? "\(error.path): \(error.message)",
-            remedy: error.syntax?.remedy ?? error.remedy)
-    }
+    static func failure(_ error: CalendarFileError) -> SkillError { CalendarFileSettings.failure(error) }
 
     /// A due argument as written to the file: a date, or a UTC time (a time without offset is in the
     /// user's zone).
@@ -113,8 +83,7 @@ struct ReminderOutput: Encodable {
 
 /// Schemas shared by the reminders skills.
 enum ReminderSchema {
-    static let dateTimePattern =
-        "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|z|[+-][0-9]{2}:[0-9]{2})?)?$"
+    static let dateTimePattern = CalendarFileSettings.dateTimePattern
 
     static func dateTime(_ description: String) -> SchemaProperty {
         .string(description, pattern: dateTimePattern, maxLength: 40)

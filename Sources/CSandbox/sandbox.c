@@ -394,3 +394,10 @@ void skh_kill_descendants_on_sigterm(void) {
     sigemptyset(&action.sa_mask);
     sigaction(SIGTERM, &action, NULL);
 }
+
+int skh_die_with_parent(void) {
+    pid_t parent = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return -1;
+    if (getppid() != parent) _exit(0); /* the host died before the death signal was armed */
+    return 0;
+}

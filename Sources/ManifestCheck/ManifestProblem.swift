@@ -30,11 +30,15 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
     public var file: String
     /// Every problem, in document order.
     public var problems: [ManifestProblem]
+    /// The advice the checker could still give from what it read (so `validate` shows it for an invalid
+    /// manifest too).
+    public var advice: [ManifestProblem]
 
     /// Creates an error for `file`.
-    public init(file: String, problems: [ManifestProblem]) {
+    public init(file: String, problems: [ManifestProblem], advice: [ManifestProblem] = []) {
         self.file = file
         self.problems = problems
+        self.advice = advice
     }
 
     /// All problems on one line: "FILE: manifest /x: …; manifest /y: …".

@@ -29,7 +29,7 @@ public enum ManifestValidator {
     public static func validate(_ document: JSONValue, file: String) throws(ManifestError) -> PluginManifest {
         let report = check(document)
         guard let manifest = report.manifest else {
-            throw ManifestError(file: file, problems: report.problems)
+            throw ManifestError(file: file, problems: report.problems, advice: report.advice)
         }
         return manifest
     }

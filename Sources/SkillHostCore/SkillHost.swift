@@ -142,7 +142,8 @@ public final class SkillHost: Sendable {
         let outcome = try scanner.scan(path: path)
         guard outcome.status == .ok, let document = outcome.manifest else {
             let problems = outcome.problems.isEmpty ? [outcome.error ?? "\(path): unusable"] : outcome.problems
-            return ValidationReport(path: path, manifest: nil, problems: problems, isBroken: outcome.status == .broken)
+            return ValidationReport(path: path, manifest: nil, problems: problems, isBroken: outcome.status == .broken,
+                                    advice: outcome.advice)
         }
         let report = ManifestValidator.check(document)
         return ValidationReport(path: path, manifest: report.manifest, problems: report.problems.map { "\(path): \($0)" },

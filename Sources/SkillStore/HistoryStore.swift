@@ -1,4 +1,5 @@
 import Glibc
+import SkillPosix
 import Synchronization
 
 /// The SQLite database of sessions, messages, skill calls and session context (docs/history.md). One file,
@@ -57,7 +58,7 @@ public final class HistoryStore: Sendable {
             built += "/" + part
             if mkdir(built, 0o700) != 0, errno != EEXIST {
                 throw StoreError(
-                    .cannotOpen, "\(built): cannot create the state folder (\(String(cString: strerror(errno)))); pass --state DIR")
+                    .cannotOpen, "\(built): cannot create the state folder (\(Posix.describe(errno: errno))); pass --state DIR")
             }
         }
         try self.init(path: (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName)
@@ -74,11 +75,7 @@ public final class HistoryStore: Sendable {
     /// The newest schema version this build knows.
     public static var currentSchemaVersion: Int64 { StoreSchema.currentVersion }
 
-    static let systemMilliseconds: @Sendable () -> Int64 = {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-    }
+    static let systemMilliseconds: @Sendable () -> Int64 = { Posix.unixMilliseconds() }
 
     /// Runs `body` with the connection held.
     func withDatabase<T: Sendable>(_ body: (SQLiteDatabase) throws(StoreError) -> T) throws(StoreError) -> T {

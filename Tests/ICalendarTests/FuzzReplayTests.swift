@@ -5,26 +5,8 @@ import Testing
 /// Replays the fuzz regressions (Tests/Fuzz/regressions/) and seeds (Tests/Fuzz/corpus/) of the iCalendar
 /// target through the same entry points as Tests/Fuzz/Targets/ICalendarFuzz.swift.
 @Suite struct FuzzReplayTests {
-    static func inputs(_ targets: String...) -> [(String, [UInt8])] {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<2 { root.deleteLastPathComponent() }
-        var found: [(String, [UInt8])] = []
-        for folder in ["regressions", "corpus"] {
-            for target in targets {
-                let directory = root.appendingPathComponent("Fuzz/\(folder)/\(target)")
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-                for name in names.sorted() {
-                    if let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) {
-                        found.append(("\(folder)/\(target)/\(name)", Array(data)))
-                    }
-                }
-            }
-        }
-        return found
-    }
-
     @Test func calendarsParseExpandOrFailWithALine() {
-        let inputs = Self.inputs("ical")
+        let inputs = FuzzCorpus.inputs("ical")
         #expect(!inputs.isEmpty)
         for (name, bytes) in inputs {
             do {

@@ -8,11 +8,7 @@ import Testing
 /// Whole turns through the real host and the example plugins (`.build/plugins/{clock,text,sysinfo}.so`,
 /// run in worker processes of `.build/debug/skillhost`; scripts/test.sh builds both before the tests).
 @Suite(.serialized) struct HostEndToEndTests {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let packageRoot = TestPackage.root
 
     struct SetupError: Error, CustomStringConvertible { var description: String }
 

@@ -9,11 +9,7 @@ import Testing
 /// `read_skill_file`, shown as calls with the skill's id, kept by the trimmer as whole units, and answered
 /// by the offline planner.
 @Suite(.serialized) struct InstructionSkillAgentTests {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let packageRoot = TestPackage.root
 
     /// A host whose skills folder holds the bundled instruction skills (and one with a script).
     static func library() throws -> (HostInstructionLibrary, String) {

@@ -8,26 +8,8 @@ import Testing
 /// ELF, frame, registry and SKILL.md targets through the same entry points as Tests/Fuzz/Targets/: each is
 /// read or rejected with a message, never a crash.
 @Suite struct FuzzReplayTests {
-    static func inputs(_ targets: String...) -> [(String, [UInt8])] {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<2 { root.deleteLastPathComponent() }
-        var found: [(String, [UInt8])] = []
-        for folder in ["regressions", "corpus"] {
-            for target in targets {
-                let directory = root.appendingPathComponent("Fuzz/\(folder)/\(target)")
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-                for name in names.sorted() {
-                    if let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) {
-                        found.append(("\(folder)/\(target)/\(name)", Array(data)))
-                    }
-                }
-            }
-        }
-        return found
-    }
-
     @Test func manifestInputsAreCheckedOrRejected() {
-        let inputs = Self.inputs("manifest")
+        let inputs = FuzzCorpus.inputs("manifest")
         #expect(!inputs.isEmpty)
         for (name, bytes) in inputs {
             do { _ = try ManifestValidator.validate(bytes: bytes, file: name) } catch {
@@ -39,7 +21,7 @@ import Testing
     @Test func elfInputsAreCheckedOrRejected() throws {
         let path = NSTemporaryDirectory() + "/skillhost-fuzz-replay-\(getpid()).so"
         defer { unlink(path) }
-        let inputs = Self.inputs("elf")
+        let inputs = FuzzCorpus.inputs("elf")
         #expect(!inputs.isEmpty)
         for (name, bytes) in inputs {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -50,7 +32,7 @@ import Testing
     }
 
     @Test func frameInputsDecodeOrFailCleanly() {
-        let inputs = Self.inputs("frame")
+        let inputs = FuzzCorpus.inputs("frame")
         #expect(!inputs.isEmpty)
         for (_, bytes) in inputs where bytes.count >= WorkerFrame.headerSize {
             bytes.withUnsafeBytes { raw in
@@ -63,7 +45,7 @@ import Testing
     }
 
     @Test func registryInputsAreReadOrRejected() {
-        for (name, bytes) in Self.inputs("registry") {
+        for (name, bytes) in FuzzCorpus.inputs("registry") {
             guard let document = try? JSONValue(parsing: bytes) else { continue }
             do { _ = try Registry(document: document, file: name) } catch {
                 #expect(!error.message.isEmpty, "\(name)")
@@ -72,7 +54,7 @@ import Testing
     }
 
     @Test func skillDocumentInputsAreReadOrRejected() {
-        let inputs = Self.inputs("yaml")
+        let inputs = FuzzCorpus.inputs("yaml")
         #expect(!inputs.isEmpty)
         for (name, bytes) in inputs {
             do { _ = try SkillDocument(bytes: bytes) } catch { #expect(!error.message.isEmpty, "\(name)") }

@@ -7,22 +7,8 @@ import Testing
 /// an initialized server, as Tests/Fuzz/Targets/MCPFuzz.swift does: every line the server sends back is
 /// one JSON-RPC message, and the server keeps answering `ping` afterwards.
 @Suite struct FuzzReplayTests {
-    static func inputs() -> [(String, [UInt8])] {
-        var found: [(String, [UInt8])] = []
-        for folder in ["regressions", "corpus"] {
-            let directory = MCPTestSupport.packageRoot + "/Tests/Fuzz/\(folder)/mcp"
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            for name in names.sorted() {
-                if let data = FileManager.default.contents(atPath: directory + "/" + name) {
-                    found.append(("\(folder)/mcp/\(name)", Array(data)))
-                }
-            }
-        }
-        return found
-    }
-
     @Test func everyFuzzInputGetsWellFormedAnswers() async throws {
-        let inputs = Self.inputs()
+        let inputs = FuzzCorpus.inputs("mcp")
         #expect(!inputs.isEmpty)
         for (name, bytes) in inputs {
             let sent = SentLines()

@@ -34,11 +34,6 @@ final class SentLines: Sendable {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// An in-memory backend: tools are set by the test; `run` behaves by skill name:
 /// `*.echo` returns its arguments, `*.slow` sleeps until cancelled (or 30 s), `*.bad` fails with
 /// invalidArguments, and any non-read skill asks approval first (denied → HostError.denied).
@@ -85,12 +80,8 @@ final class FakeBackend: MCPToolBackend {
 }
 
 enum MCPTestSupport {
-    /// The package root (three levels above this file).
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    /// The package root.
+    static var packageRoot: String { TestPackage.root }
 
     static func tool(_ id: String, permission: AgentTool.Permission = .read, summary: String? = nil) -> AgentTool {
         AgentTool(
@@ -117,14 +108,9 @@ enum MCPTestSupport {
 
     /// A temporary folder.
     static func temporaryDirectory(_ name: String = "skillhost-mcp-test") -> String {
-        let path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        TestPackage.temporaryDirectory(name)
     }
 
     /// Writes text to a file, creating folders.
-    static func write(_ text: String, to path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    }
+    static func write(_ text: String, to path: String) throws { try TestPackage.write(text, to: path) }
 }

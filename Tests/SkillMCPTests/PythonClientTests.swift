@@ -9,18 +9,11 @@ import Testing
 /// refused write, the Skills extension's digests, list_changed after `skillhost disable` in another
 /// process, and a malformed raw line.
 @Suite(.serialized) struct PythonClientTests {
-    static let venv = MCPTestSupport.packageRoot + "/.build/peers/mcp"
+    static let peer = PythonVirtualEnvironment(name: "mcp", packages: ["mcp>=2"], probe: "import mcp.client.stdio")
+    static var venv: String { peer.folder }
 
     /// The venv's python with `mcp` importable, installed on first use.
-    static func python() throws -> String {
-        let python = venv + "/bin/python"
-        if (try? run(python, ["-c", "import mcp.client.stdio"]))?.status == 0 { return python }
-        let made = try run("/usr/bin/env", ["python3", "-m", "venv", venv])
-        guard made.status == 0 else { throw TestFailure("python3 -m venv \(venv) failed: \(made.output)") }
-        let pip = try run(venv + "/bin/pip", ["install", "--quiet", "mcp>=2"])
-        guard pip.status == 0 else { throw TestFailure("pip install 'mcp>=2' failed: \(pip.output)") }
-        return python
-    }
+    static func python() throws -> String { try peer.python() }
 
     @Test(.timeLimit(.minutes(3))) func theOfficialPythonClientUsesTheServer() throws {
         let binary = MCPTestSupport.packageRoot + "/.build/debug/skillhost"
@@ -28,12 +21,7 @@ import Testing
         let python = try Self.python()
         let root = MCPTestSupport.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
-        let compiled = try Self.run("/usr/bin/cc", [
-            "-std=c99", "-D_DEFAULT_SOURCE", "-fPIC", "-shared", "-fvisibility=hidden", "-DOUTPUT_SCHEMAS",
-            "-I", MCPTestSupport.packageRoot + "/Sources/CSkillABI/include",
-            MCPTestSupport.packageRoot + "/Tests/Fixtures/TestPlugins/fixture_plugin.c", "-o", root + "/plugins/fixture.so",
-        ])
-        try #require(compiled.status == 0, "cc: \(compiled.output)")
+        try FileManager.default.copyItem(atPath: try HostTestSupport.fixturePlugin(["OUTPUT_SCHEMAS"]), toPath: root + "/plugins/fixture.so")
         // One real instruction skill, served through the Skills extension: the client checks its digests.
         try FileManager.default.createDirectory(atPath: root + "/skills", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: MCPTestSupport.packageRoot + "/Plugins/Instructions/time-zones",

@@ -67,6 +67,12 @@ int skh_sandbox_enter(const struct skh_sandbox_spec *spec, int use_landlock, cha
  */
 void skh_kill_descendants(int rounds);
 
+/**
+ * PR_SET_PDEATHSIG(SIGKILL): the calling process dies with the host that started it (even one killed with
+ * SIGKILL), whatever its sandbox. Exits at once when the parent is already gone. Returns 0, or -1 (errno).
+ */
+int skh_die_with_parent(void);
+
 /** Installs a SIGTERM handler that kills the descendants, then dies of SIGTERM. */
 void skh_kill_descendants_on_sigterm(void);
 

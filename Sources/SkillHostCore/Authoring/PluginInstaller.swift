@@ -7,6 +7,9 @@ public struct InstallReport: Sendable {
     public var installedPath: String
     /// Whether a file was there before (and was replaced in one rename).
     public var replaced: Bool
+    /// The SHA-256 now pinned for the plugin when it had one (`skillhost trust`) and the install moved the
+    /// pin to the new file; nil when the plugin was not trusted (nothing is pinned by an install alone).
+    public var repinnedSHA256: String? = nil
 }
 
 extension SkillHost {
@@ -16,8 +19,9 @@ extension SkillHost {
     /// a running chat sees the old plugin or the new one, never half a file. Concurrent installs take turns
     /// (an exclusive `flock` on `<plugins folder>/.install.lock`).
     ///
-    /// A pinned SHA-256 (`skillhost trust`) is not updated: with `trust: required` the new file is refused
-    /// until it is trusted again.
+    /// A plugin the user trusted (`skillhost trust` pinned its SHA-256) stays trusted: the pin moves to the
+    /// installed file in the same registry update, since installing a file is as deliberate as trusting it.
+    /// An install never pins a plugin that had no pin.
     /// - Throws: ``HostError`` `.invalidPlugin` (with every problem), `.pluginCrashed` when the file crashes
     ///   the checker, `.notFound` for a missing file, `.io` when the copy fails.
     public func install(path: String) throws(HostError) -> InstallReport {
@@ -33,10 +37,19 @@ extension SkillHost {
         defer { Posix.unlock(lock) }
         let target = paths.plugins + "/" + manifest.id + ".so"
         let replaced = Posix.exists(target)
+        let bytes = try Posix.readFile(atPath: report.path, limit: 1 << 30)
         if Posix.absolutePath(path) != target {
-            let bytes = try Posix.readFile(atPath: report.path, limit: 1 << 30)
             try Posix.writeFileAtomically(target, bytes: bytes, mode: 0o644)
         }
-        return InstallReport(pluginID: manifest.id, version: manifest.version, installedPath: target, replaced: replaced)
+        var installed = InstallReport(pluginID: manifest.id, version: manifest.version, installedPath: target, replaced: replaced)
+        // Only a plugin pinned before gets a new pin (and only then is the registry written).
+        guard (try? registryStore.read())?.pluginSettings(manifest.id).sha256 != nil else { return installed }
+        let digest = FileDigest.sha256(of: bytes)
+        try registryStore.update { registry in
+            guard registry.pluginSettings(manifest.id).sha256 != nil else { return }
+            registry.setPluginSHA256(digest, plugin: manifest.id)
+            installed.repinnedSHA256 = digest
+        }
+        return installed
     }
 }

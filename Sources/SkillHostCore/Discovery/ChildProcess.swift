@@ -34,29 +34,19 @@ struct ChildProcess {
     /// lines are not kept in ``Outcome/output``, which then holds only an unfinished last line.
     /// - Throws: ``HostError`` of kind `io` when it cannot be started.
     func run(onLine: ((ArraySlice<UInt8>) -> Void)? = nil) throws(HostError) -> Outcome {
-        let output = try Posix.makePipe()
-        let errors: (read: Int32, write: Int32)
-        do { errors = try Posix.makePipe() } catch {
-            close(output.read); close(output.write)
-            throw error
-        }
-        let pid: pid_t
-        do {
-            pid = try Posix.spawn(executable, arguments: arguments, stdout: output.write, stderr: errors.write,
-                                  extraEnvironment: extraEnvironment)
-        } catch {
-            for fd in [output.read, output.write, errors.read, errors.write] { close(fd) }
-            throw error
-        }
-        close(output.write)
-        close(errors.write)
+        let child = try Posix.spawnPiped(
+            executable, arguments: arguments, pipeStandardInput: false, standardError: .pipe,
+            extraEnvironment: extraEnvironment)
+        let pid = child.pid
+        let output = child.output
+        let errors = child.errors
         defer {
-            close(output.read)
-            close(errors.read)
+            close(output)
+            close(errors)
         }
         var collected: [UInt8] = []
         var errorTail: [UInt8] = []
-        var open: Set<Int32> = [output.read, errors.read]
+        var open: Set<Int32> = [output, errors]
         var buffer = [UInt8](repeating: 0, count: 65536)
         var deadline = Posix.monotonicSeconds() + timeout
         var killed = false
@@ -71,7 +61,7 @@ struct ChildProcess {
                 let count = Posix.readSome(fd, into: &buffer)
                 if count <= 0 {
                     open.remove(fd)
-                } else if fd == output.read {
+                } else if fd == output {
                     collected.append(contentsOf: buffer[0..<count])
                     if let onLine, let end = collected.lastIndex(of: UInt8(ascii: "\n")) {
                         for line in collected[..<end].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {

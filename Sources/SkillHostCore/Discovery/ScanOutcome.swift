@@ -20,6 +20,8 @@ public struct ScanOutcome: Sendable, Equatable {
     public var manifest: JSONValue?
     /// Each manifest problem on its own line, when the manifest was the reason it is invalid.
     public var problems: [String]
+    /// The checker's advice on what it could read of an invalid manifest, one line each (for `validate`).
+    public var advice: [String] = []
 
     /// Creates an outcome.
     public init(status: Status, error: String? = nil, manifest: JSONValue? = nil, problems: [String] = []) {
@@ -35,6 +37,7 @@ public struct ScanOutcome: Sendable, Equatable {
         object["error"] = error.map(JSONValue.string) ?? .null
         if let manifest { object["manifest"] = manifest }
         if !problems.isEmpty { object["problems"] = .array(problems.map(JSONValue.string)) }
+        if !advice.isEmpty { object["advice"] = .array(advice.map(JSONValue.string)) }
         return .object(object)
     }
 
@@ -45,6 +48,7 @@ public struct ScanOutcome: Sendable, Equatable {
         self.error = json["error"]?.stringValue
         self.manifest = json["manifest"]
         self.problems = json["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        self.advice = json["advice"]?.arrayValue?.compactMap(\.stringValue) ?? []
         if status == .ok && manifest == nil { return nil }
     }
 }

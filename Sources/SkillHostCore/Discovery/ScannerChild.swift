@@ -13,8 +13,10 @@ public enum ScannerChild {
         } catch let error as HostError {
             return ScanOutcome(status: .invalid, error: error.message)
         } catch let error as ManifestError {
-            return ScanOutcome(
+            var outcome = ScanOutcome(
                 status: .invalid, error: error.description, problems: error.problems.map { "\(error.file): \($0)" })
+            outcome.advice = error.advice.map { "\(error.file): \($0)" }
+            return outcome
         } catch {
             return ScanOutcome(status: .invalid, error: "\(path): \(error)")
         }

@@ -38,7 +38,7 @@ extension SkillHost {
             throw HostError(.registry, "id \"\(id)\" is already used by the plugin \(plugin.path); rename the skill (name and folder)")
         }
         guard rename(folder, destination) == 0 else {
-            throw HostError(.io, "rename \(folder) to \(destination): \(String(cString: strerror(errno)))")
+            throw HostError(.io, "rename \(folder) to \(destination): \(Posix.describe(errno: errno))")
         }
         guard let record = try self.catalog().instruction(id) else {
             throw HostError(.io, "\(destination) was installed but is not listed")
@@ -56,7 +56,7 @@ extension SkillHost {
         defer { Posix.unlock(lock) }
         let trash = paths.skills + "/.removing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         guard rename(record.folder, trash) == 0 else {
-            throw HostError(.io, "rename \(record.folder): \(String(cString: strerror(errno)))")
+            throw HostError(.io, "rename \(record.folder): \(Posix.describe(errno: errno))")
         }
         do { try FileManager.default.removeItem(atPath: trash) } catch {
             throw HostError(.io, "remove \(trash): \(error.localizedDescription); delete it by hand")

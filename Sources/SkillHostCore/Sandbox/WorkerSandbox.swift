@@ -17,8 +17,10 @@ public enum WorkerSandbox {
     struct SandboxFailure: Error { var message: String }
 
     /// Enters the sandbox described by the `--sandbox …` words among a worker's arguments (the words after
-    /// `__worker`); does nothing when there are none. Call before anything starts a thread.
+    /// `__worker`); with none (`sandbox: off`) only arms the death signal. Call before anything starts a thread.
     public static func enterEarly(workerArguments: [String]) {
+        // Every worker dies with its host, sandboxed or not: a host killed with SIGKILL cannot stop them.
+        _ = skh_die_with_parent()
         let (_, afterLimits) = ResourceLimits.parse(workerArguments: workerArguments)
         let (policy, rest) = SandboxPolicy.parse(workerArguments: afterLimits)
         guard let policy, let plugin = rest.first else { return }

@@ -1,20 +1,14 @@
+@_exported import SkillPosix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Every system call the host library makes about libraries, processes, locks and durable writes, in one
-/// place (the shape of NIOPosix's `System.swift`): each goes through ``retrying(_:path:_:)``, which retries
-/// on `EINTR` and turns `errno` into a ``HostError`` that names the call and the file.
-public enum Posix {
-    // MARK: - errno
-
-    /// The text of an `errno` value, e.g. "No such file or directory".
-    static func describe(errno code: Int32) -> String {
-        guard let text = strerror(code) else { return "errno \(code)" }
-        return String(cString: text)
-    }
-
+/// The system calls the host library makes that fail with a ``HostError`` (the rest of ``Posix`` is in the
+/// SkillPosix target, re-exported here so code keeps saying `Posix.`): each goes through
+/// ``retrying(_:path:kind:_:)``, which retries on `EINTR` and turns `errno` into a ``HostError`` that names
+/// the call and the file (the shape of NIOPosix's `System.swift`).
+extension Posix {
     /// Runs `body` until it does not fail with `EINTR`; a result of -1 becomes a ``HostError`` of kind `kind`
     /// that says which call failed on which file and why.
     @discardableResult
@@ -30,9 +24,6 @@ public enum Posix {
         }
     }
 
-    // MARK: - Dynamic libraries
-
-    /// `dlopen(absolutePath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)`. The host never calls `dlclose`: a Swift
     /// image that is unloaded leaves the runtime's caches pointing into freed memory.
     static func openLibrary(atPath path: String) throws(HostError) -> UnsafeMutableRawPointer {
         guard path.hasPrefix("/") else {
@@ -44,25 +35,6 @@ public enum Posix {
             throw HostError(.invalidPlugin, "\(path): cannot load the library: \(reason)")
         }
         return handle
-    }
-
-    /// The address of an exported symbol, or nil when the library does not export it.
-    static func symbol(_ name: String, in handle: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-        _ = dlerror()
-        return dlsym(handle, name)
-    }
-
-    // MARK: - Files
-
-    /// What the host needs to know about a file: the scan cache key and the permission bits.
-    struct FileStatus: Equatable, Sendable {
-        var size: Int64
-        var modificationNanoseconds: Int64
-        var inode: UInt64
-        var mode: UInt32
-        var ownerID: UInt32
-        var isRegularFile: Bool { mode & S_IFMT == S_IFREG }
-        var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
     }
 
     /// `stat(2)` (follows symbolic links).
@@ -77,9 +49,6 @@ public enum Posix {
             modificationNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
             inode: UInt64(info.st_ino), mode: UInt32(info.st_mode), ownerID: UInt32(info.st_uid))
     }
-
-    /// Whether something exists at `path`.
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Reads a whole file, refusing one larger than `limit` bytes.
     static func readFile(atPath path: String, limit: Int = 64 << 20) throws(HostError) -> [UInt8] {
@@ -128,7 +97,6 @@ public enum Posix {
         }
     }
 
-    /// Replaces a file durably: writes `<path>.tmp.<pid>`, fsyncs it, renames it over `path`, fsyncs the
     /// folder. A reader sees the old bytes or the new ones, never a mix; a crash leaves the old file.
     static func writeFileAtomically(_ path: String, bytes: [UInt8], mode: mode_t = 0o644) throws(HostError) {
         let folder = directoryName(of: path)
@@ -159,7 +127,6 @@ public enum Posix {
         }
     }
 
-    /// Takes an exclusive `flock` on `path` (created if needed), waiting for other processes. Returns the
     /// descriptor to pass to ``unlock(_:)``.
     static func lockExclusively(_ path: String) throws(HostError) -> Int32 {
         try makeDirectories(directoryName(of: path))
@@ -172,45 +139,6 @@ public enum Posix {
         }
         return descriptor
     }
-
-    /// Releases a lock taken with ``lockExclusively(_:)``.
-    static func unlock(_ descriptor: Int32) {
-        _ = flock(descriptor, LOCK_UN)
-        close(descriptor)
-    }
-
-    /// The folder part of a path ("/a/b" → "/a", "b" → ".").
-    static func directoryName(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        if slash == path.startIndex { return "/" }
-        return String(path[..<slash])
-    }
-
-    /// The names in a folder (without "." and ".."), or nil when it cannot be read.
-    static func directoryEntries(_ path: String) -> [String]? {
-        guard let directory = opendir(path) else { return nil }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
-
-    /// The absolute form of `path` (relative to the working directory), without resolving links.
-    static func absolutePath(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-        return cwd == "/" ? "/" + relative : cwd + "/" + relative
-    }
-
-    // MARK: - Processes
 
     /// Serializes pipe creation with spawning (see ``makePipe()``).
     private static let spawnLock = Mutex<Void>(())
@@ -227,9 +155,6 @@ public enum Posix {
         }
     }
 
-    /// Starts `executable` with `arguments` (argv[1...]) through `posix_spawn`, with the given descriptors as
-    /// its stdin, stdout and stderr (-1 = /dev/null), and the current environment plus `extraEnvironment`
-    /// (`NAME=value` entries that replace variables of the same name). `descriptor3`, when given, becomes the
     /// child's descriptor 3 (a worker's shared call slot).
     static func spawn(
         _ executable: String, arguments: [String], stdin: Int32 = -1, stdout: Int32, stderr: Int32,
@@ -279,78 +204,58 @@ public enum Posix {
         return pid
     }
 
-    /// How a child process ended.
-    enum Termination: Equatable, Sendable {
-        case exited(Int32)
-        case signaled(Int32)
+    /// A child started by ``spawnPiped(_:arguments:pipeStandardInput:standardError:extraEnvironment:descriptor3:)``:
+    /// its pid and the parent's ends of its pipes (-1 where there is no pipe). The caller closes them.
+    struct PipedChild {
+        var pid: pid_t
+        /// Where the parent writes the child's stdin; -1 when its stdin is /dev/null.
+        var input: Int32
+        /// Where the parent reads the child's stdout.
+        var output: Int32
+        /// Where the parent reads the child's stderr; -1 when the child writes to an inherited descriptor.
+        var errors: Int32
     }
 
-    /// Reaps `pid` without blocking; nil while it still runs.
-    static func reap(_ pid: pid_t, blocking: Bool) -> Termination? {
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-            if result == -1 && errno == EINTR { continue }
-            if result <= 0 { return result == 0 ? nil : .exited(-1) }
-            break
+    /// Where a piped child's stderr goes.
+    enum ChildStandardError {
+        /// A pipe the parent reads (``PipedChild/errors``).
+        case pipe
+        /// A descriptor of the parent (2: the host's own stderr).
+        case inherit(Int32)
+    }
+
+    /// The one way the host starts a helper process (the scanner child, a worker): pipes for stdout, and
+    /// optionally stdin and stderr, created close-on-exec, then ``spawn(_:arguments:stdin:stdout:stderr:extraEnvironment:descriptor3:)``;
+    /// the child's ends are closed in the parent, and every descriptor is closed again when anything fails.
+    static func spawnPiped(
+        _ executable: String, arguments: [String], pipeStandardInput: Bool, standardError: ChildStandardError,
+        extraEnvironment: [String] = [], descriptor3: Int32 = -1
+    ) throws(HostError) -> PipedChild {
+        var opened: [Int32] = []
+        func pipeOrClose() throws(HostError) -> (read: Int32, write: Int32) {
+            do {
+                let ends = try makePipe()
+                opened += [ends.read, ends.write]
+                return ends
+            } catch {
+                for descriptor in opened { close(descriptor) }
+                throw error
+            }
         }
-        let signal = status & 0x7f
-        if signal == 0 { return .exited((status >> 8) & 0xff) }
-        return .signaled(signal)
-    }
-
-    /// Sends a signal; a process that is already gone is fine.
-    static func sendSignal(_ signal: Int32, to pid: pid_t) { _ = kill(pid, signal) }
-
-    /// Waits until one of `descriptors` is readable or `milliseconds` pass. Returns the readable ones.
-    static func waitReadable(_ descriptors: [Int32], milliseconds: Int32) -> [Int32] {
-        var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let result = poll(&fds, nfds_t(fds.count), milliseconds)
-        guard result > 0 else { return [] }
-        return fds.filter { $0.revents != 0 }.map(\.fd)
-    }
-
-    /// One `read(2)` into `buffer`; 0 at end of file, -1 on error (other than EINTR).
-    static func readSome(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == -1 && errno == EINTR { continue }
-            return count
+        let input = pipeStandardInput ? try pipeOrClose() : nil
+        let output = try pipeOrClose()
+        var errors: (read: Int32, write: Int32)?
+        if case .pipe = standardError { errors = try pipeOrClose() }
+        let errorTarget: Int32 = if case .inherit(let descriptor) = standardError { descriptor } else { errors!.write }
+        let pid: pid_t
+        do {
+            pid = try spawn(executable, arguments: arguments, stdin: input?.read ?? -1, stdout: output.write,
+                            stderr: errorTarget, extraEnvironment: extraEnvironment, descriptor3: descriptor3)
+        } catch {
+            for descriptor in opened { close(descriptor) }
+            throw error
         }
-    }
-
-    /// Writes all of `bytes` to a descriptor (stdout, stderr, a pipe); false when the reader is gone.
-    @discardableResult
-    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count == -1 && errno == EINTR { continue }
-            if count <= 0 { return false }
-            written += count
-        }
-        return true
-    }
-
-    /// How every message words a signal: "signal 11 (SIGSEGV, Segmentation fault)".
-    static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [
-            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
-            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
-            SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ",
-            SIGSYS: "SIGSYS",
-        ]
-        let text = strsignal(signal).map { String(cString: $0) } ?? "unknown signal"
-        return "signal \(signal) (\(names[signal].map { $0 + ", " } ?? "")\(text))"
-    }
-}
-
-extension Posix {
-    /// Points fd 1 at stderr and returns a new descriptor for the original stdout, so that code loaded
-    /// afterwards (plugins) cannot write into the protocol stream.
-    static func redirectStandardOutputToStandardError() -> Int32 {
-        let saved = fcntl(1, F_DUPFD_CLOEXEC, 3)
-        _ = dup2(2, 1)
-        return saved >= 0 ? saved : 1
+        for descriptor in [input?.read, output.write, errors?.write].compactMap({ $0 }) { close(descriptor) }
+        return PipedChild(pid: pid, input: input?.write ?? -1, output: output.read, errors: errors?.read ?? -1)
     }
 }

@@ -13,7 +13,7 @@ public enum FileDigest {
     public static func sha256(ofFile path: String) throws(HostError) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw HostError(.io, "cannot read \(path) to compute its SHA-256: \(String(cString: strerror(errno)))")
+            throw HostError(.io, "cannot read \(path) to compute its SHA-256: \(Posix.describe(errno: errno))")
         }
         defer { close(descriptor) }
         guard let context = EVP_MD_CTX_new() else {
@@ -29,7 +29,7 @@ public enum FileDigest {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw HostError(.io, "cannot read \(path) to compute its SHA-256: \(String(cString: strerror(errno)))")
+                throw HostError(.io, "cannot read \(path) to compute its SHA-256: \(Posix.describe(errno: errno))")
             }
             _ = buffer.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, count) }
         }

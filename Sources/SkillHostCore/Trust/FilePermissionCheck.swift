@@ -28,7 +28,7 @@ public enum FilePermissionCheck {
     private static func verify(path: String, isFolder: Bool, pluginID: String) throws(HostError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = Posix.describe(errno: errno)
             throw HostError(
                 errno == ENOENT ? .notFound : .io,
                 "plugin \(pluginID): cannot check the permissions of \(path): \(reason)", pluginID: pluginID)

@@ -78,7 +78,7 @@ public final class TrustVerifier: Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw HostError(
-                errno == ENOENT ? .notFound : .io, "cannot read \(path): \(String(cString: strerror(errno)))")
+                errno == ENOENT ? .notFound : .io, "cannot read \(path): \(Posix.describe(errno: errno))")
         }
         let identity = FileIdentity(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),

@@ -100,7 +100,7 @@ public struct ResourceLimits: Sendable, Equatable {
         let capped = current.rlim_max == rlim_t.max ? value : min(value, UInt64(current.rlim_max))
         var limit = rlimit(rlim_cur: rlim_t(capped), rlim_max: softOnly ? current.rlim_max : rlim_t(capped))
         guard setrlimit(resource, &limit) == 0 else {
-            throw HostError(.io, "worker: cannot limit \(name) to \(value): \(String(cString: strerror(errno)))")
+            throw HostError(.io, "worker: cannot limit \(name) to \(value): \(Posix.describe(errno: errno))")
         }
     }
 }

@@ -61,36 +61,21 @@ final class WorkerProcess: @unchecked Sendable {
         executable: String, pluginPath: String, limits: ResourceLimits, startupTimeout: Double,
         sandbox: SandboxPolicy? = nil, started: (WorkerProcess) -> Void = { _ in }
     ) throws(Failure) -> WorkerProcess {
-        let toWorker: (read: Int32, write: Int32)
-        let fromWorker: (read: Int32, write: Int32)
-        do {
-            toWorker = try Posix.makePipe()
-        } catch {
-            throw .system("cannot create the worker's pipes: \(error.message)")
-        }
-        do {
-            fromWorker = try Posix.makePipe()
-        } catch {
-            close(toWorker.read)
-            close(toWorker.write)
-            throw .system("cannot create the worker's pipes: \(error.message)")
-        }
         let pid: pid_t
+        let child: Posix.PipedChild
         // Calls whose frames fit travel through shared memory while both sides are awake (SharedCallSlot).
         let slot = SharedCallSlot.create()
         do {
-            pid = try Posix.spawn(
+            child = try Posix.spawnPiped(
                 executable, arguments: ["__worker", pluginPath] + limits.workerArguments + (sandbox?.workerArguments ?? []),
-                stdin: toWorker.read, stdout: fromWorker.write, stderr: 2,
+                pipeStandardInput: true, standardError: .inherit(2),
                 extraEnvironment: slot == nil ? [] : ["\(SharedCallSlot.environmentKey)=\(SharedCallSlot.workerDescriptor)"],
                 descriptor3: slot?.descriptor ?? -1)
+            pid = child.pid
         } catch {
-            for descriptor in [toWorker.read, toWorker.write, fromWorker.read, fromWorker.write] { close(descriptor) }
             throw .system("cannot start the worker \(executable): \(error.message)")
         }
-        close(toWorker.read)
-        close(fromWorker.write)
-        let worker = WorkerProcess(pid: pid, channel: FrameChannel(input: fromWorker.read, output: toWorker.write))
+        let worker = WorkerProcess(pid: pid, channel: FrameChannel(input: child.output, output: child.input))
         worker.slot = slot
         started(worker)
         let deadline = Posix.monotonicNanoseconds() + UInt64(startupTimeout * 1e9)
@@ -238,26 +223,9 @@ final class WorkerProcess: @unchecked Sendable {
     @discardableResult
     func waitForExit(milliseconds: Int?) -> WorkerExit? {
         if let known = exit.withLock({ $0 }) { return known }
-        let deadline = milliseconds.map { Posix.monotonicNanoseconds() + UInt64($0) * 1_000_000 }
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
-            if result == pid {
-                let ended = WorkerExit(waitStatus: status)
-                exit.withLock { $0 = ended }
-                return ended
-            }
-            if result == -1 && errno != EINTR {
-                // Someone else reaped it; all we know is that it is gone.
-                let ended = WorkerExit.exited(-1)
-                exit.withLock { $0 = ended }
-                return ended
-            }
-            if let deadline {
-                if Posix.monotonicNanoseconds() >= deadline { return nil }
-                usleep(1000)
-            }
-        }
+        guard let ended = Posix.reap(pid, waitingUpTo: milliseconds) else { return nil }
+        exit.withLock { $0 = ended }
+        return ended
     }
 
     /// Turns a channel failure into the reason the caller reports; reaps a worker that died.
@@ -275,7 +243,7 @@ final class WorkerProcess: @unchecked Sendable {
             return .protocolViolation(error.description)
         case .system(let call, let code):
             stop()
-            return .system("\(call) on the worker's pipe failed: \(String(cString: strerror(code)))")
+            return .system("\(call) on the worker's pipe failed: \(Posix.describe(errno: code))")
         }
     }
 }

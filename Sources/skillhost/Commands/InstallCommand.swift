@@ -1,4 +1,5 @@
 import SkillHostCore
+import SkillJSON
 
 /// `skillhost install FILE [--json]`: validates a plugin file and puts it into the plugins folder atomically.
 enum InstallCommand: Command {
@@ -10,10 +11,12 @@ enum InstallCommand: Command {
         Checks FILE as 'skillhost validate' does, then copies it into the plugins folder as <plugin id>.so
         under a temporary name and renames it over the old file: a running host (a chat) sees the old
         plugin or the new one, never a half-written file, and its next call runs the new code. An invalid
-        file is never copied. A pinned hash (skillhost trust) is not updated: trust the new file again.
+        file is never copied. A plugin you trusted (skillhost trust) stays trusted: its pinned hash moves to
+        the installed file. An install never pins a plugin that was not trusted.
 
         Options:
-          --json    print {"plugin","version","path","replaced"}
+          --json    print {"plugin","version","path","replaced","sha256"} (sha256: the hash now pinned when
+                    the plugin was trusted, else null)
 
         Exit codes: 0 installed, 9 invalid plugin, 8 the file crashed the checker, 3 no such file.
         """
@@ -26,9 +29,11 @@ enum InstallCommand: Command {
             HostOptions.printJSON([
                 "plugin": .string(report.pluginID), "version": .string(report.version),
                 "path": .string(report.installedPath), "replaced": .bool(report.replaced),
+                "sha256": report.repinnedSHA256.map(JSONValue.string) ?? .null,
             ])
         } else {
             print("\(report.replaced ? "replaced" : "installed") \(report.pluginID) \(report.version) at \(report.installedPath)")
+            if let digest = report.repinnedSHA256 { print("still trusted: pinned sha256 \(digest)") }
         }
         return ExitCode.success
     }

@@ -100,30 +100,12 @@ struct SkillsRefAgreementTests {
 
     /// The reference validator's Python, installed on first use.
     static func referencePython() throws -> String {
-        let venv = HostTestSupport.packageRoot + "/.build/peers/skills-ref"
-        let python = venv + "/bin/python"
-        if (try? run(python, ["-c", "import skills_ref.validator"])) == nil {
-            try run("/usr/bin/env", ["python3", "-m", "venv", venv])
-            try run(venv + "/bin/pip", ["install", "--quiet", "skills-ref"])
-        }
-        return python
+        try PythonVirtualEnvironment(name: "skills-ref", packages: ["skills-ref"], probe: "import skills_ref.validator").python()
     }
 
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestSetupError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
-        }
-        return String(decoding: data, as: UTF8.self)
+        try TestProcess.output(executable, arguments)
     }
 
     /// The reference's errors for every folder, in one Python run.

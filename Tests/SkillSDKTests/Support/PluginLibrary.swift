@@ -10,12 +10,10 @@ struct PluginLibrary {
     let descriptor: UnsafePointer<skill_plugin_descriptor>
 
     /// The repository root, from this file's path.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static var repositoryRoot: String { TestPackage.root }
 
     /// Where `swift build` put this test binary, which is where it puts the plugin products too.
-    static let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        .deletingLastPathComponent().path
+    static var buildDirectory: String { TestPackage.buildDirectory }
 
     /// The Swift plugin product `name` (e.g. "ClockSkill") from the build directory.
     static func swiftProduct(_ name: String) throws -> PluginLibrary {
@@ -27,11 +25,7 @@ struct PluginLibrary {
 
     init(path: String) throws {
         self.path = path
-        let handle = try #require(
-            dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE), "dlopen \(path): \(String(cString: dlerror()))")
-        let symbol = try #require(dlsym(handle, "skill_plugin_entry"), "\(path) has no skill_plugin_entry")
-        let entry = unsafeBitCast(symbol, to: skill_plugin_entry_fn.self)
-        descriptor = try #require(entry(1, 0, nil), "\(path) returned no descriptor for ABI 1.0")
+        descriptor = try PluginEntry.descriptor(path: path)
     }
 
     /// The manifest the descriptor carries.
@@ -55,18 +49,6 @@ struct PluginLibrary {
     /// Runs a program and returns its standard output; fails the test on a non-zero exit.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(arguments.joined(separator: " ")) failed: \(errorText)")
-        return String(decoding: data, as: UTF8.self)
+        try TestProcess.output(executable, arguments)
     }
 }

@@ -2,19 +2,11 @@ import Foundation
 
 /// The built `skillhost` binary run as a user runs it, over a temporary plugins folder.
 enum CLI {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let packageRoot = TestPackage.root
 
     static var executable: String { packageRoot + "/.build/debug/skillhost" }
 
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Run = ProcessResult
 
     struct SetupError: Error, CustomStringConvertible { var description: String }
 
@@ -35,20 +27,10 @@ enum CLI {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw SetupError(description: "missing \(executable): run 'swift build' first (scripts/test.sh does)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment(root: root ?? NSTemporaryDirectory() + "skillstore-none")
-        let output = Pipe()
-        let errors = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        return (process, output, errors)
+        let started = try TestProcess.start(
+            executable, arguments, environment: environment(root: root ?? NSTemporaryDirectory() + "skillstore-none"),
+            stdin: stdin)
+        return (started.process, started.output, started.errors)
     }
 
     /// Runs `skillhost arguments` to its end.
@@ -59,19 +41,7 @@ enum CLI {
 
     /// Waits for a started process and collects its output.
     static func finish(_ process: Process, _ output: Pipe, _ errors: Pipe) -> Run {
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = errors.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        TestProcess.finish(process, output: output, errors: errors)
     }
 
     /// A temporary root whose plugins folder holds the C fixture plugin (Tests/Fixtures/TestPlugins) as
@@ -79,16 +49,7 @@ enum CLI {
     static func rootWithFixture() throws -> String {
         let root = NSTemporaryDirectory() + "skillstore-cli-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-        process.arguments = [
-            "-std=c99", "-D_DEFAULT_SOURCE", "-fPIC", "-shared", "-fvisibility=hidden", "-I",
-            packageRoot + "/Sources/CSkillABI/include", packageRoot + "/Tests/Fixtures/TestPlugins/fixture_plugin.c",
-            "-o", root + "/plugins/fixture.so",
-        ]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SetupError(description: "cc failed on fixture_plugin.c") }
+        try FileManager.default.copyItem(atPath: try HostTestSupport.fixturePlugin(), toPath: root + "/plugins/fixture.so")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root + "/plugins/fixture.so")
         return root
     }

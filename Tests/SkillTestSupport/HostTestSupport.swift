@@ -1,0 +1,81 @@
+import Foundation
+import SkillHostCore
+import SkillJSON
+
+/// Shared helpers for the host and CLI tests: the package's paths, temporary folders, the `skillhost` binary,
+/// and the C fixture plugin compiled in variants with `cc`. The generic parts forward to `TestPackage`,
+/// `TestProcess` and `CFixtureCompiler`; the names stay as the tests know them.
+public enum HostTestSupport {
+    /// The package root.
+    public static var packageRoot: String { TestPackage.root }
+
+    /// The built `skillhost` binary. `scripts/test.sh` builds it before `swift test`.
+    public static func skillhostBinary() throws -> String { try TestPackage.skillhostBinary() }
+
+    /// A fresh temporary folder.
+    public static func temporaryDirectory(_ name: String = "skillhost-test") -> String {
+        TestPackage.temporaryDirectory(name)
+    }
+
+    /// Paths for a host whose folders all live under `root`.
+    public static func paths(root: String) -> HostPaths {
+        HostPaths(plugins: root + "/plugins", registry: root + "/config/skill_registry.json", cache: root + "/cache",
+                  data: root + "/data")
+    }
+
+    /// A host over a fresh folder with the plugins folder created (and empty).
+    public static func makeHost(root: String? = nil, scanTimeout: Double = 10) throws -> (host: SkillHost, root: String) {
+        let root = root ?? temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
+        let host = SkillHost(paths: paths(root: root), helperExecutable: try skillhostBinary(), scanTimeout: scanTimeout)
+        return (host, root)
+    }
+
+    // MARK: - Fixture plugin
+
+    /// Compiles `Tests/Fixtures/TestPlugins/fixture_plugin.c` with extra `-D` definitions (see the file's
+    /// header) into a shared library and returns its path; the same variant is compiled once per run.
+    public static func fixturePlugin(_ defines: [String] = [], shared: Bool = true) throws -> String {
+        let fixtures = packageRoot + "/Tests/Fixtures/TestPlugins/"
+        var sources = [fixtures + "fixture_plugin.c"]
+        var flags = ["-fPIC"]
+        flags += shared ? ["-shared", "-fvisibility=hidden"] : ["-pie", "-DNO_ENTRY"]
+        flags += defines.map { "-D" + $0 }
+        if !shared { sources.append(fixtures + "fixture_main.c") }
+        return try CFixtureCompiler.compile(sources, flags: flags, name: "variant.so")
+    }
+
+    /// Copies a file into a folder under a name; returns the new path.
+    @discardableResult
+    public static func install(_ file: String, into folder: String, as name: String) throws -> String {
+        let target = folder + "/" + name
+        try? FileManager.default.removeItem(atPath: target)
+        try FileManager.default.copyItem(atPath: file, toPath: target)
+        return target
+    }
+
+    // MARK: - Processes
+
+    /// How a program ended (`status`, `stdout`, `stderr`).
+    public typealias ProcessResult = SkillTestSupport.ProcessResult
+
+    /// Runs a program to completion.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String? = nil) throws -> ProcessResult {
+        try TestProcess.run(executable, arguments, environment: environment, stdin: stdin)
+    }
+
+    /// Runs the built `skillhost` with `--plugins/--registry/--cache` under `root`.
+    public static func skillhost(_ arguments: [String], root: String, stdin: String? = nil) throws -> ProcessResult {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = root + "/xdg-data"
+        environment["SKILLHOST_PLUGINS"] = nil
+        environment["SKILLHOST_REGISTRY"] = nil
+        environment["SKILLHOST_CACHE"] = nil
+        environment["SKILLHOST_SKILLS"] = nil
+        let global = ["--plugins", root + "/plugins", "--registry", root + "/config/skill_registry.json", "--cache", root + "/cache"]
+        return try run(try skillhostBinary(), arguments + global, environment: environment, stdin: stdin)
+    }
+
+    /// Writes text to a file, creating folders.
+    public static func write(_ text: String, to path: String) throws { try TestPackage.write(text, to: path) }
+}

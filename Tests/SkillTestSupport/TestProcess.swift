@@ -1,0 +1,74 @@
+import Foundation
+
+/// How a program run by a test ended and what it wrote.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+}
+
+/// Runs programs for tests: the one place that starts a `Process`, feeds its stdin and drains both pipes.
+public enum TestProcess {
+    /// Starts `executable` with `arguments`, writes `stdin` (when given) and closes it, without waiting.
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String? = nil
+    ) throws -> (process: Process, output: Pipe, errors: Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let output = Pipe()
+        let errors = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        return (process, output, errors)
+    }
+
+    /// Waits for a started process, reading both pipes to the end first so a chatty child cannot block on
+    /// a full pipe.
+    public static func finish(_ process: Process, output: Pipe, errors: Pipe) -> ProcessResult {
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = errors.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs a program to completion.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String? = nil
+    ) throws -> ProcessResult {
+        let (process, output, errors) = try start(executable, arguments, environment: environment, stdin: stdin)
+        return finish(process, output: output, errors: errors)
+    }
+
+    /// Runs a program to completion and returns its standard output; throws (with its stderr) when it fails.
+    @discardableResult
+    public static func output(_ executable: String, _ arguments: [String]) throws -> String {
+        let result = try run(executable, arguments)
+        guard result.status == 0 else {
+            throw TestSetupError(
+                "\(executable) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+        }
+        return result.stdout
+    }
+}
