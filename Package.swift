@@ -39,6 +39,7 @@ func swiftPlugin(_ name: String, using libraries: [Target.Dependency] = []) -> (
 let plugins = [swiftPlugin("ClockSkill"), swiftPlugin("TextSkill")]
     + [swiftPlugin("FilesSkill")]
     + [swiftPlugin("CalendarSkill", using: ["ICalendar"]), swiftPlugin("RemindersSkill", using: ["ICalendar"])]
+    + [swiftPlugin("BenchEchoSkill")]  // scripts/bench.sh: the Swift twin of scripts/bench/dispatch_echo.c
 
 let package = Package(
     name: "SkillHost",

@@ -3,7 +3,8 @@
 # mode, measures everything side by side, prints one table and writes it to bench/results.md.
 #
 # Rows (each with median, min, max; the machine's core count and load are in the header):
-#   - dispatch: a direct Swift call, the in-process C echo call, the worker round trip, a whole executor call,
+#   - dispatch: a direct Swift call, the in-process C echo call, the same echo written with SkillSDK
+#     (Plugins/BenchEchoSkill, in process: what the SDK adds), the worker round trip, a whole executor call,
 #     next to the floors measured in the same run (bare pipe ping-pong, futex ping-pong with and without a
 #     short spin): __bench-dispatch reports 20 batch means per mode;
 #   - start-up: `skillhost --help`, a worker ready for a C plugin (spawn to ready, measured by the host), and
@@ -49,6 +50,10 @@ else
     bash "$root/scripts/build-plugins.sh" --release "$work/swift-plugins" >/dev/null
 fi
 
+# The Swift twin of the C echo (Plugins/BenchEchoSkill): what the SDK adds to a call, in the same process.
+(cd "$root" && swift build -c release --product BenchEchoSkill 2>&1 | tail -1) >&2
+cp "$(cd "$root" && swift build -c release --show-bin-path)/libBenchEchoSkill.so" "$work/libBenchEchoSkill.so"
+
 cflags=(-O2 -std=c99 -Wall -Wextra -Werror)
 cc "${cflags[@]}" "$root/scripts/bench/proc_time.c" -o "$work/proc_time"
 cc -O2 -std=c99 "$root/scripts/bench/pipe_pingpong.c" -o "$work/pipe_pingpong"
@@ -83,7 +88,7 @@ timed() { # NAME UNIT-NOTE -- proc_time arguments…
 
 say "dispatch ($iterations calls per mode)"
 "$skillhost" __bench-dispatch "$work/libdispatch_echo.so" bench.echo '{"text":"hello"}' \
-    --iterations "$iterations" --json > "$work/dispatch.json"
+    --iterations "$iterations" --swift-twin "$work/libBenchEchoSkill.so" --json > "$work/dispatch.json"
 python3 - "$work/dispatch.json" >> "$raw" <<'PY'
 import json, sys
 for row in json.load(open(sys.argv[1])):
@@ -167,6 +172,9 @@ lines = [
 ]
 notes = {
     "in-process invoke": ratio("in-process invoke", "direct Swift call"),
+    "in-process invoke, Swift SDK skill": (
+        f"+{micro['in-process invoke, Swift SDK skill'][0] - micro['in-process invoke'][0]:.2f} µs over the C echo"
+        if "in-process invoke, Swift SDK skill" in micro and "in-process invoke" in micro else ""),
     "worker frame round trip": ratio("worker frame round trip", "in-process invoke"),
     "worker executor execute": ratio("worker executor execute", "in-process invoke"),
 }
