@@ -92,7 +92,8 @@ say "dispatch ($iterations calls per mode)"
 python3 - "$work/dispatch.json" >> "$raw" <<'PY'
 import json, sys
 for row in json.load(open(sys.argv[1])):
-    print(f"micro|{row['name']}|{row['median_batch_us']:.3f} {row.get('min_batch_us', row['median_batch_us']):.3f} {row.get('max_batch_us', row['median_batch_us']):.3f}")
+    cpu = f" {row['median_batch_cpu_us']:.3f}" if row.get("median_batch_cpu_us") is not None else ""
+    print(f"micro|{row['name']}|{row['median_batch_us']:.3f} {row.get('min_batch_us', row['median_batch_us']):.3f} {row.get('max_batch_us', row['median_batch_us']):.3f}{cpu}")
 PY
 # The bare pipe floor: 20 batches of iterations/20 round trips each.
 for _ in $(seq 1 20); do "$work/pipe_pingpong" $((iterations / 20)); done |
@@ -181,7 +182,8 @@ notes = {
 for kind, name, v in rows:
     if kind == "micro":
         unit = "µs"
-        lines.append(f"| {name} | {v[0]:.2f} | {v[1]:.2f} | {v[2]:.2f} | {unit} | {notes.get(name, '')} |")
+        note = "; ".join(n for n in (notes.get(name, ""), f"CPU {v[3]:.2f} µs (calling thread)" if len(v) > 3 else "") if n)
+        lines.append(f"| {name} | {v[0]:.2f} | {v[1]:.2f} | {v[2]:.2f} | {unit} | {note} |")
     else:
         cpu = f"; CPU {v[4]:.1f} ms" if len(v) > 4 else ""
         lines.append(f"| {name} | {v[0]:.1f} | {v[1]:.1f} | {v[2]:.1f} | ms | peak RSS {v[3] / 1024:.1f} MiB{cpu} |")

@@ -63,7 +63,7 @@ say "ok: list shows clock (Swift) and sysinfo (C), both sandboxed"
 now="$("$skillhost" call clock.now '{"timezone": "UTC"}')" || fail "call clock.now exited with $?"
 python3 -c 'import json, sys; r = json.loads(sys.argv[1]); assert r["timezone"] == "UTC" and r["time"], r' "$now" \
     || fail "call clock.now answered: $now"
-say "ok: call clock.now (Swift plugin, sandboxed worker): $now"
+say "ok: call clock.now (Swift plugin, sandboxed worker): $(printf '%s' "$now" | tr -d ' \n')"
 overview="$("$skillhost" call sysinfo.overview '{}')" || fail "call sysinfo.overview exited with $?"
 python3 -c 'import json, sys; json.loads(sys.argv[1])' "$overview" || fail "call sysinfo.overview answered: $overview"
 say "ok: call sysinfo.overview (C plugin, sandboxed worker)"

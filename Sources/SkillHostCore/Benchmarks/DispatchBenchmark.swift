@@ -1,4 +1,7 @@
 import SkillJSON
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Measures what a call costs in each execution mode, for `scripts/bench-dispatch.sh`
 /// (`skillhost __bench-dispatch`): the plugin's `invoke` in this process, one frame round trip to a worker
@@ -19,6 +22,10 @@ public enum DispatchBenchmark {
         public var minimumBatchMicroseconds: Double = 0
         /// Slowest batch mean, in microseconds.
         public var maximumBatchMicroseconds: Double = 0
+        /// Median of per-batch CPU time of the measuring thread per call, in microseconds (nil when not
+        /// measured): on a shared machine wall time mostly says how often the thread was preempted. For
+        /// the worker rows it is the host side only.
+        public var medianBatchCPUMicroseconds: Double? = nil
     }
 
     /// Runs the measurements against `skillID` of the plugin at `pluginPath` with `arguments`.
@@ -148,10 +155,13 @@ public enum DispatchBenchmark {
         for _ in 0..<warmUp { body() }
         let batchSize = max(iterations / 20, 1)
         var batches: [Double] = []
+        var cpuBatches: [Double] = []
         let start = Posix.monotonicNanoseconds()
         for _ in 0..<(iterations / batchSize) {
             let batchStart = Posix.monotonicNanoseconds()
+            let cpuStart = threadCPUNanoseconds()
             for _ in 0..<batchSize { body() }
+            cpuBatches.append(Double(threadCPUNanoseconds() - cpuStart) / 1e3 / Double(batchSize))
             batches.append(Double(Posix.monotonicNanoseconds() - batchStart) / 1e3 / Double(batchSize))
         }
         let total = Double(Posix.monotonicNanoseconds() - start) / 1e3
@@ -159,7 +169,14 @@ public enum DispatchBenchmark {
         return Measurement(
             name: name, iterations: count, microsecondsPerCall: total / Double(count),
             medianBatchMicroseconds: median(batches), minimumBatchMicroseconds: batches.min() ?? 0,
-            maximumBatchMicroseconds: batches.max() ?? 0)
+            maximumBatchMicroseconds: batches.max() ?? 0, medianBatchCPUMicroseconds: median(cpuBatches))
+    }
+
+    /// CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), in nanoseconds.
+    private static func threadCPUNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     /// What the echo skill does, as a plain Swift function.

@@ -42,13 +42,16 @@ enum BenchDispatchCommand: Command {
                 ["name": .string(result.name), "iterations": .int(Int64(result.iterations)),
                  "mean_us": .double(result.microsecondsPerCall), "median_batch_us": .double(result.medianBatchMicroseconds),
                  "min_batch_us": .double(result.minimumBatchMicroseconds),
-                 "max_batch_us": .double(result.maximumBatchMicroseconds)]
+                 "max_batch_us": .double(result.maximumBatchMicroseconds),
+                 "median_batch_cpu_us": result.medianBatchCPUMicroseconds.map(JSONValue.double) ?? .null]
             }))
         } else {
             for result in results {
                 let mean = format(result.microsecondsPerCall)
                 let median = format(result.medianBatchMicroseconds)
-                print("\(result.name.padding(toLength: 26)) mean \(mean) µs  median \(median) µs  (\(result.iterations) calls)")
+                let cpu = result.medianBatchCPUMicroseconds.map { "  CPU \(format($0)) µs" } ?? ""
+                print(
+                    "\(result.name.padding(toLength: 26)) mean \(mean) µs  median \(median) µs\(cpu)  (\(result.iterations) calls)")
             }
         }
         return ExitCode.success
