@@ -31,7 +31,8 @@ final class JSONNode {
 
     private(set) var kind = Kind.empty
     private var single = JSONValue.null
-    private var object = JSONObject()
+    /// Made by ``makeObject()``: leaves and arrays never allocate one.
+    private var object: JSONObject?
     /// The members of ``object`` that are containers, with the nodes they are built in.
     private var nested: [(key: String, node: JSONNode)] = []
     private(set) var elements: [JSONNode] = []
@@ -42,7 +43,7 @@ final class JSONNode {
         case .empty: return nil
         case .single: return single
         case .object:
-            var result = object
+            var result = object ?? JSONObject()
             for (key, child) in nested { result[key] = child.value ?? .null }
             return .object(result)
         case .array: return .array(elements.map { $0.value ?? .null })
@@ -59,7 +60,7 @@ final class JSONNode {
     func setMember(_ key: String, _ value: JSONValue) {
         makeObject()
         if !nested.isEmpty { nested.removeAll { $0.key == key } }
-        object[key] = value
+        object![key] = value
     }
 
     /// The child for `key`, turning this node into an object if it is not one yet.
@@ -67,7 +68,7 @@ final class JSONNode {
         makeObject()
         if let existing = nested.first(where: { $0.key == key }) { return existing.node }
         let child = JSONNode()
-        object[key] = .null  // the member's place in the order; its value comes from `child`
+        object![key] = .null  // the member's place in the order; its value comes from `child`
         nested.append((key, child))
         return child
     }
