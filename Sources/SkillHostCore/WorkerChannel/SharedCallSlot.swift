@@ -22,8 +22,10 @@ import Glibc
 final class SharedCallSlot: @unchecked Sendable {
     /// Bytes mapped (the frame area is this minus ``dataOffset``).
     static let mappedBytes = 128 << 10
-    /// Where frame bytes start (the control words sit on their own cache lines before it).
-    static let dataOffset = 256
+    /// Where frame bytes start: right after `state` and `length`, on their cache line, so that a small frame
+    /// (a trivial call's reply) crosses between the cores together with the state that announces it. The
+    /// `sleeping` flags, read on every post but rarely written, keep cache lines of their own before it.
+    static let dataOffset = 136
     /// The largest frame the slot carries.
     static var capacity: Int { mappedBytes - dataOffset }
     /// The descriptor number the worker finds the slot at.
@@ -38,11 +40,11 @@ final class SharedCallSlot: @unchecked Sendable {
     /// The memfd (the host keeps it to hand to the worker; the worker's is closed after mapping).
     let descriptor: Int32
     private let base: UnsafeMutableRawPointer
-    private var state: UnsafeMutablePointer<Atomic<UInt32>> { word(0) }
-    private var hostSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(64) }
-    private var workerSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(128) }
+    private var hostSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(0) }
+    private var workerSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(64) }
+    private var state: UnsafeMutablePointer<Atomic<UInt32>> { word(128) }
     /// Beside `state`, on its cache line: the peer that sees a post reads both with one miss.
-    private var length: UnsafeMutablePointer<Atomic<UInt32>> { word(8) }
+    private var length: UnsafeMutablePointer<Atomic<UInt32>> { word(132) }
     /// Adapts how long this side spins (see ``SpinBudget``).
     private var budget = SpinBudget()
 
