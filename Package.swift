@@ -41,6 +41,7 @@ func swiftPlugin(_ name: String, using libraries: [Target.Dependency] = []) -> (
 let plugins = [swiftPlugin("ClockSkill"), swiftPlugin("TextSkill")]
     + [swiftPlugin("FilesSkill")]
     + [swiftPlugin("CalendarSkill", using: ["ICalendar", "CalendarSkillSupport"]), swiftPlugin("RemindersSkill", using: ["ICalendar", "CalendarSkillSupport"])]
+    + [swiftPlugin("BenchEchoSkill")]  // scripts/bench.sh: the Swift twin of scripts/bench/dispatch_echo.c
 
 let package = Package(
     name: "SkillHost",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks skill dispatch: the cost of one call of a trivial skill (bench.echo, scripts/bench/dispatch_echo.c)
 #   - in-process:               PluginLibrary.invoke in the host process (ABI crossing + result copy);
+#   - in-process, Swift SDK:    the same skill written with SkillSDK (Plugins/BenchEchoSkill): what the SDK adds;
 #   - worker frame round trip:  request frame out, reply frame back over the worker's pipes, measured on the
 #                               host thread that owns the pipes (target: under 10 µs);
 #   - worker executor execute:  a whole WorkerPoolExecutor.execute from a Swift task (argument encoding,
@@ -26,9 +27,12 @@ chmod 755 "$work/libdispatch_echo.so"
 
 (cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1)
 binary="$root/.build/release/skillhost"
+(cd "$root" && swift build -c release --product BenchEchoSkill 2>&1 | tail -1)
+twin="$root/.build/release/libBenchEchoSkill.so"
 
 echo "dispatch benchmark: skill bench.echo {\"text\":\"hello\"}, $iterations calls per mode, $(nproc) cores"
-"$binary" __bench-dispatch "$work/libdispatch_echo.so" bench.echo '{"text":"hello"}' --iterations "$iterations"
+"$binary" __bench-dispatch "$work/libdispatch_echo.so" bench.echo '{"text":"hello"}' --iterations "$iterations" \
+    --swift-twin "$twin"
 cc -O2 -std=c99 "$root/scripts/bench/pipe_pingpong.c" -o "$work/pipe_pingpong"
 "$work/pipe_pingpong" "$iterations"
 if [ "$sandbox" = yes ]; then

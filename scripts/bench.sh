@@ -3,7 +3,8 @@
 # mode, measures everything side by side, prints one table and writes it to bench/results.md.
 #
 # Rows (each with median, min, max; the machine's core count and load are in the header):
-#   - dispatch: a direct Swift call, the in-process C echo call, the worker round trip, a whole executor call,
+#   - dispatch: a direct Swift call, the in-process C echo call, the same echo written with SkillSDK
+#     (Plugins/BenchEchoSkill, in process: what the SDK adds), the worker round trip, a whole executor call,
 #     next to the floors measured in the same run (bare pipe ping-pong, futex ping-pong with and without a
 #     short spin): __bench-dispatch reports 20 batch means per mode;
 #   - start-up: `skillhost --help`, a worker ready for a C plugin (spawn to ready, measured by the host), and
@@ -50,6 +51,10 @@ else
     bash "$root/scripts/build-plugins.sh" --release "$work/swift-plugins" >/dev/null
 fi
 
+# The Swift twin of the C echo (Plugins/BenchEchoSkill): what the SDK adds to a call, in the same process.
+(cd "$root" && swift build -c release --product BenchEchoSkill 2>&1 | tail -1) >&2
+cp "$(cd "$root" && swift build -c release --show-bin-path)/libBenchEchoSkill.so" "$work/libBenchEchoSkill.so"
+
 cflags=(-O2 -std=c99 -Wall -Wextra -Werror)
 cc "${cflags[@]}" "$root/scripts/bench/proc_time.c" -o "$work/proc_time"
 cc -O2 -std=c99 "$root/scripts/bench/pipe_pingpong.c" -o "$work/pipe_pingpong"
@@ -84,11 +89,12 @@ timed() { # NAME UNIT-NOTE -- proc_time arguments…
 
 say "dispatch ($iterations calls per mode)"
 "$skillhost" __bench-dispatch "$work/libdispatch_echo.so" bench.echo '{"text":"hello"}' \
-    --iterations "$iterations" --json > "$work/dispatch.json"
+    --iterations "$iterations" --swift-twin "$work/libBenchEchoSkill.so" --json > "$work/dispatch.json"
 python3 - "$work/dispatch.json" >> "$raw" <<'PY'
 import json, sys
 for row in json.load(open(sys.argv[1])):
-    print(f"micro|{row['name']}|{row['median_batch_us']:.3f} {row.get('min_batch_us', row['median_batch_us']):.3f} {row.get('max_batch_us', row['median_batch_us']):.3f}")
+    cpu = f" {row['median_batch_cpu_us']:.3f}" if row.get("median_batch_cpu_us") is not None else ""
+    print(f"micro|{row['name']}|{row['median_batch_us']:.3f} {row.get('min_batch_us', row['median_batch_us']):.3f} {row.get('max_batch_us', row['median_batch_us']):.3f}{cpu}")
 PY
 # The bare pipe floor: 20 batches of iterations/20 round trips each.
 for _ in $(seq 1 20); do "$work/pipe_pingpong" $((iterations / 20)); done |
@@ -170,13 +176,17 @@ lines = [
 ]
 notes = {
     "in-process invoke": ratio("in-process invoke", "direct Swift call"),
+    "in-process invoke, Swift SDK skill": (
+        f"+{micro['in-process invoke, Swift SDK skill'][0] - micro['in-process invoke'][0]:.2f} µs over the C echo"
+        if "in-process invoke, Swift SDK skill" in micro and "in-process invoke" in micro else ""),
     "worker frame round trip": ratio("worker frame round trip", "in-process invoke"),
     "worker executor execute": ratio("worker executor execute", "in-process invoke"),
 }
 for kind, name, v in rows:
     if kind == "micro":
         unit = "µs"
-        lines.append(f"| {name} | {v[0]:.2f} | {v[1]:.2f} | {v[2]:.2f} | {unit} | {notes.get(name, '')} |")
+        note = "; ".join(n for n in (notes.get(name, ""), f"CPU {v[3]:.2f} µs (calling thread)" if len(v) > 3 else "") if n)
+        lines.append(f"| {name} | {v[0]:.2f} | {v[1]:.2f} | {v[2]:.2f} | {unit} | {note} |")
     else:
         cpu = f"; CPU {v[4]:.1f} ms" if len(v) > 4 else ""
         lines.append(f"| {name} | {v[0]:.1f} | {v[1]:.1f} | {v[2]:.1f} | ms | peak RSS {v[3] / 1024:.1f} MiB{cpu} |")

@@ -8,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 skillhost="${PREFIX:-$HOME/.local}/bin/skillhost"
+# The installed binary is the static one: check that it is, and that it lists and calls a Swift and a C
+# plugin in sandboxed workers, before the show.
+bash scripts/test-static.sh --installed "$skillhost"
 
 run() { printf '\n$ %s\n' "skillhost $*"; "$skillhost" "$@"; }
 run list

@@ -107,6 +107,23 @@ struct WorkerPoolTests {
         await executor.shutdown()
     }
 
+    @Test("a worker hands each call the configuration it came with, also when it changes between calls")
+    func configurationPerCall() async throws {
+        let path = try HostTestSupport.fixturePlugin()
+        let executor = try HostilePlugins.executor(path, pluginID: "fixture", maxWorkers: 1)
+        func call(_ configuration: JSONValue) async throws -> JSONValue {
+            try await executor.execute(
+                SkillCall(
+                    pluginID: "fixture", pluginPath: path, skillID: "fixture.config", arguments: [:], callID: "config",
+                    timeout: 10, configuration: configuration, dataDirectory: NSTemporaryDirectory()))
+        }
+        // The worker keeps the last configuration it parsed: each change must still reach the plugin.
+        for configuration: JSONValue in [["units": "metric"], ["units": "metric"], [:], ["units": "imperial", "n": 2]] {
+            #expect(try await call(configuration) == configuration)
+        }
+        await executor.shutdown()
+    }
+
     @Test("workers run under the configured resource limits")
     func resourceLimits() async throws {
         let path = try HostilePlugins.library("hostile")

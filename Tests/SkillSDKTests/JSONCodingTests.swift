@@ -37,6 +37,24 @@ import Testing
         )
     }
 
+    /// Encodes `a` three times (a string, then an object, then a number) between two other members.
+    struct Rewrites: Encodable {
+        enum Key: String, CodingKey { case a, b, c }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("first", forKey: .a)
+            try container.encode(1, forKey: .b)
+            var nested = container.nestedContainer(keyedBy: Key.self, forKey: .a)
+            try nested.encode(true, forKey: .c)
+            try container.encode(["x"], forKey: .c)
+            try container.encode(3, forKey: .a)
+        }
+    }
+
+    @Test func aMemberEncodedAgainKeepsItsFirstPlaceAndItsLastValue() throws {
+        #expect(try JSONValueEncoder().encode(Rewrites()).serialized() == #"{"a":3,"b":1,"c":["x"]}"#)
+    }
+
     @Test func integralDoublesDecodeAsIntegersButFractionsDoNot() throws {
         struct Count: Decodable { var n: Int }
         #expect(try JSONValueDecoder().decode(Count.self, from: ["n": 3.0]).n == 3)

@@ -1,4 +1,7 @@
 import SkillJSON
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Measures what a call costs in each execution mode, for `scripts/bench-dispatch.sh`
 /// (`skillhost __bench-dispatch`): the plugin's `invoke` in this process, one frame round trip to a worker
@@ -19,13 +22,20 @@ public enum DispatchBenchmark {
         public var minimumBatchMicroseconds: Double = 0
         /// Slowest batch mean, in microseconds.
         public var maximumBatchMicroseconds: Double = 0
+        /// Median of per-batch CPU time of the measuring thread per call, in microseconds (nil when not
+        /// measured): on a shared machine wall time mostly says how often the thread was preempted. For
+        /// the worker rows it is the host side only.
+        public var medianBatchCPUMicroseconds: Double? = nil
     }
 
     /// Runs the measurements against `skillID` of the plugin at `pluginPath` with `arguments`.
+    /// - Parameter swiftTwinPath: a second plugin with the same skill written with SkillSDK (e.g.
+    ///   `libBenchEchoSkill.so`): its in-process invoke is measured too, right after the first plugin's, so
+    ///   the two rows show what the SDK adds to a call.
     /// - Throws: ``HostError`` when the plugin cannot be loaded or a call fails.
     public static func run(
         pluginPath: String, pluginID: String, skillID: String, arguments: JSONValue = [:], workerExecutable: String,
-        iterations: Int = 20_000
+        iterations: Int = 20_000, swiftTwinPath: String? = nil
     ) async throws(HostError) -> [Measurement] {
         let argumentBytes = arguments.serializedBytes()
         let warmUp = max(iterations / 10, 100)
@@ -44,6 +54,21 @@ public enum DispatchBenchmark {
             time("in-process invoke", iterations: iterations, warmUp: warmUp) {
                 _ = library.invoke(skillID: skillID, arguments: argumentBytes, context: context)
             }
+        }
+        var swiftTwin: [Measurement] = []
+        if let swiftTwinPath {
+            let twin = try PluginLibrary.load(path: swiftTwinPath)
+            let probe = twin.invoke(skillID: skillID, arguments: argumentBytes, context: context)
+            guard probe.status == 0 else {
+                throw HostError(
+                    .io, "benchmark: \(swiftTwinPath) answered \(skillID) with status \(probe.status): "
+                        + String(decoding: probe.bytes, as: UTF8.self))
+            }
+            swiftTwin.append(await BlockingThread.runDetached {
+                time("in-process invoke, Swift SDK skill", iterations: iterations, warmUp: warmUp) {
+                    _ = twin.invoke(skillID: skillID, arguments: argumentBytes, context: context)
+                }
+            })
         }
 
         // 2. One frame round trip, measured on the thread that owns the pipes; first, how long a worker takes
@@ -76,6 +101,24 @@ public enum DispatchBenchmark {
         let request = WorkerCallRequest(
             skillID: skillID, callID: "bench", sessionID: "", idempotencyKey: "", dataDirectory: "/tmp",
             deadlineUnixMilliseconds: 0, configurationJSON: Array("{}".utf8), argumentsJSON: argumentBytes, context: [:])
+        // 2a. What both sides of a round trip compute, on one thread, with no transport: encode the request,
+        //     decode it, serve it (the worker's invoke), encode the reply, decode it. The round trip minus
+        //     this is what crossing processes costs.
+        let work = await BlockingThread.runDetached {
+            var requestBuffer: [UInt8] = []
+            var replyBuffer: [UInt8] = []
+            var memo = WorkerServer.CallMemo(label: library.label)
+            return time("worker call work, no transport", iterations: iterations, warmUp: warmUp) {
+                requestBuffer = request.encodedFrame(reusing: requestBuffer)
+                let served = requestBuffer.withUnsafeBytes { frame in
+                    (try? WorkerCallRequest.decode(slotFrame: frame).get()).map {
+                        WorkerServer.serve($0, with: library, memo: &memo)
+                    }
+                }
+                replyBuffer = (served ?? WorkerCallReply(status: -2, json: [])).encodedFrame(reusing: replyBuffer)
+                blackHole(replyBuffer.withUnsafeBytes { try? WorkerCallReply.decode(slotFrame: $0).get() })
+            }
+        }
         let roundTrip = await BlockingThread.runDetached {
             time("worker frame round trip", iterations: iterations, warmUp: warmUp) {
                 _ = worker.perform(request, deadline: Posix.monotonicNanoseconds() + 10_000_000_000)
@@ -105,17 +148,20 @@ public enum DispatchBenchmark {
             name: "worker executor execute", iterations: batches.count * batchSize,
             microsecondsPerCall: total / Double(batches.count * batchSize), medianBatchMicroseconds: median(batches),
             minimumBatchMicroseconds: batches.min() ?? 0, maximumBatchMicroseconds: batches.max() ?? 0)
-        return [direct, inProcess, roundTrip, executed, startUp]
+        return [direct, inProcess] + swiftTwin + [work, roundTrip, executed, startUp]
     }
 
     private static func time(_ name: String, iterations: Int, warmUp: Int, _ body: () -> Void) -> Measurement {
         for _ in 0..<warmUp { body() }
         let batchSize = max(iterations / 20, 1)
         var batches: [Double] = []
+        var cpuBatches: [Double] = []
         let start = Posix.monotonicNanoseconds()
         for _ in 0..<(iterations / batchSize) {
             let batchStart = Posix.monotonicNanoseconds()
+            let cpuStart = threadCPUNanoseconds()
             for _ in 0..<batchSize { body() }
+            cpuBatches.append(Double(threadCPUNanoseconds() - cpuStart) / 1e3 / Double(batchSize))
             batches.append(Double(Posix.monotonicNanoseconds() - batchStart) / 1e3 / Double(batchSize))
         }
         let total = Double(Posix.monotonicNanoseconds() - start) / 1e3
@@ -123,7 +169,14 @@ public enum DispatchBenchmark {
         return Measurement(
             name: name, iterations: count, microsecondsPerCall: total / Double(count),
             medianBatchMicroseconds: median(batches), minimumBatchMicroseconds: batches.min() ?? 0,
-            maximumBatchMicroseconds: batches.max() ?? 0)
+            maximumBatchMicroseconds: batches.max() ?? 0, medianBatchCPUMicroseconds: median(cpuBatches))
+    }
+
+    /// CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), in nanoseconds.
+    private static func threadCPUNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     /// What the echo skill does, as a plain Swift function.

@@ -27,18 +27,38 @@ final class CallContextBridge {
         return pointer
     }
 
-    /// Runs `body` with a filled `skill_call_context` whose callbacks lead back here.
+    /// Runs `body` with a filled `skill_call_context` whose callbacks lead back here. The strings point into
+    /// temporary C copies (on the stack for short ones) valid while `body` runs, which is all the ABI
+    /// promises: no allocation per string per call.
     func withCContext<Result>(_ body: (UnsafePointer<skill_call_context>) -> Result) -> Result {
-        let configuration = context.configuration.serialized()
-        var c = skill_call_context()
+        let configuration = context.configurationText ?? context.configuration.serialized()
+        let length = configuration.utf8.count
+        return context.callID.withCString { callID in
+            context.sessionID.withCString { sessionID in
+                context.idempotencyKey.withCString { idempotencyKey in
+                    context.dataDirectory.withCString { dataDirectory in
+                        configuration.withCString { configurationText in
+                            var c = skill_call_context()
+                            c.call_id = callID
+                            c.session_id = sessionID
+                            c.idempotency_key = idempotencyKey
+                            c.config_json = configurationText
+                            c.config_json_length = length
+                            c.data_dir = dataDirectory
+                            return fillCallbacks(&c, body)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fills the rest of `c` (size, deadline, callbacks) and runs `body` with it.
+    private func fillCallbacks<Result>(
+        _ c: inout skill_call_context, _ body: (UnsafePointer<skill_call_context>) -> Result
+    ) -> Result {
         c.struct_size = UInt32(MemoryLayout<skill_call_context>.size)
-        c.call_id = UnsafePointer(keep(context.callID))
-        c.session_id = UnsafePointer(keep(context.sessionID))
-        c.idempotency_key = UnsafePointer(keep(context.idempotencyKey))
         c.deadline_unix_ms = context.deadlineUnixMilliseconds
-        c.config_json = UnsafePointer(keep(configuration))
-        c.config_json_length = configuration.utf8.count
-        c.data_dir = UnsafePointer(keep(context.dataDirectory))
         c.host_data = Unmanaged.passUnretained(self).toOpaque()
         c.is_cancelled = { pointer in
             guard let bridge = CallContextBridge.from(pointer) else { return 0 }

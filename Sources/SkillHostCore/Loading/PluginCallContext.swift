@@ -14,6 +14,9 @@ public struct PluginCallContext: Sendable {
     public var deadlineUnixMilliseconds: Int64
     /// The plugin's configuration, a JSON object.
     public var configuration: JSONValue
+    /// ``configuration`` as JSON text, when the caller already has it (a worker gets it as bytes): the call
+    /// then hands it to the plugin as is instead of serializing ``configuration`` again. Must say the same.
+    public var configurationText: String? = nil
     /// Folder the plugin may keep data in (must exist).
     public var dataDirectory: String
     /// Answers the plugin's `is_cancelled` polls; called from any thread.

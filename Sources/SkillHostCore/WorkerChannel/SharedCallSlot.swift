@@ -11,7 +11,8 @@ import Glibc
 /// host that died all work as without the slot.
 ///
 /// Protocol. The slot holds the same bytes as a pipe frame (``WorkerFrame``: header and payload).
-/// `state` moves idle → request → claimed → reply → taken → idle. Each side spins a bounded, adaptive time
+/// `state` moves idle → request → claimed → reply → taken → request … (`taken`, like `idle`, means the slot
+/// holds no post). Each side spins a bounded, adaptive time
 /// for the other; when it gives up it raises its `sleeping` flag and blocks on its pipe. A side that posts
 /// into the slot then checks the peer's flag (both with sequentially consistent ordering, so at least one
 /// of the two sees the other) and, if the peer sleeps, takes its post back with a compare-and-swap and
@@ -22,8 +23,10 @@ import Glibc
 final class SharedCallSlot: @unchecked Sendable {
     /// Bytes mapped (the frame area is this minus ``dataOffset``).
     static let mappedBytes = 128 << 10
-    /// Where frame bytes start (the control words sit on their own cache lines before it).
-    static let dataOffset = 256
+    /// Where frame bytes start: right after `state` and `length`, on their cache line, so that a small frame
+    /// (a trivial call's reply) crosses between the cores together with the state that announces it. The
+    /// `sleeping` flags, read on every post but rarely written, keep cache lines of their own before it.
+    static let dataOffset = 136
     /// The largest frame the slot carries.
     static var capacity: Int { mappedBytes - dataOffset }
     /// The descriptor number the worker finds the slot at.
@@ -38,10 +41,11 @@ final class SharedCallSlot: @unchecked Sendable {
     /// The memfd (the host keeps it to hand to the worker; the worker's is closed after mapping).
     let descriptor: Int32
     private let base: UnsafeMutableRawPointer
-    private var state: UnsafeMutablePointer<Atomic<UInt32>> { word(0) }
-    private var hostSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(64) }
-    private var workerSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(128) }
-    private var length: UnsafeMutablePointer<Atomic<UInt32>> { word(192) }
+    private var hostSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(0) }
+    private var workerSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(64) }
+    private var state: UnsafeMutablePointer<Atomic<UInt32>> { word(128) }
+    /// Beside `state`, on its cache line: the peer that sees a post reads both with one miss.
+    private var length: UnsafeMutablePointer<Atomic<UInt32>> { word(132) }
     /// Adapts how long this side spins (see ``SpinBudget``).
     private var budget = SpinBudget()
 
@@ -127,7 +131,7 @@ final class SharedCallSlot: @unchecked Sendable {
     /// budget runs out, raises `ownSleeping` (so the peer stops posting here) and makes a last claim.
     private func take<Result>(
         _ wanted: State, claimingAs claimed: State, ownSleeping: UnsafeMutablePointer<Atomic<UInt32>>,
-        finally after: State, _ body: (UnsafeRawBufferPointer) -> Result
+        _ body: (UnsafeRawBufferPointer) -> Result
     ) -> Result? {
         let start = Posix.monotonicNanoseconds()
         let limit = budget.nanoseconds
@@ -155,11 +159,11 @@ final class SharedCallSlot: @unchecked Sendable {
             }
             ownSleeping.pointee.store(0, ordering: .sequentiallyConsistent)
         }
-        budget.hit(after: Posix.monotonicNanoseconds() &- start)
+        budget.hit()
         let count = Int(length.pointee.load(ordering: .relaxed))
-        let result = body(UnsafeRawBufferPointer(start: base + Self.dataOffset, count: min(count, Self.capacity)))
-        state.pointee.store(after.rawValue, ordering: .releasing)
-        return result
+        // No store after reading: the claim already says "nobody's post", and a write here would pull the line
+        // back from the peer, which is spinning on it for the next post.
+        return body(UnsafeRawBufferPointer(start: base + Self.dataOffset, count: min(count, Self.capacity)))
     }
 
     private func claim(_ wanted: State, as claimed: State) -> Bool {
@@ -175,7 +179,7 @@ final class SharedCallSlot: @unchecked Sendable {
 
     /// Host: spins for the reply; nil means wait on the pipe (and call ``hostWoke()`` after).
     func takeReply<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        take(.reply, claimingAs: .taken, ownSleeping: hostSleeping, finally: .idle, body)
+        take(.reply, claimingAs: .taken, ownSleeping: hostSleeping, body)
     }
 
     /// Host: done waiting on the pipe; the worker may post replies again.
@@ -187,7 +191,7 @@ final class SharedCallSlot: @unchecked Sendable {
 
     /// Worker: spins for the next request; nil means read the pipe (and call ``workerWoke()`` after).
     func takeRequest<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        take(.request, claimingAs: .claimed, ownSleeping: workerSleeping, finally: .claimed, body)
+        take(.request, claimingAs: .claimed, ownSleeping: workerSleeping, body)
     }
 
     /// Worker: a request came on the pipe; the host may post requests again.
@@ -227,7 +231,7 @@ struct SpinBudget {
         }
     }
 
-    mutating func hit(after waited: UInt64) {
+    mutating func hit() {
         misses = 0
     }
 

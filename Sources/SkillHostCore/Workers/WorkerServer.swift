@@ -79,6 +79,7 @@ public enum WorkerServer {
         // 7. Serve.
         var budget = CPUBudget(secondsPerCall: limits.cpuSeconds)
         var replyBuffer: [UInt8] = []
+        var memo = CallMemo(label: library.label)
         while true {
             let request: WorkerCallRequest
             do {
@@ -98,27 +99,55 @@ public enum WorkerServer {
                 return protocolFailureStatus
             }
             budget.topUp()
-            let reply = serve(request, with: library)
+            let reply = serve(request, with: library, memo: &memo)
             replyBuffer = reply.encodedFrame(reusing: replyBuffer)
             if let slot, slot.postReply(replyBuffer) { continue }
             guard (try? channel.send(replyBuffer)) != nil else { return 0 }
         }
     }
 
+    /// What a worker keeps between calls so that each call does less: the plugin's configuration as last
+    /// parsed (calls of one plugin carry the same bytes), and the log sink.
+    struct CallMemo {
+        private var configurationBytes: [UInt8]?
+        private var configuration: (value: JSONValue, text: String?) = ([:], nil)
+        let log: @Sendable (Int32, String) -> Void
+
+        init(label: String) {
+            log = { level, text in PluginLog.write(label: label, level: level, text: text) }
+        }
+
+        /// The configuration in `bytes`, parsed (an empty object when they are not JSON), and its text when
+        /// it can go to the plugin as is.
+        mutating func configuration(_ bytes: [UInt8]) -> (value: JSONValue, text: String?) {
+            if bytes != configurationBytes {
+                let parsed = try? JSONValue(parsing: bytes)
+                configuration = (parsed ?? [:], parsed == nil ? nil : String(decoding: bytes, as: UTF8.self))
+                configurationBytes = bytes
+            }
+            return configuration
+        }
+    }
+
     /// Runs one call against the plugin and packs its outcome.
     static func serve(_ request: WorkerCallRequest, with library: PluginLibrary) -> WorkerCallReply {
+        var memo = CallMemo(label: library.label)
+        return serve(request, with: library, memo: &memo)
+    }
+
+    /// Runs one call against the plugin and packs its outcome, reusing what `memo` kept from earlier calls.
+    static func serve(_ request: WorkerCallRequest, with library: PluginLibrary, memo: inout CallMemo) -> WorkerCallReply {
         var snapshot: [String: JSONValue] = [:]
         for (key, bytes) in request.context {
             if let value = try? JSONValue(parsing: bytes) { snapshot[key] = value }
         }
         let session = SessionContext(snapshot)
-        let configuration = (try? JSONValue(parsing: request.configurationJSON)) ?? [:]
-        let label = library.label
-        let context = PluginCallContext(
+        let configuration = memo.configuration(request.configurationJSON)
+        var context = PluginCallContext(
             callID: request.callID, sessionID: request.sessionID, idempotencyKey: request.idempotencyKey,
-            deadlineUnixMilliseconds: request.deadlineUnixMilliseconds, configuration: configuration,
-            dataDirectory: request.dataDirectory, sessionContext: session,
-            log: { level, text in PluginLog.write(label: label, level: level, text: text) })
+            deadlineUnixMilliseconds: request.deadlineUnixMilliseconds, configuration: configuration.value,
+            dataDirectory: request.dataDirectory, sessionContext: session, log: memo.log)
+        context.configurationText = configuration.text
         let result = library.invoke(skillID: request.skillID, arguments: request.argumentsJSON, context: context)
         guard result.bytes.count <= WorkerCallReply.maximumResultBytes else {
             return WorkerCallReply(status: WorkerCallReply.resultTooLarge, json: Array(String(result.bytes.count).utf8))

@@ -19,6 +19,9 @@ final class CallRendezvous: ContextChannel {
         var context: UnsafePointer<skill_call_context>?
         var requests: [Request] = []
         var outcome: CallOutcome?
+        /// Made by the call thread the first time it has to wait: a skill that finishes without
+        /// suspending never needs one.
+        var wakeUp: DispatchSemaphore?
     }
 
     /// How often the waiting thread polls `is_cancelled` when nothing else wakes it.
@@ -27,7 +30,6 @@ final class CallRendezvous: ContextChannel {
     static let cancellationGrace: DispatchTimeInterval = .milliseconds(250)
 
     private let state: Mutex<State>
-    private let wakeUp = DispatchSemaphore(value: 0)
     /// Whether the C context has the 1.0 callbacks (its struct_size covers them).
     private let hasCallbacks: Bool
 
@@ -40,8 +42,11 @@ final class CallRendezvous: ContextChannel {
 
     /// Reports the task's outcome and wakes the call thread.
     func finish(_ outcome: CallOutcome) {
-        state.withLock { $0.outcome = outcome }
-        wakeUp.signal()
+        let wakeUp = state.withLock { state in
+            state.outcome = outcome
+            return state.wakeUp
+        }
+        wakeUp?.signal()
     }
 
     var isCancelled: Bool {
@@ -106,12 +111,12 @@ final class CallRendezvous: ContextChannel {
     }
 
     private func post(_ request: @escaping Request) {
-        let accepted = state.withLock { state in
-            guard state.context != nil else { return false }
+        let (accepted, wakeUp) = state.withLock { state in
+            guard state.context != nil else { return (false, DispatchSemaphore?.none) }
             state.requests.append(request)
-            return true
+            return (true, state.wakeUp)
         }
-        if accepted { wakeUp.signal() } else { request(nil) }
+        if accepted { wakeUp?.signal() } else { request(nil) }
     }
 
     // MARK: - Call thread
@@ -125,11 +130,15 @@ final class CallRendezvous: ContextChannel {
         var stopReason: SkillError?
         var graceEnd = DispatchTime.distantFuture
         while true {
-            let (requests, outcome) = state.withLock { state in
+            let (requests, outcome, context, wakeUp) = state.withLock { state in
                 defer { state.requests.removeAll() }
-                return (state.requests, state.outcome)
+                if state.outcome == nil, state.requests.isEmpty, state.wakeUp == nil {
+                    // About to block: from now on `finish` and `post` signal this (set under the same lock
+                    // that saw no outcome, so no wake-up is lost).
+                    state.wakeUp = DispatchSemaphore(value: 0)
+                }
+                return (state.requests, state.outcome, state.context, state.wakeUp)
             }
-            let context = state.withLock { $0.context }
             for request in requests { request(context) }
             if let outcome { return close(with: outcome.stopped(by: stopReason)) }
             if !requests.isEmpty { continue }
@@ -147,7 +156,7 @@ final class CallRendezvous: ContextChannel {
             } else if DispatchTime.now() >= graceEnd, let stopReason {
                 return close(with: .failure(stopReason))
             }
-            _ = wakeUp.wait(timeout: .now() + CallRendezvous.pollInterval)
+            _ = wakeUp?.wait(timeout: .now() + CallRendezvous.pollInterval)
         }
     }
 

@@ -7,7 +7,9 @@ extension SkillContext {
         let c = context.pointee
         func string(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
         var configuration: JSONValue = [:]
-        if let bytes = c.config_json, c.config_json_length > 0,
+        // "{}" (most plugins have no configuration) needs no parser.
+        let isEmptyObject = c.config_json_length == 2 && c.config_json?[0] == 0x7B && c.config_json?[1] == 0x7D
+        if !isEmptyObject, let bytes = c.config_json, c.config_json_length > 0,
             let parsed = try? JSONValue(parsing: UnsafeRawBufferPointer(start: bytes, count: c.config_json_length))
         {
             configuration = parsed

@@ -124,10 +124,25 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return JSONPrimitive(value: value, codingPath: codingPath + [key])
     }
 
+    /// The member's value; its coding path is built only when something fails (most decodes succeed).
+    private func value(_ key: Key) throws -> JSONValue {
+        guard let value = object[key.stringValue] else { return try member(key).value }
+        return value
+    }
+
     func decodeNil(forKey key: Key) throws -> Bool { object[key.stringValue]?.isNull ?? true }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try member(key).bool() }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try member(key).string() }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try member(key).double() }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let value = try value(key)
+        return try value.boolValue ?? JSONPrimitive(value: value, codingPath: codingPath + [key]).bool()
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let value = try value(key)
+        return try value.stringValue ?? JSONPrimitive(value: value, codingPath: codingPath + [key]).string()
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        let value = try value(key)
+        return try value.doubleValue ?? JSONPrimitive(value: value, codingPath: codingPath + [key]).double()
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try member(key).double()) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try member(key).integer(Int.self) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try member(key).integer(Int8.self) }

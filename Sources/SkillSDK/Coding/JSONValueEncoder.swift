@@ -22,13 +22,19 @@ public struct JSONValueEncoder: Sendable {
 }
 
 /// A mutable slot in the tree under construction; containers write into it, nested ones through children.
+///
+/// An object keeps its plain members in a ``JSONObject`` as they come (no node per member: a skill's
+/// output is mostly strings and numbers); a member that is itself a container holds a placeholder there,
+/// in its place in the order, and is filled in from its child node when the value is taken.
 final class JSONNode {
     enum Kind { case empty, single, object, array }
 
     private(set) var kind = Kind.empty
     private var single = JSONValue.null
-    private var keys: [String] = []
-    private var members: [String: JSONNode] = [:]
+    /// Made by ``makeObject()``: leaves and arrays never allocate one.
+    private var object: JSONObject?
+    /// The members of ``object`` that are containers, with the nodes they are built in.
+    private var nested: [(key: String, node: JSONNode)] = []
     private(set) var elements: [JSONNode] = []
 
     /// The finished value; nil when nothing was encoded.
@@ -37,9 +43,9 @@ final class JSONNode {
         case .empty: return nil
         case .single: return single
         case .object:
-            var object = JSONObject()
-            for key in keys { object[key] = members[key]?.value ?? .null }
-            return .object(object)
+            var result = object ?? JSONObject()
+            for (key, child) in nested { result[key] = child.value ?? .null }
+            return .object(result)
         case .array: return .array(elements.map { $0.value ?? .null })
         }
     }
@@ -50,13 +56,20 @@ final class JSONNode {
         single = value
     }
 
+    /// Sets the plain member `key`, turning this node into an object if it is not one yet.
+    func setMember(_ key: String, _ value: JSONValue) {
+        makeObject()
+        if !nested.isEmpty { nested.removeAll { $0.key == key } }
+        object![key] = value
+    }
+
     /// The child for `key`, turning this node into an object if it is not one yet.
     func member(_ key: String) -> JSONNode {
         makeObject()
-        if let existing = members[key] { return existing }
+        if let existing = nested.first(where: { $0.key == key }) { return existing.node }
         let child = JSONNode()
-        keys.append(key)
-        members[key] = child
+        object![key] = .null  // the member's place in the order; its value comes from `child`
+        nested.append((key, child))
         return child
     }
 
@@ -71,8 +84,8 @@ final class JSONNode {
     func makeObject() {
         guard kind != .object else { return }
         kind = .object
-        keys = []
-        members = [:]
+        object = JSONObject()
+        nested = []
     }
 
     func makeArray() {
@@ -135,7 +148,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: JSONNode
     let codingPath: [any CodingKey]
 
-    private func set(_ value: JSONValue, _ key: Key) { node.member(key.stringValue).set(value) }
+    private func set(_ value: JSONValue, _ key: Key) { node.setMember(key.stringValue, value) }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
@@ -161,7 +174,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         set(try JSONTreeEncoder.integer(value, codingPath + [key]), key)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try JSONTreeEncoder.store(value, in: node.member(key.stringValue), codingPath: codingPath + [key])
+        switch value {
+        case let value as String: set(.string(value), key)
+        case let value as Bool: set(.bool(value), key)
+        case let value as Int: set(.int(Int64(value)), key)
+        case let value as Int64: set(.int(value), key)
+        case let value as Double: set(try JSONTreeEncoder.number(value, codingPath + [key]), key)
+        default: try JSONTreeEncoder.store(value, in: node.member(key.stringValue), codingPath: codingPath + [key])
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
