@@ -18,7 +18,6 @@ public enum Posix {
 
     // MARK: - Dynamic libraries
 
-    /// `dlopen(absolutePath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)`. The host never calls `dlclose`: a Swift
     /// The address of an exported symbol, or nil when the library does not export it.
     package static func symbol(_ name: String, in handle: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
         _ = dlerror()
@@ -49,8 +48,6 @@ public enum Posix {
     /// Whether something exists at `path`.
     package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-    /// Replaces a file durably: writes `<path>.tmp.<pid>`, fsyncs it, renames it over `path`, fsyncs the
-    /// Takes an exclusive `flock` on `path` (created if needed), waiting for other processes. Returns the
     /// Releases a lock taken with ``lockExclusively(_:)``.
     package static func unlock(_ descriptor: Int32) {
         _ = flock(descriptor, LOCK_UN)
@@ -90,9 +87,6 @@ public enum Posix {
 
     // MARK: - Processes
 
-    /// Starts `executable` with `arguments` (argv[1...]) through `posix_spawn`, with the given descriptors as
-    /// its stdin, stdout and stderr (-1 = /dev/null), and the current environment plus `extraEnvironment`
-    /// (`NAME=value` entries that replace variables of the same name). `descriptor3`, when given, becomes the
     /// How a child process ended.
     package enum Termination: Equatable, Sendable {
         case exited(Int32)

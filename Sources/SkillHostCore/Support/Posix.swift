@@ -24,6 +24,7 @@ extension Posix {
         }
     }
 
+    /// `dlopen(absolutePath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)`. The host never calls `dlclose`: a Swift
     /// image that is unloaded leaves the runtime's caches pointing into freed memory.
     static func openLibrary(atPath path: String) throws(HostError) -> UnsafeMutableRawPointer {
         guard path.hasPrefix("/") else {
@@ -97,6 +98,7 @@ extension Posix {
         }
     }
 
+    /// Replaces a file durably: writes `<path>.tmp.<pid>`, fsyncs it, renames it over `path`, fsyncs the
     /// folder. A reader sees the old bytes or the new ones, never a mix; a crash leaves the old file.
     static func writeFileAtomically(_ path: String, bytes: [UInt8], mode: mode_t = 0o644) throws(HostError) {
         let folder = directoryName(of: path)
@@ -127,6 +129,7 @@ extension Posix {
         }
     }
 
+    /// Takes an exclusive `flock` on `path` (created if needed), waiting for other processes. Returns the
     /// descriptor to pass to ``unlock(_:)``.
     static func lockExclusively(_ path: String) throws(HostError) -> Int32 {
         try makeDirectories(directoryName(of: path))
@@ -155,6 +158,9 @@ extension Posix {
         }
     }
 
+    /// Starts `executable` with `arguments` (argv[1...]) through `posix_spawn`, with the given descriptors as
+    /// its stdin, stdout and stderr (-1 = /dev/null), and the current environment plus `extraEnvironment`
+    /// (`NAME=value` entries that replace variables of the same name). `descriptor3`, when given, becomes the
     /// child's descriptor 3 (a worker's shared call slot).
     static func spawn(
         _ executable: String, arguments: [String], stdin: Int32 = -1, stdout: Int32, stderr: Int32,
