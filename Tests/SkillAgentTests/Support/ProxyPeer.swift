@@ -41,6 +41,8 @@ final class ProxyPeer: Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let portFile = folder + "/port"
         process = Process()
+        // Foundation starts it as the leader of a process group of its own; stopping signals the whole group,
+        // so proxy.py's acceptor processes stop too (one left running would keep Process from seeing the exit).
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments =
             [
@@ -61,7 +63,8 @@ final class ProxyPeer: Sendable {
             usleep(100_000)
         }
         guard let found else {
-            process.terminate()
+            kill(-process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
             throw PeerFailure(description: "proxy.py did not start within 30 s")
         }
         port = found
@@ -71,10 +74,13 @@ final class ProxyPeer: Sendable {
         stop()
     }
 
-    /// Stops the proxy.
+    /// Stops the proxy's process group: SIGINT (proxy.py ignores SIGTERM), then SIGKILL after 5 s.
     func stop() {
         if process.isRunning {
-            process.terminate()
+            let group = -process.processIdentifier
+            kill(group, SIGINT)
+            for _ in 0..<50 where process.isRunning { usleep(100_000) }
+            if process.isRunning { kill(group, SIGKILL) }
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: folder)
