@@ -124,7 +124,8 @@ import Testing
         ("http://user:hunter2@p:99999", "bad port '99999'"),
         ("http://user:hunter2@:3128", "names no proxy host"),
         ("http://user:hunt%zzer2@p:1", "bad %-escape"),
-        ("http://user:hunter2@[::1:3128", "closing ']'"),
+        ("http://user:hunter2@[::1:3128", "malformed IPv6 address"),
+        ("http://user:hunter2@[::1]x:3128", "malformed IPv6 address"),
     ])
     func badProxyValues(value: String, why: String) {
         #expect {

@@ -44,21 +44,10 @@ struct HTTPProxy: Sendable, Equatable, CustomStringConvertible {
         self.credentials = credentials
         var authority = rest
         if let slash = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { authority = authority[..<slash] }
-        var portText: Substring = ""
-        if authority.first == "[" {
-            guard let close = authority.firstIndex(of: "]") else { throw refuse("has an IPv6 address without its closing ']'") }
-            host = String(authority[authority.index(after: authority.startIndex)..<close])
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.first == ":" else { throw refuse("has text after the IPv6 address") }
-                portText = after.dropFirst()
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = String(authority[..<colon])
-            portText = authority[authority.index(after: colon)...]
-        } else {
-            host = String(authority)
+        guard let (hostText, portText) = HTTPURL.split(authority: authority) else {
+            throw refuse("has a malformed IPv6 address (write it like [::1]:3128)")
         }
+        host = String(hostText)
         guard !host.isEmpty, !host.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { throw refuse("names no proxy host") }
         if portText.isEmpty {
             port = Self.defaultPort
