@@ -8,7 +8,8 @@ import Testing
 @Suite("Socket HTTP transport against Python's http.server", .serialized)
 struct SocketHTTPTransportTests {
     /// The peer: prints its port, serves one POST with a chunked `text/event-stream` body (each event a
-    /// chunk, flushed with a pause) echoing the request's Authorization header and body length, then exits.
+    /// chunk, flushed with a pause) echoing the request's Authorization and Proxy-Authorization headers and
+    /// body length, then exits.
     static let server = #"""
         import http.server, ssl, sys, time
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -20,7 +21,8 @@ struct SocketHTTPTransportTests {
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
-                events = ["data: auth=%s len=%d\n\n" % (self.headers.get("Authorization"), len(body)),
+                events = ["data: auth=%s proxy=%s len=%d\n\n" % (self.headers.get("Authorization"),
+                          self.headers.get("Proxy-Authorization"), len(body)),
                           "data: second\n\n", "data: [DONE]\n\n"]
                 for event in events:
                     data = event.encode()
@@ -98,7 +100,7 @@ struct SocketHTTPTransportTests {
         #expect(head.status == 200)
         #expect(head.headers["content-type"] == "text/event-stream")
         let text = String(decoding: chunks.flatMap { $0 }, as: UTF8.self)
-        #expect(text == "data: auth=Bearer sk-test len=13\n\ndata: second\n\ndata: [DONE]\n\n")
+        #expect(text == "data: auth=Bearer sk-test proxy=None len=13\n\ndata: second\n\ndata: [DONE]\n\n")
         // Streamed as the server flushed (three pauses), not gathered into one piece at the end.
         #expect(chunks.count >= 2)
     }

@@ -2,7 +2,7 @@
 ///
 /// The API key comes only from the environment (`ANTHROPIC_API_KEY`) and travels only in the `x-api-key`
 /// header; it is never part of a message.
-public struct AnthropicConfiguration: Sendable {
+public struct AnthropicConfiguration: Sendable, ProviderConfiguration {
     /// The API root, e.g. `https://api.anthropic.com` (as `ANTHROPIC_BASE_URL`; a trailing `/v1` is accepted).
     public var baseURL: String
     /// The model name, e.g. `claude-haiku-4-5`.
@@ -35,9 +35,7 @@ public struct AnthropicConfiguration: Sendable {
         apiKey: String? = nil, stream: Bool = true, maxTokens: Int = 1024, idleTimeout: Double = 120, maxRetries: Int = 2,
         maxRetryDelay: Double = 30, initialRetryDelay: Double = 0.5
     ) {
-        var base = baseURL.trimmingWhitespace()
-        while base.hasSuffix("/") { base.removeLast() }
-        self.baseURL = base
+        self.baseURL = Self.normalized(baseURL: baseURL)
         self.model = model
         self.apiKey = apiKey
         self.stream = stream

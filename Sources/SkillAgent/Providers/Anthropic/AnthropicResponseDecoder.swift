@@ -6,14 +6,7 @@ enum AnthropicResponseDecoder {
     /// The reply in a non-streaming response body.
     /// - Throws: ``ModelProviderError`` (`invalidResponse`, or the error the body reports).
     static func reply(from body: [UInt8]) throws(ModelProviderError) -> ModelReply {
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: body)
-        } catch {
-            throw ModelProviderError(
-                .invalidResponse,
-                "the server's answer is not JSON (\(error)); check that the base URL points at the Anthropic Messages API")
-        }
+        let document = try AnswerDocument.parse(body, endpoint: "the Anthropic Messages API")
         if document["type"]?.stringValue == "error" || document["error"] != nil {
             throw streamError(document)
         }

@@ -26,24 +26,49 @@ final class HTTPConnection: @unchecked Sendable {
         close(socket)
     }
 
-    /// Connects to `url`'s host and port (every address the name resolves to, in order) and, for
-    /// `https`, completes a verified TLS handshake (system CA store or `SSL_CERT_FILE`; the certificate must
-    /// name the host). `register` receives the connection as soon as the socket exists, so a cancellation
-    /// can reach it while it connects.
+    /// Connects to `url`'s host and port (every address the name resolves to, in order), or to `proxy`'s
+    /// when one is given, and, for `https`, completes a verified TLS handshake with the origin (system CA
+    /// store or `SSL_CERT_FILE`; the certificate must name `url`'s host), through a `CONNECT` tunnel when
+    /// there is a proxy. `register` receives the connection as soon as the socket exists, so a
+    /// cancellation can reach it while it connects.
     /// - Parameter certificateAuthorityFile: trust only the CAs in this PEM file instead of the system's.
     static func open(
-        _ url: HTTPURL, idleTimeout: Double, certificateAuthorityFile: String? = nil, register: (HTTPConnection) -> Void
+        _ url: HTTPURL, proxy: HTTPProxy? = nil, idleTimeout: Double, certificateAuthorityFile: String? = nil,
+        register: (HTTPConnection) -> Void
     ) throws(ModelProviderError) -> HTTPConnection {
-        let endpoint = url.hostHeader
+        let connection: HTTPConnection
+        if let proxy {
+            connection = try connect(
+                host: proxy.host, port: proxy.port, idleTimeout: idleTimeout,
+                endpoint: "\(url.hostHeader) through \(proxy.named)", register: register
+            ) { reason in
+                "cannot reach \(proxy.named) (\(reason)); check \(proxy.variable), or list \(url.host) in NO_PROXY to connect directly"
+            }
+            if url.isSecure { try connection.tunnel(to: url, through: proxy) }
+        } else {
+            connection = try connect(
+                host: url.host, port: url.port, idleTimeout: idleTimeout, endpoint: url.hostHeader, register: register
+            ) { reason in
+                "cannot reach \(url.hostHeader) (\(reason)); is the server running and the --base-url right?"
+            }
+        }
+        if url.isSecure { try connection.startTLS(host: url.host, certificateAuthorityFile: certificateAuthorityFile) }
+        return connection
+    }
+
+    /// A TCP connection to `host` and `port`; `unreachable` words the error from its reason.
+    private static func connect(
+        host: String, port: UInt16, idleTimeout: Double, endpoint: String, register: (HTTPConnection) -> Void,
+        unreachable: (String) -> String
+    ) throws(ModelProviderError) -> HTTPConnection {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_ADDRCONFIG
         var list: UnsafeMutablePointer<addrinfo>?
-        let resolved = getaddrinfo(url.host, String(url.port), &hints, &list)
+        let resolved = getaddrinfo(host, String(port), &hints, &list)
         guard resolved == 0, let first = list else {
             let reason = resolved == 0 ? "no address" : String(cString: gai_strerror(resolved))
-            throw ModelProviderError(
-                .transport, "cannot reach \(endpoint) (cannot resolve the host name: \(reason)); is the server running and the --base-url right?")
+            throw ModelProviderError(.transport, unreachable("cannot resolve the host name: \(reason)"))
         }
         defer { freeaddrinfo(list) }
         var lastError: Int32 = ECONNREFUSED
@@ -59,7 +84,7 @@ final class HTTPConnection: @unchecked Sendable {
             }
             let connection = HTTPConnection(socket: descriptor, idleTimeout: idleTimeout, endpoint: endpoint)
             register(connection)
-            if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
+            if Glibc.connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
                 guard errno == EINPROGRESS else {
                     lastError = errno
                     continue
@@ -77,11 +102,9 @@ final class HTTPConnection: @unchecked Sendable {
             var yes: Int32 = 1
             let noDelay: Int32 = 1  // TCP_NODELAY (netinet/tcp.h is not in Glibc's Swift module): requests go out at once
             setsockopt(descriptor, Int32(IPPROTO_TCP), noDelay, &yes, socklen_t(MemoryLayout<Int32>.size))
-            if url.isSecure { try connection.startTLS(host: url.host, certificateAuthorityFile: certificateAuthorityFile) }
             return connection
         }
-        throw ModelProviderError(
-            .transport, "cannot reach \(endpoint) (\(String(cString: strerror(lastError)))); is the server running and the --base-url right?")
+        throw ModelProviderError(.transport, unreachable(String(cString: strerror(lastError))))
     }
 
     /// Makes the current and every later wait fail with `cancelled`. Any thread.

@@ -36,21 +36,8 @@ struct HTTPURL: Sendable, Equatable {
         target = path.isEmpty ? "/" : (path.first == "?" ? "/" + path : String(path))
         // user:password@ is dropped (credentials travel in headers, never in the URL).
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var portText: Substring = ""
-        if authority.first == "[" {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = String(authority[authority.index(after: authority.startIndex)..<close])
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.first == ":" else { return nil }
-                portText = after.dropFirst()
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = String(authority[..<colon])
-            portText = authority[authority.index(after: colon)...]
-        } else {
-            host = String(authority)
-        }
+        guard let (hostText, portText) = Self.split(authority: authority) else { return nil }
+        host = String(hostText)
         // By bytes: "\r\n" is one Character in Swift, equal to neither "\r" nor "\n".
         guard !host.isEmpty, !host.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return nil }
         if portText.isEmpty {
@@ -60,5 +47,22 @@ struct HTTPURL: Sendable, Equatable {
             port = number
         }
         guard !target.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return nil }
+    }
+
+    /// `host[:port]` or `[IPv6]:port` split into the host (without brackets) and the port text ("" when
+    /// there is none); nil when a `[` is not closed or something other than `:port` follows the `]`.
+    static func split(authority: Substring) -> (host: Substring, port: Substring)? {
+        if authority.first == "[" {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            let host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if after.isEmpty { return (host, "") }
+            guard after.first == ":" else { return nil }
+            return (host, after.dropFirst())
+        }
+        if let colon = authority.lastIndex(of: ":") {
+            return (authority[..<colon], authority[authority.index(after: colon)...])
+        }
+        return (authority, "")
     }
 }

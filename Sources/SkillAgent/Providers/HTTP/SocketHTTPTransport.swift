@@ -9,7 +9,13 @@ import Glibc
 ///
 /// Why not `URLSession`: on Linux it lives in FoundationNetworking, which pulls libcurl and about 35 shared
 /// libraries into every process that links it (about 17 ms of start-up), and `skillhost` workers and
-/// scanner children never talk HTTP. Proxies are not supported: the provider talks to the base URL directly.
+/// scanner children never talk HTTP.
+///
+/// Proxies come from the environment as curl reads them (``ProxyEnvironment``: `HTTPS_PROXY`, `HTTP_PROXY`,
+/// `ALL_PROXY`, `NO_PROXY`, in either case). An `https` request goes through a `CONNECT` tunnel with TLS to
+/// the origin inside it (SNI and certificate checks against the origin's name); an `http` request is sent
+/// to the proxy with the absolute URL as its target. Credentials in the proxy URL travel only in
+/// `Proxy-Authorization`, to the proxy.
 ///
 /// Each request runs its blocking socket work on a thread of its own (never the Swift concurrency pool);
 /// cancelling the task or ending the body iteration early shuts the socket down at once. The idle timeout
@@ -17,9 +23,19 @@ import Glibc
 public struct SocketHTTPTransport: HTTPTransport {
     /// For tests: trust only the CAs in this PEM file instead of the system's.
     var certificateAuthorityFile: String?
+    /// The proxy variables, read from the environment when the transport is made.
+    var proxies: ProxyEnvironment
 
-    /// A transport.
-    public init() {}
+    /// A transport that uses the proxies named by this process's environment.
+    public init() {
+        proxies = ProxyEnvironment.current()
+    }
+
+    /// A transport that uses the proxies named by `environment` (`HTTPS_PROXY`, `NO_PROXY`, …; other names
+    /// are ignored) instead of the process's.
+    public init(proxyEnvironment environment: [String: String]) {
+        proxies = ProxyEnvironment(environment)
+    }
 
     public func send(_ request: HTTPRequest) async throws(ModelProviderError)
         -> (HTTPResponseHead, AsyncThrowingStream<[UInt8], any Error>)
@@ -28,10 +44,11 @@ public struct SocketHTTPTransport: HTTPTransport {
             throw ModelProviderError(
                 .transport, "'\(OpenAIConfiguration.redacted(request.url))' is not an http(s) URL; pass --base-url like http://localhost:11434/v1")
         }
-        let message = try HTTPRequestWriter.message(for: request, url: url)
+        let proxy = try proxies.proxy(for: url)
+        let message = try HTTPRequestWriter.message(for: request, url: url, proxy: proxy)
         let (body, bodyContinuation) = AsyncThrowingStream.makeStream(of: [UInt8].self, throwing: (any Error).self)
         let exchange = HTTPExchange(
-            url: url, method: request.method, message: message, idleTimeout: request.idleTimeout,
+            url: url, proxy: proxy, method: request.method, message: message, idleTimeout: request.idleTimeout,
             certificateAuthorityFile: certificateAuthorityFile, body: bodyContinuation)
         bodyContinuation.onTermination = { _ in exchange.cancel() }
         let head: Result<HTTPResponseHead, ModelProviderError> = await withTaskCancellationHandler {
@@ -48,16 +65,22 @@ public struct SocketHTTPTransport: HTTPTransport {
 /// Formats the request head and body.
 enum HTTPRequestWriter {
     /// The bytes of `request` for `url`: request line, `Host`, `Content-Length`, `Connection: close`, the
-    /// caller's header fields (those four are the transport's), an empty line, the body.
-    static func message(for request: HTTPRequest, url: HTTPURL) throws(ModelProviderError) -> [UInt8] {
+    /// caller's header fields (those four and `Proxy-Authorization` are the transport's), an empty line,
+    /// the body. Sent to an http `proxy`, the target is the absolute URL and `Proxy-Authorization` carries
+    /// the proxy's credentials; an https request through a proxy is written as to the origin (it travels
+    /// inside the tunnel, where the proxy's credentials must not go).
+    static func message(for request: HTTPRequest, url: HTTPURL, proxy: HTTPProxy? = nil) throws(ModelProviderError) -> [UInt8] {
         let method = request.method.uppercased()
         guard !method.isEmpty, method.allSatisfy({ $0.isLetter }) else {
             throw ModelProviderError(.transport, "'\(request.method)' is not an HTTP method")
         }
-        var head = "\(method) \(url.target) HTTP/1.1\r\nHost: \(url.hostHeader)\r\n"
+        let forwarded = proxy != nil && !url.isSecure
+        let target = forwarded ? "http://\(url.hostHeader)\(url.target)" : url.target
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(url.hostHeader)\r\n"
+        if forwarded, let authorization = proxy?.authorization { head += "Proxy-Authorization: \(authorization)\r\n" }
         if !request.body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(request.body.count)\r\n" }
         head += "Connection: close\r\n"
-        let reserved: Set<String> = ["host", "content-length", "connection", "transfer-encoding"]
+        let reserved: Set<String> = ["host", "content-length", "connection", "transfer-encoding", "proxy-authorization"]
         var hasAgent = false
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             // By bytes: "\r\n" is one Character in Swift, equal to neither "\r" nor "\n".
@@ -84,6 +107,7 @@ private final class HTTPExchange: @unchecked Sendable {
         var cancelled = false
     }
     private let url: HTTPURL
+    private let proxy: HTTPProxy?
     private let method: String
     private let message: [UInt8]
     private let idleTimeout: Double
@@ -92,11 +116,12 @@ private final class HTTPExchange: @unchecked Sendable {
     private let state = Mutex(State())
 
     init(
-        url: HTTPURL, method: String, message: [UInt8], idleTimeout: Double, certificateAuthorityFile: String?,
+        url: HTTPURL, proxy: HTTPProxy?, method: String, message: [UInt8], idleTimeout: Double, certificateAuthorityFile: String?,
         body: AsyncThrowingStream<[UInt8], any Error>.Continuation
     ) {
         self.certificateAuthorityFile = certificateAuthorityFile
         self.url = url
+        self.proxy = proxy
         self.method = method
         self.message = message
         self.idleTimeout = idleTimeout
@@ -123,7 +148,7 @@ private final class HTTPExchange: @unchecked Sendable {
     private func run() {
         do throws(ModelProviderError) {
             let connection = try HTTPConnection.open(
-                url, idleTimeout: idleTimeout, certificateAuthorityFile: certificateAuthorityFile
+                url, proxy: proxy, idleTimeout: idleTimeout, certificateAuthorityFile: certificateAuthorityFile
             ) { connection in
                 let cancelled = state.withLock { state -> Bool in
                     state.connection = connection
@@ -149,7 +174,12 @@ private final class HTTPExchange: @unchecked Sendable {
                 }
                 for event in events {
                     switch event {
-                    case .head(let head): resumeHead(.success(head))
+                    case .head(let head):
+                        // Through a forwarding proxy, 407 is the proxy's own answer, never the server's.
+                        if let proxy, !url.isSecure, head.status == 407 {
+                            throw ProxyRefusal.error(status: 407, reason: "", proxy: proxy, target: url.hostHeader)
+                        }
+                        resumeHead(.success(head))
                     case .body(let bytes): body.yield(bytes)
                     case .end: break
                     }

@@ -2,7 +2,7 @@
 ///
 /// The API key comes only from the environment (`OPENAI_API_KEY`), never from a flag or a file, and is
 /// never part of a message or a description.
-public struct OpenAIConfiguration: Sendable {
+public struct OpenAIConfiguration: Sendable, ProviderConfiguration {
     /// The API root, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1` (no trailing slash).
     public var baseURL: String
     /// The model name, e.g. `gpt-4o-mini`, `llama3.1`.
@@ -30,9 +30,7 @@ public struct OpenAIConfiguration: Sendable {
         baseURL: String, model: String, apiKey: String? = nil, stream: Bool = true, idleTimeout: Double = 120,
         maxRetries: Int = 2, maxRetryDelay: Double = 30, initialRetryDelay: Double = 0.5
     ) {
-        var base = baseURL.trimmingWhitespace()
-        while base.hasSuffix("/") { base.removeLast() }
-        self.baseURL = base
+        self.baseURL = Self.normalized(baseURL: baseURL)
         self.model = model
         self.apiKey = apiKey
         self.stream = stream

@@ -2,208 +2,94 @@ import SkillJSON
 
 /// A ``ModelProvider`` for OpenAI-compatible Chat Completions servers (OpenAI, Ollama's and llama.cpp's
 /// `/v1`): tools and `tool_choice`, SSE streaming with a whole-answer fallback, bounded retries for 429 (honouring
-/// `retry-after`) and 5xx, and one-line errors for 401 and 404.
+/// `retry-after`) and 5xx, and one-line errors for 401 and 404 (``ModelAPIClient`` does the sending; this
+/// file holds the wire format).
 public struct OpenAIProvider: ModelProvider {
     /// Where and how to connect.
     public let configuration: OpenAIConfiguration
-    private let transport: any HTTPTransport
-    private let sleeper: @Sendable (Double) async throws -> Void
-    private let fallback = StreamingFallback()
+    private let client: ModelAPIClient<OpenAIWireFormat>
 
-    /// A provider for `configuration` over `transport` (URLSession by default).
+    /// A provider for `configuration` over `transport` (``SocketHTTPTransport`` by default).
     public init(
         configuration: OpenAIConfiguration, transport: any HTTPTransport = URLSessionTransport(),
         sleeper: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .milliseconds(Int64($0 * 1000))) }
     ) {
         self.configuration = configuration
-        self.transport = transport
-        self.sleeper = sleeper
+        client = ModelAPIClient(
+            format: OpenAIWireFormat(configuration: configuration), configuration: configuration, transport: transport, sleeper: sleeper)
     }
 
     public var name: String { "openai:\(configuration.model)" }
 
     public func respond(to request: ModelRequest) -> AsyncThrowingStream<ModelStreamEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ModelStreamEvent.self, throwing: (any Error).self)
-        let task = Task {
-            do throws(ModelProviderError) {
-                try await perform(request) { continuation.yield($0) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
+        client.respond(to: request)
     }
-
-    /// Sends the request, retrying what may be retried, and reports the reply through `yield`.
-    func perform(_ request: ModelRequest, yield: (ModelStreamEvent) -> Void) async throws(ModelProviderError) {
-        let encoder = OpenAIRequestEncoder(model: configuration.model)
-        var stream = configuration.stream && fallback.streams
-        var attempt = 0
-        var wholeRetried = false
-        while true {
-            let body = encoder.body(for: request, stream: stream).serializedBytes()
-            var headers = ["Content-Type": "application/json", "Accept": stream ? "text/event-stream" : "application/json"]
-            if let key = configuration.apiKey, !key.isEmpty { headers["Authorization"] = "Bearer " + key }
-            let httpRequest = HTTPRequest(
-                url: configuration.chatCompletionsURL, headers: headers, body: body, idleTimeout: configuration.idleTimeout)
-            let (head, bytes) = try await transport.send(httpRequest)
-            if head.status == 200 {
-                let outcome = try await readReply(head: head, bytes: bytes, streamed: stream, yield: yield)
-                guard case .unusableStream(let why) = outcome, !wholeRetried else { return }
-                // Retried once without streaming, and remembered for the session.
-                if fallback.switchOff() { yield(.notice("\(host) \(why); streaming is off for this session")) }
-                stream = false
-                wholeRetried = true
-                continue
-            }
-            let errorBody = try await Self.collect(bytes, limit: 64 * 1024)
-            let detail = OpenAIResponseDecoder.errorSummary(from: errorBody)
-            if head.status == 400, stream, detail.lowercased().contains("stream") {
-                // A server that cannot stream (with tools) still answers whole.
-                if fallback.switchOff() { yield(.notice("\(host) cannot stream with tools; streaming is off for this session")) }
-                stream = false
-                continue
-            }
-            if let explained = ServerValidationError.explain(status: head.status, detail: detail, host: host) { throw explained }
-            let failure = error(for: head, detail: detail)
-            guard let delay = retryDelay(for: head, attempt: attempt) else { throw failure }
-            attempt += 1
-            do {
-                try await sleeper(delay)
-            } catch {
-                throw ModelProviderError(.cancelled, "the request was cancelled while waiting to retry")
-            }
-        }
-    }
-
-    /// How reading a `200` answer ended.
-    private enum ReplyOutcome {
-        /// The reply was yielded.
-        case complete
-        /// A streamed answer that carried nothing usable (said why); nothing was yielded.
-        case unusableStream(String)
-    }
-
-    private func readReply(
-        head: HTTPResponseHead, bytes: AsyncThrowingStream<[UInt8], any Error>, streamed: Bool,
-        yield: (ModelStreamEvent) -> Void
-    ) async throws(ModelProviderError) -> ReplyOutcome {
-        let contentType = head.headers["content-type"]?.lowercased() ?? ""
-        if !contentType.contains("text/event-stream") {
-            let body = try await Self.collect(bytes, limit: 16 * 1024 * 1024)
-            if streamed, body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-                return .unusableStream("answered a streamed request with an empty body")
-            }
-            let reply = try OpenAIResponseDecoder.reply(from: body)
-            if !reply.content.isEmpty { yield(.token(reply.content)) }
-            yield(.reply(reply))
-            return .complete
-        }
-        var decoder = ServerSentEventDecoder()
-        var accumulator = StreamedReplyAccumulator()
-        var done = false
-        var yieldedTokens = false
-        func handle(_ payload: String) throws(ModelProviderError) {
-            if payload.trimmingWhitespace() == "[DONE]" {
-                done = true
-                return
-            }
-            let token = try accumulator.add(payload)
-            if !token.isEmpty {
-                yieldedTokens = true
-                yield(.token(token))
-            }
-        }
-        do {
-            for try await chunk in bytes {
-                for payload in decoder.feed(chunk) where !done { try handle(payload) }
-                if done { break }
-            }
-        } catch let error as ModelProviderError {
-            throw error
-        } catch {
-            throw Task.isCancelled
-                ? ModelProviderError(.cancelled, "the request was cancelled")
-                : ModelProviderError(.transport, "the stream from \(host) broke off: \(error)")
-        }
-        if !done, let payload = decoder.finish() { try handle(payload) }
-        if Task.isCancelled { throw ModelProviderError(.cancelled, "the request was cancelled") }
-        let reply = accumulator.reply
-        // Nothing shown yet and nothing to act on, or cut off before its end: ask again for a whole answer.
-        if !yieldedTokens {
-            if !accumulator.sawDelta { return .unusableStream("sent a stream without a single delta") }
-            if !done, reply.finishReason == nil { return .unusableStream("ended the stream before [DONE]") }
-        }
-        yield(.reply(reply))
-        return .complete
-    }
-
-    /// The base URL for messages, without any `user:password@` part.
-    private var host: String { OpenAIConfiguration.redacted(configuration.baseURL) }
 
     /// The error for a failed status, in one line with the server's own message.
     func error(for head: HTTPResponseHead, detail: String) -> ModelProviderError {
-        let said = detail.isEmpty ? "" : " (server said: \(detail))"
-        let status = head.status
-        switch status {
-        case 401, 403:
-            return ModelProviderError(
-                .unauthorized,
-                "\(host) refused the API key (HTTP \(status))\(said); set OPENAI_API_KEY to a valid key for this server",
-                status: status)
-        case 404:
-            return ModelProviderError(
-                .notFound,
-                "model '\(configuration.model)' or endpoint not found at \(host) (HTTP 404)\(said); check --model/SKILLHOST_MODEL and that --base-url ends in /v1",
-                status: status)
-        case 429:
-            let wait = head.headers["retry-after"].map { " after \($0) s" } ?? " later"
-            return ModelProviderError(
-                .rateLimited,
-                "\(host) is rate-limiting requests (HTTP 429)\(said); try again\(wait) or lower the request rate",
-                status: status)
-        case 500...599:
-            return ModelProviderError(
-                .server,
-                "\(host) failed with HTTP \(status) after \(configuration.maxRetries + 1) attempts\(said); try again later or check the server's log",
-                status: status)
-        default:
-            return ModelProviderError(
-                .badRequest, "\(host) rejected the request with HTTP \(status)\(said); check the model supports tool calls",
-                status: status)
-        }
+        client.error(for: head, detail: detail)
+    }
+}
+
+/// Chat Completions on the wire: `Authorization: Bearer`, the body from ``OpenAIRequestEncoder``, answers
+/// through ``OpenAIResponseDecoder`` and, streamed, ``StreamedReplyAccumulator`` up to `[DONE]`.
+struct OpenAIWireFormat: ModelWireFormat {
+    let configuration: OpenAIConfiguration
+
+    var endpoint: String { configuration.chatCompletionsURL }
+
+    func headers(streaming: Bool) -> [String: String] {
+        var headers = ["Content-Type": "application/json", "Accept": streaming ? "text/event-stream" : "application/json"]
+        if let key = configuration.apiKey, !key.isEmpty { headers["Authorization"] = "Bearer " + key }
+        return headers
     }
 
-    /// Seconds to wait before retrying, or nil when this failure is final.
-    func retryDelay(for head: HTTPResponseHead, attempt: Int) -> Double? {
-        guard attempt < configuration.maxRetries else { return nil }
-        switch head.status {
-        case 429:
-            let advised = head.headers["retry-after"].flatMap { Double($0.trimmingWhitespace()) }
-            let delay = advised ?? configuration.initialRetryDelay * Double(1 << attempt)
-            return delay <= configuration.maxRetryDelay ? max(0, delay) : nil
-        case 500...599:
-            return min(configuration.initialRetryDelay * Double(1 << attempt), configuration.maxRetryDelay)
-        default:
+    func body(for request: ModelRequest, streaming: Bool) -> [UInt8] {
+        OpenAIRequestEncoder(model: configuration.model).body(for: request, stream: streaming).serializedBytes()
+    }
+
+    func reply(from body: [UInt8]) throws(ModelProviderError) -> ModelReply {
+        try OpenAIResponseDecoder.reply(from: body)
+    }
+
+    func errorSummary(from body: [UInt8]) -> String {
+        OpenAIResponseDecoder.errorSummary(from: body)
+    }
+
+    func makeStreamReader() -> StreamReader { StreamReader() }
+
+    var emptyStreamReason: String { "answered a streamed request with an empty body" }
+
+    /// llama.cpp: `400` "Cannot use tools with stream".
+    func refusesStreaming(status: Int, detail: String) -> Bool {
+        status == 400 && detail.lowercased().contains("stream")
+    }
+
+    var hints: FailureHints {
+        FailureHints(
+            keyVariable: "OPENAI_API_KEY", notFound: "check --model/SKILLHOST_MODEL and that --base-url ends in /v1",
+            serverFailure: "try again later or check the server's log", rejected: "check the model supports tool calls")
+    }
+
+    /// A Chat Completions stream: deltas until `data: [DONE]`.
+    struct StreamReader: ModelStreamReader {
+        private var accumulator = StreamedReplyAccumulator()
+        private(set) var isFinished = false
+
+        mutating func add(_ payload: String) throws(ModelProviderError) -> String {
+            if payload.trimmingWhitespace() == "[DONE]" {
+                isFinished = true
+                return ""
+            }
+            return try accumulator.add(payload)
+        }
+
+        var unusableReason: String? {
+            if !accumulator.sawDelta { return "sent a stream without a single delta" }
+            if !isFinished, accumulator.reply.finishReason == nil { return "ended the stream before [DONE]" }
             return nil
         }
-    }
 
-    /// The whole body, up to `limit` bytes.
-    static func collect(_ bytes: AsyncThrowingStream<[UInt8], any Error>, limit: Int) async throws(ModelProviderError) -> [UInt8] {
-        var body: [UInt8] = []
-        do {
-            for try await chunk in bytes {
-                body.append(contentsOf: chunk.prefix(limit - body.count))
-                if body.count >= limit { break }
-            }
-        } catch let error as ModelProviderError {
-            throw error
-        } catch {
-            throw ModelProviderError(.transport, "reading the answer failed: \(error)")
-        }
-        return body
+        var reply: ModelReply { accumulator.reply }
     }
 }

@@ -7,14 +7,7 @@ enum OpenAIResponseDecoder {
     /// The reply in a non-streaming response body.
     /// - Throws: ``ModelProviderError`` (`invalidResponse`, or the server's own error object).
     static func reply(from body: [UInt8]) throws(ModelProviderError) -> ModelReply {
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: body)
-        } catch {
-            throw ModelProviderError(
-                .invalidResponse,
-                "the server's answer is not JSON (\(error)); check that the base URL points at an OpenAI-compatible /v1 endpoint")
-        }
+        let document = try AnswerDocument.parse(body, endpoint: "an OpenAI-compatible /v1 endpoint")
         if let message = errorMessage(in: document) {
             throw ModelProviderError(.badRequest, "the server reported an error: \(message)")
         }

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// proxy.py, a forward proxy from PyPI (CONNECT tunnels, absolute-form forwarding, Basic proxy
+/// authentication), installed into `.build/peers/proxy.py` by the test itself when missing, and run on
+/// 127.0.0.1 with a port of its choosing. A peer we did not write: its reading of the proxy protocol is the
+/// test of ours.
+final class ProxyPeer: Sendable {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+    static let environment = packageRoot + "/.build/peers/proxy.py"
+    /// The version the expectations were checked against.
+    static let package = "proxy.py==2.4.10"
+    private static let ready = NSLock()
+
+    /// The port it listens on.
+    let port: Int
+    private nonisolated(unsafe) let process: Process
+    private let folder: String
+
+    /// The virtual environment's python, created and filled on first use.
+    static func python() throws -> String {
+        ready.lock()
+        defer { ready.unlock() }
+        let python = environment + "/bin/python"
+        let marker = environment + "/.skillhost-ready"
+        if FileManager.default.fileExists(atPath: marker) { return python }
+        try run("/usr/bin/env", ["python3", "-m", "venv", environment])
+        try run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", package])
+        FileManager.default.createFile(atPath: marker, contents: Data())
+        return python
+    }
+
+    /// Starts proxy.py; with `credentials` (`user:password`) it answers 407 to requests without them.
+    init(credentials: String? = nil) throws {
+        let python = try Self.python()
+        folder = NSTemporaryDirectory() + "skillhost-proxy-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let portFile = folder + "/port"
+        process = Process()
+        // Foundation starts it as the leader of a process group of its own; stopping signals the whole group,
+        // so proxy.py's acceptor processes stop too (one left running would keep Process from seeing the exit).
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments =
+            [
+                "-m", "proxy", "--hostname", "127.0.0.1", "--port", "0", "--port-file", portFile, "--num-acceptors", "1",
+                "--num-workers", "1", "--log-level", "ERROR",
+            ] + (credentials.map { ["--basic-auth", $0] } ?? [])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Bounded: 30 s for a loaded machine.
+        var found: Int?
+        for _ in 0..<300 {
+            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                found = number
+                break
+            }
+            guard process.isRunning else { break }
+            usleep(100_000)
+        }
+        guard let found else {
+            kill(-process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw PeerFailure(description: "proxy.py did not start within 30 s")
+        }
+        port = found
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the proxy's process group: SIGINT (proxy.py ignores SIGTERM), then SIGKILL after 5 s.
+    func stop() {
+        if process.isRunning {
+            let group = -process.processIdentifier
+            kill(group, SIGINT)
+            for _ in 0..<50 where process.isRunning { usleep(100_000) }
+            if process.isRunning { kill(group, SIGKILL) }
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// `http://[credentials@]127.0.0.1:port`.
+    func url(credentials: String? = nil) -> String {
+        "http://\(credentials.map { $0 + "@" } ?? "")127.0.0.1:\(port)"
+    }
+
+    struct PeerFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw PeerFailure(description: "\(executable) \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+        return text
+    }
+}
