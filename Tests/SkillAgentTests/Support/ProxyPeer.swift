@@ -6,15 +6,9 @@ import Testing
 /// 127.0.0.1 with a port of its choosing. A peer we did not write: its reading of the proxy protocol is the
 /// test of ours.
 final class ProxyPeer: Sendable {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-    static let environment = packageRoot + "/.build/peers/proxy.py"
-    /// The version the expectations were checked against.
-    static let package = "proxy.py==2.4.10"
-    private static let ready = NSLock()
+    /// proxy.py in `.build/peers/proxy.py`, at the version the expectations were checked against.
+    static let environment = PythonVirtualEnvironment(
+        name: "proxy.py", packages: ["proxy.py==2.4.10"], probe: "import proxy")
 
     /// The port it listens on.
     let port: Int
@@ -22,17 +16,7 @@ final class ProxyPeer: Sendable {
     private let folder: String
 
     /// The virtual environment's python, created and filled on first use.
-    static func python() throws -> String {
-        ready.lock()
-        defer { ready.unlock() }
-        let python = environment + "/bin/python"
-        let marker = environment + "/.skillhost-ready"
-        if FileManager.default.fileExists(atPath: marker) { return python }
-        try run("/usr/bin/env", ["python3", "-m", "venv", environment])
-        try run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", package])
-        FileManager.default.createFile(atPath: marker, contents: Data())
-        return python
-    }
+    static func python() throws -> String { try environment.python() }
 
     /// Starts proxy.py; with `credentials` (`user:password`) it answers 407 to requests without them.
     init(credentials: String? = nil) throws {
@@ -93,23 +77,5 @@ final class ProxyPeer: Sendable {
 
     struct PeerFailure: Error, CustomStringConvertible {
         var description: String
-    }
-
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw PeerFailure(description: "\(executable) \(arguments.joined(separator: " ")) failed: \(text)")
-        }
-        return text
     }
 }
