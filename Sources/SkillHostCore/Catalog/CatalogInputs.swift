@@ -1,51 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The status of every file and folder a catalog build reads, taken with one `stat` each and no reads:
 /// the registry, the plugins folder and each file in it, the skills folder with each skill folder and its
-/// `SKILL.md`, and the crash history and trust digests in the cache folder. Two equal fingerprints mean
+/// `SKILL.md`, and the crash history in the cache folder
+/// (trust digests are keyed by the plugin files' own status, already here). Two equal fingerprints mean
 /// the build would read the same inputs, so the catalog built from the first can be reused.
 ///
 /// A folder's own status changes when an entry is added, removed or renamed in it, so a new plugin file or
 /// skill folder shows even though only the entries known at the last build are visited.
 struct CatalogInputs: Equatable, Sendable {
-    /// The status of one path; `missing` when `stat` fails.
-    struct Stamp: Equatable, Sendable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: Int64
-        var changed: Int64
-        var mode: UInt32
-        var owner: UInt32
-
-        static let missing = Stamp(device: 0, inode: 0, size: -1, modified: 0, changed: 0, mode: 0, owner: 0)
-
-        /// The status of `path` now (follows links, as the build does).
-        init(path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0 else {
-                self = .missing
-                return
-            }
-            self.init(
-                device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
-                mode: UInt32(info.st_mode), owner: UInt32(info.st_uid))
-        }
-
-        init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64, mode: UInt32, owner: UInt32) {
-            self.device = device
-            self.inode = inode
-            self.size = size
-            self.modified = modified
-            self.changed = changed
-            self.mode = mode
-            self.owner = owner
-        }
-    }
+    /// The status of one path (a failed `stat` included).
+    typealias Stamp = Posix.FileIdentity
 
     /// The paths, in a fixed order.
     let paths: [String]

@@ -55,10 +55,5 @@ struct ListingFingerprint {
     }
 
     /// `dev ino size mtime ctime mode uid` of what `path` leads to, or `missing ERRNO`.
-    static func identity(of path: String) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "missing \(errno)" }
-        return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) "
-            + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec) \(info.st_mode) \(info.st_uid)"
-    }
+    static func identity(of path: String) -> String { Posix.FileIdentity(path: path).description }
 }

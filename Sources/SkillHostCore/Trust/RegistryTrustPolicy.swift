@@ -13,7 +13,7 @@ final class RegistryTrustPolicy: Sendable {
     /// - Throws: ``HostError`` `registry` for a registry that does not parse or an unknown policy.
     func current() throws(HostError) -> TrustPolicy {
         let stamp = CatalogInputs.Stamp(path: registry.path)
-        if let (known, policy) = last.withLock({ $0 }), known == stamp, stamp != .missing { return policy }
+        if let (known, policy) = last.withLock({ $0 }), known == stamp, !stamp.isMissing { return policy }
         let policy = try registry.read().trustPolicy
         // Remember it only when the file did not change while it was read.
         if CatalogInputs.Stamp(path: registry.path) == stamp { last.withLock { $0 = (stamp, policy) } }
