@@ -22,15 +22,16 @@ import Testing
             try FileManager.default.copyItem(atPath: plugin, toPath: target)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: target)
         }
-        let process = Process()
+        let executable: String
+        let commandLine: [String]
         if terminal {
             // util-linux `script` gives the command a pseudo-terminal; our stdin is typed into it.
             let command = ([host.helperExecutable, "chat"] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qec", command, "/dev/null"]
+            executable = "/usr/bin/script"
+            commandLine = ["-qec", command, "/dev/null"]
         } else {
-            process.executableURL = URL(fileURLWithPath: host.helperExecutable)
-            process.arguments = ["chat"] + arguments
+            executable = host.helperExecutable
+            commandLine = ["chat"] + arguments
         }
         var environment = ProcessInfo.processInfo.environment
         for key in ["OPENAI_API_KEY", "OPENAI_BASE_URL", "SKILLHOST_MODEL", "SKILLHOST_PROVIDER", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"] { environment[key] = nil }
@@ -40,20 +41,8 @@ import Testing
         environment["XDG_DATA_HOME"] = host.paths.data
         environment["SKILLHOST_STATE"] = host.paths.data + "/state"  // the history database, inside the temporary root
         environment.merge(extra) { _, new in new }
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        let result = try TestProcess.run(executable, commandLine, environment: environment, stdin: stdin)
+        return Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     @Test func jsonPrintsOneEventPerLine() throws {

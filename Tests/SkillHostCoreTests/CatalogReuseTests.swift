@@ -10,19 +10,11 @@ struct CatalogReuseTests {
     func fixtureHost(registry: String = #"{"version": 1, "plugins": {"fixture": {"isolation": "inprocess"}}}"#) throws
         -> (SkillHost, String)
     {
-        let (host, root) = try HostTestSupport.makeHost()
-        try HostTestSupport.install(try HostTestSupport.fixturePlugin(), into: root + "/plugins", as: "fixture.so")
-        try HostTestSupport.write(registry, to: host.paths.registry)
-        return (host, root)
+        try HostTestSupport.fixtureHost(registry: registry)
     }
 
     func failure(_ body: () async throws(HostError) -> JSONValue) async -> HostError? {
-        do {
-            _ = try await body()
-            return nil
-        } catch {
-            return error
-        }
+        await HostTestSupport.failure(of: body)
     }
 
     @Test("unchanged inputs: the second call reuses the first call's catalog")

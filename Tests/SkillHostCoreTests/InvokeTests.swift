@@ -7,19 +7,12 @@ import Testing
 struct InvokeTests {
     /// A host with the fixture plugin installed and set to in-process isolation.
     func fixtureHost(registry: String? = nil) throws -> (SkillHost, String) {
-        let (host, root) = try HostTestSupport.makeHost()
-        try HostTestSupport.install(try HostTestSupport.fixturePlugin(), into: root + "/plugins", as: "fixture.so")
-        try HostTestSupport.write(registry ?? #"{"version": 1, "plugins": {"fixture": {"isolation": "inprocess"}}}"#, to: host.paths.registry)
-        return (host, root)
+        if let registry { return try HostTestSupport.fixtureHost(registry: registry) }
+        return try HostTestSupport.fixtureHost()
     }
 
     func failure(_ body: () async throws(HostError) -> JSONValue) async -> HostError? {
-        do {
-            _ = try await body()
-            return nil
-        } catch {
-            return error
-        }
+        await HostTestSupport.failure(of: body)
     }
 
     @Test("a read skill runs with the call and session ids; the id is normalized first")

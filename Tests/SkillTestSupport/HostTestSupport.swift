@@ -31,6 +31,22 @@ public enum HostTestSupport {
         return (host, root)
     }
 
+    /// A host over a fresh folder with the fixture plugin installed as `fixture.so` and `registry` written
+    /// (by default: the fixture runs in-process).
+    public static func fixtureHost(
+        registry: String = #"{"version": 1, "plugins": {"fixture": {"isolation": "inprocess"}}}"#
+    ) throws -> (host: SkillHost, root: String) {
+        let (host, root) = try makeHost()
+        try install(try fixturePlugin(), into: root + "/plugins", as: "fixture.so")
+        try write(registry, to: host.paths.registry)
+        return (host, root)
+    }
+
+    /// The error a call throws, or nil when it succeeds.
+    public static func failure(of body: () async throws(HostError) -> JSONValue) async -> HostError? {
+        await HostilePlugins.failure(of: body)
+    }
+
     // MARK: - Fixture plugin
 
     /// Compiles `Tests/Fixtures/TestPlugins/fixture_plugin.c` with extra `-D` definitions (see the file's
