@@ -10,9 +10,21 @@ extension ICalendarDocument {
     }
 
     /// Every occurrence overlapping `range` (seconds since the epoch), in order: recurring events
-    /// expanded, an occurrence replaced by its RECURRENCE-ID override, cancelled ones left out.
+    /// expanded, an occurrence replaced by its RECURRENCE-ID override, cancelled ones left out. Of an
+    /// event's occurrences that began over a week before the range and last into it, only the latest
+    /// ``ICalEvent/carriedOccurrenceLimit`` are listed (see ``occurrences(in:zones:warnings:)``).
     public func occurrences(in range: Range<Int64>, zones: ICalZoneCatalog) throws(ICalendarError)
         -> [ICalOccurrence]
+    {
+        var warnings: [String] = []
+        return try occurrences(in: range, zones: zones, warnings: &warnings)
+    }
+
+    /// ``occurrences(in:zones:)``, appending to `warnings` one line for each event of which occurrences
+    /// were left out (more than ``ICalEvent/carriedOccurrenceLimit`` began before the range and last into
+    /// it), naming the event, its line and the start before which its occurrences are not listed.
+    public func occurrences(in range: Range<Int64>, zones: ICalZoneCatalog, warnings: inout [String])
+        throws(ICalendarError) -> [ICalOccurrence]
     {
         let events = try events()
         var overridden = Set<String>()
@@ -23,7 +35,16 @@ extension ICalendarDocument {
         }
         var result: [ICalOccurrence] = []
         for event in events {
-            let occurrences = try event.occurrences(overlapping: range, zones: zones)
+            var cut: CivilDateTime?
+            let occurrences = try event.occurrences(
+                overlapping: range, zones: zones, carriedLimit: ICalEvent.carriedOccurrenceLimit, cut: &cut)
+            if let cut {
+                warnings.append(
+                    "line \(event.component.line): occurrences of \"\(event.summary ?? event.uid ?? "event")\" that "
+                        + "began before \(cut) are not listed, though they may last into the range (each lasts longer "
+                        + "than \(ICalEvent.carriedOccurrenceLimit) of its repetitions); check the event's DTSTART, "
+                        + "DTEND or DURATION")
+            }
             for occurrence in occurrences where !occurrence.event.isCancelled {
                 if event.recurrenceID == nil, let uid = event.uid, overridden.contains("\(uid)@\(occurrence.start)") {
                     continue
