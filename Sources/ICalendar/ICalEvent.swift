@@ -131,9 +131,10 @@ extension ICalEvent {
             let limit = zone.local(atUTC: range.upperBound).adding(days: 1)
             let until = rule.until.flatMap { UntilValue(text: $0) }
             var notBefore = CivilDateTime(secondsSinceEpoch: earliest)
-            // Without COUNT, the recurrence periods long before the range need not be walked either: the
-            // last `carriedLimit` before it hold all the carried occurrences that will be listed.
-            if rule.count == nil, carriedLimit < Int.max {
+            // Without COUNT (or with one counted exactly), the recurrence periods long before the range
+            // need not be walked either: the last `carriedLimit` before it hold all the carried occurrences
+            // that will be listed.
+            if rule.count == nil || rule.hasOneOccurrencePerPeriod(from: start.local), carriedLimit < Int.max {
                 let carriedFrom = rule.startOfPeriod(
                     carriedLimit + 1, periodsBefore: zone.local(atUTC: range.lowerBound).adding(days: -7),
                     from: start.local)

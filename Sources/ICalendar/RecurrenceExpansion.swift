@@ -11,8 +11,10 @@ extension RecurrenceRule {
     ///   - notBefore: the first wall-clock time of interest, or nil for all. A rule without COUNT starts
     ///     expanding at the period just before it instead of at `start` (the periods in between hold only
     ///     earlier candidates), so the cost follows the window asked for, not the event's age; the result
-    ///     may then hold some candidates before `notBefore`, never fewer at or after it. With COUNT every
-    ///     earlier occurrence counts, so the expansion starts at `start`.
+    ///     may then hold some candidates before `notBefore`, never fewer at or after it. A rule with COUNT
+    ///     does so only when every period holds exactly one occurrence (no BYDAY, BYMONTHDAY or BYMONTH, and
+    ///     a day every month or year has), so that the skipped occurrences are counted exactly; otherwise
+    ///     it expands from `start`.
     public func expand(
         from start: CivilDateTime, through limit: CivilDateTime, notBefore: CivilDateTime? = nil,
         isPastUntil: (CivilDateTime) -> Bool = { _ in false }
@@ -20,7 +22,12 @@ extension RecurrenceRule {
         var result: [CivilDateTime] = []
         var produced = 0
         let maximum = min(count ?? Int.max, RecurrenceRule.occurrenceLimit)
-        let first = count == nil ? notBefore.map { firstPeriod(from: start, notBefore: $0) } ?? 0 : 0
+        var first = 0
+        if let notBefore, count == nil || hasOneOccurrencePerPeriod(from: start) {
+            first = firstPeriod(from: start, notBefore: notBefore)
+            // With COUNT, each skipped period held exactly one occurrence, and COUNT counts it.
+            if count != nil { produced = first }
+        }
         var period = first
         let weekdays = byDay.isEmpty ? [start.weekday] : Set(byDay.map(\.weekday)).sorted()
         var candidates: [CivilDateTime] = []
@@ -56,6 +63,17 @@ extension RecurrenceRule {
             return CivilDateTime(year: index / 12, month: index % 12 + 1, day: 1)
         case .yearly:
             return CivilDateTime(year: start.year + period * interval, month: 1, day: 1)
+        }
+    }
+
+    /// Whether every period holds exactly one occurrence: the rule picks no days of its own, and
+    /// DTSTART's day exists in every month (MONTHLY) or year (YEARLY).
+    func hasOneOccurrencePerPeriod(from start: CivilDateTime) -> Bool {
+        guard byDay.isEmpty, byMonthDay.isEmpty, byMonth.isEmpty else { return false }
+        switch frequency {
+        case .daily, .weekly: return true
+        case .monthly: return start.day <= 28
+        case .yearly: return !(start.month == 2 && start.day == 29)
         }
     }
 
