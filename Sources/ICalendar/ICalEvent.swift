@@ -83,8 +83,8 @@ extension ICalEvent {
     public func occurrences(overlapping range: Range<Int64>, zones: ICalZoneCatalog) throws(ICalendarError)
         -> [ICalOccurrence]
     {
-        var cut: CivilDateTime?
-        return try occurrences(overlapping: range, zones: zones, carriedLimit: Int.max, cut: &cut)
+        var warning: String?
+        return try occurrences(overlapping: range, zones: zones, bounded: false, warning: &warning)
     }
 
     /// The most occurrences of one event that began before a range and last into it which
@@ -93,12 +93,23 @@ extension ICalEvent {
     /// weekly event from the year 1013 to 2026 has 52,800 occurrences lasting into 2026).
     public static let carriedOccurrenceLimit = 1_000
 
-    /// ``occurrences(overlapping:zones:)`` listing at most `carriedLimit` of the occurrences that began
-    /// over a week before `range` (the latest ones). When some were left out, `cut` is set to the
-    /// wall-clock start of the earliest one listed: occurrences before it are not.
+    /// ``occurrences(overlapping:zones:)``, when `bounded`, at a cost bounded by the range: listing at most
+    /// ``carriedOccurrenceLimit`` of the occurrences that began over a week before `range` (the latest
+    /// ones), and giving up on a COUNT rule that would have to be walked further than
+    /// ``RecurrenceRule/countedWalkLimit`` periods to reach the range. Either sets `warning` to what was
+    /// left out and how to fix it.
     func occurrences(
-        overlapping range: Range<Int64>, zones: ICalZoneCatalog, carriedLimit: Int, cut: inout CivilDateTime?
+        overlapping range: Range<Int64>, zones: ICalZoneCatalog, bounded: Bool, warning: inout String?
     ) throws(ICalendarError) -> [ICalOccurrence] {
+        let carriedLimit = bounded ? ICalEvent.carriedOccurrenceLimit : Int.max
+        var cut: CivilDateTime?
+        defer {
+            if let cut {
+                warning = "occurrences of \"\(summary ?? uid ?? "event")\" that began before \(cut) are not listed, "
+                    + "though they may last into the range (each lasts longer than \(carriedLimit) of its "
+                    + "repetitions); check the event's DTSTART, DTEND or DURATION"
+            }
+        }
         let zone = try zones.zone(of: start, line: startLine)
         let kind = start.kind
         let startInstant = zone.utcSeconds(forLocal: start.local)
@@ -143,7 +154,7 @@ extension ICalEvent {
                     cut = carriedFrom
                 }
             }
-            locals = rule.expand(from: start.local, through: limit, notBefore: notBefore) { candidate in
+            let isPastUntil = { (candidate: CivilDateTime) -> Bool in
                 guard let until else { return false }
                 guard until.isUTC else { return candidate > until.local }
                 // No zone is 5 days off UTC (a VTIMEZONE offset has at most two digits of hours): earlier
@@ -151,6 +162,22 @@ extension ICalEvent {
                 let utc = until.local.secondsSinceEpoch
                 if candidate.secondsSinceEpoch < utc - 432_000 { return false }
                 return zone.utcSeconds(forLocal: candidate) > utc
+            }
+            if bounded, let count = rule.count, !rule.hasOneOccurrencePerPeriod(from: start.local),
+                rule.periods(from: start.local, to: zone.local(atUTC: range.lowerBound)) > rule.countedWalkLimit
+            {
+                // COUNT has to be followed from DTSTART, and the range is further than it is walked: exact
+                // only when COUNT (or UNTIL) ends the rule before that.
+                let end = rule.startOfPeriod(rule.countedWalkLimit, from: start.local)
+                locals = rule.expand(from: start.local, through: end, isPastUntil: isPastUntil)
+                if locals.count < min(count, RecurrenceRule.occurrenceLimit), !(rule.until != nil && isPastUntil(end)) {
+                    warning = "\"\(summary ?? uid ?? "event")\" repeats with COUNT=\(count) and BY parts from "
+                        + "\(start.local.dateText), more than \(rule.countedWalkLimit) repetitions before the range; "
+                        + "its occurrences are not counted that far and not listed: move DTSTART closer or use UNTIL"
+                    return []
+                }
+            } else {
+                locals = rule.expand(from: start.local, through: limit, notBefore: notBefore, isPastUntil: isPastUntil)
             }
             if locals.first != start.local { locals.insert(start.local, at: 0) }
         } else {

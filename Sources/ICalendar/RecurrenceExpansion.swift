@@ -53,6 +53,23 @@ extension RecurrenceRule {
     {
         let period = firstPeriod(from: start, notBefore: date) + 1 - periods
         guard period > 0 else { return start }
+        return startOfPeriod(period, from: start)
+    }
+
+    /// How far from DTSTART a COUNT rule whose periods may hold other than one occurrence is walked to
+    /// count its occurrences: about 100 years of periods. Listing gives up on such a rule when the range
+    /// lies further from DTSTART and COUNT is not reached by then (see ``ICalEvent``).
+    public var countedWalkLimit: Int {
+        switch frequency {
+        case .daily: return 36_525
+        case .weekly: return 5_218
+        case .monthly: return 1_200
+        case .yearly: return 100
+        }
+    }
+
+    /// The wall-clock start of period `period` (0 holds `start`, DTSTART).
+    func startOfPeriod(_ period: Int, from start: CivilDateTime) -> CivilDateTime {
         switch frequency {
         case .daily:
             return start.adding(days: period * interval).startOfDay
@@ -64,6 +81,11 @@ extension RecurrenceRule {
         case .yearly:
             return CivilDateTime(year: start.year + period * interval, month: 1, day: 1)
         }
+    }
+
+    /// The number of whole periods from DTSTART's to the one holding `date` (0 when `date` is earlier).
+    func periods(from start: CivilDateTime, to date: CivilDateTime) -> Int {
+        date > start ? firstPeriod(from: start, notBefore: date) + 1 : 0
     }
 
     /// Whether every period holds exactly one occurrence: the rule picks no days of its own, and

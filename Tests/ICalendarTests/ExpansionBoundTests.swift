@@ -150,3 +150,42 @@ private struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// A COUNT rule with BY parts has to be counted from DTSTART: it is walked at most
+/// ``RecurrenceRule/countedWalkLimit`` periods, so a range centuries later costs no more.
+@Suite struct CountedExpansionBoundTests {
+    static let window = ExpansionBoundTests.window
+
+    func listing(_ rule: String, start: String) throws -> ([ICalOccurrence], [String]) {
+        let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:c\nSUMMARY:Counted\nDTSTART:\(start)\n"
+            + "DURATION:PT1H\nRRULE:\(rule)\nEND:VEVENT\nEND:VCALENDAR\n"
+        let document = try ICalendarDocument(parsing: text)
+        let zones = try ICalZoneCatalog(document: document, floating: FixedOffsetZone.utc)
+        var warnings: [String] = []
+        return (try document.occurrences(in: Self.window, zones: zones, warnings: &warnings), warnings)
+    }
+
+    @Test func aCountReachingTheRangeFromCenturiesAgoIsNotListedAndSaysSo() throws {
+        let (listed, warnings) = try listing("FREQ=DAILY;BYDAY=MO;COUNT=1000000", start: "10130503T100000Z")
+        #expect(listed.isEmpty)
+        #expect(warnings.count == 1)
+        let warning = warnings.first ?? ""
+        #expect(warning.hasPrefix("line 2: \"Counted\" repeats with COUNT=1000000"), "\(warning)")
+        #expect(warning.contains("move DTSTART closer or use UNTIL"), "\(warning)")
+    }
+
+    @Test func aCountThatEndsLongBeforeTheRangeIsExact() throws {
+        let (listed, warnings) = try listing("FREQ=DAILY;BYDAY=MO;COUNT=10", start: "10130503T100000Z")
+        #expect(listed.isEmpty)
+        #expect(warnings.isEmpty)
+    }
+
+    @Test func aCountFromWithinTheWalkIsListedExactly() throws {
+        // Mondays from 2000-01-03: the 1,361st is 2026-01-26 (1,360 weeks later), the last one in COUNT.
+        let (listed, warnings) = try listing("FREQ=DAILY;BYDAY=MO;COUNT=1361", start: "20000103T100000Z")
+        #expect(warnings.isEmpty)
+        #expect(listed.map { CivilDateTime(secondsSinceEpoch: $0.start).dateText } == [
+            "2026-01-05", "2026-01-12", "2026-01-19", "2026-01-26",
+        ])
+    }
+}
