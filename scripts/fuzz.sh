@@ -12,6 +12,7 @@
 # to .build/fuzz/corpus/TARGET (not checked in); crashes to .build/fuzz/artifacts/TARGET/. Environment:
 #   FUZZ_NICE  nice level (default 0)   FUZZ_RSS_MB  RSS limit (default 2048)   FUZZ_TIMEOUT  seconds per input
 #   (default 1; libFuzzer measures wall-clock time, so raise it on a machine busy with other builds)
+#   FUZZ_RUNS  stop after this many executions (a long campaign: FUZZ_RUNS=10000000 with SECONDS=3600)
 # Exit status: 0 when no target crashed, leaked or timed out; 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ build=.build/fuzz
 binary=$build/skillhost-fuzz
 targets=(json json-diff schema schema-diff manifest elf regex frame sse openai registry yaml ical mcp)
 
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 
 if [ "$1" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
@@ -65,7 +66,7 @@ run_target() {
     mkdir -p "$build/logs"
     set +e
     FUZZ_TARGET=$target nice -n "${FUZZ_NICE:-0}" "$binary" "$corpus" ${seeds:+"$seeds"} "${dict[@]}" \
-        -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 \
+        -max_total_time="$seconds" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1
     local status=$?
     set -e

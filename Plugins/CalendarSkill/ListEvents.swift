@@ -63,13 +63,13 @@ struct ListEvents: Skill {
         }
         let (document, zones) = try settings.read()
         let occurrences: [ICalOccurrence]
+        var warnings: [String] = []
         do {
-            occurrences = try document.occurrences(in: from..<to, zones: zones)
+            occurrences = try document.occurrences(in: from..<to, zones: zones, warnings: &warnings)
         } catch {
             throw SkillError.failed(message: "\(settings.store.path): \(error)", remedy: error.remedy)
         }
         let limit = arguments.limit ?? 100
-        var warnings: [String] = []
         var warned = Set<String>()
         for occurrence in occurrences {
             guard let parts = occurrence.event.rule?.unsupportedParts, !parts.isEmpty,

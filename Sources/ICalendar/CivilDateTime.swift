@@ -53,8 +53,14 @@ public struct CivilDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     public static func < (left: CivilDateTime, right: CivilDateTime) -> Bool {
-        (left.year, left.month, left.day, left.hour, left.minute, left.second)
-            < (right.year, right.month, right.day, right.hour, right.minute, right.second)
+        // Field by field rather than as tuples: recurrence expansion compares every candidate, and tuple
+        // comparison is generic code that looks up tuple metadata on each call in a debug build.
+        if left.year != right.year { return left.year < right.year }
+        if left.month != right.month { return left.month < right.month }
+        if left.day != right.day { return left.day < right.day }
+        if left.hour != right.hour { return left.hour < right.hour }
+        if left.minute != right.minute { return left.minute < right.minute }
+        return left.second < right.second
     }
 
     /// `2026-12-01T10:00:00`.

@@ -10,9 +10,23 @@ extension ICalendarDocument {
     }
 
     /// Every occurrence overlapping `range` (seconds since the epoch), in order: recurring events
-    /// expanded, an occurrence replaced by its RECURRENCE-ID override, cancelled ones left out.
+    /// expanded, an occurrence replaced by its RECURRENCE-ID override, cancelled ones left out. Of an
+    /// event's occurrences that began over a week before the range and last into it, only the latest
+    /// ``ICalEvent/carriedOccurrenceLimit`` are listed, and a COUNT rule with BY parts is not followed
+    /// further than ``RecurrenceRule/countedWalkLimit`` periods (see ``occurrences(in:zones:warnings:)``).
     public func occurrences(in range: Range<Int64>, zones: ICalZoneCatalog) throws(ICalendarError)
         -> [ICalOccurrence]
+    {
+        var warnings: [String] = []
+        return try occurrences(in: range, zones: zones, warnings: &warnings)
+    }
+
+    /// ``occurrences(in:zones:)``, appending to `warnings` one line for each event of which occurrences
+    /// were left out, naming the event, its line, what was left out and how to fix it: more than
+    /// ``ICalEvent/carriedOccurrenceLimit`` began before the range and last into it, or a COUNT rule with BY
+    /// parts would have to be counted further than ``RecurrenceRule/countedWalkLimit`` periods.
+    public func occurrences(in range: Range<Int64>, zones: ICalZoneCatalog, warnings: inout [String])
+        throws(ICalendarError) -> [ICalOccurrence]
     {
         let events = try events()
         var overridden = Set<String>()
@@ -23,7 +37,9 @@ extension ICalendarDocument {
         }
         var result: [ICalOccurrence] = []
         for event in events {
-            let occurrences = try event.occurrences(overlapping: range, zones: zones)
+            var warning: String?
+            let occurrences = try event.occurrences(overlapping: range, zones: zones, bounded: true, warning: &warning)
+            if let warning { warnings.append("line \(event.component.line): \(warning)") }
             for occurrence in occurrences where !occurrence.event.isCancelled {
                 if event.recurrenceID == nil, let uid = event.uid, overridden.contains("\(uid)@\(occurrence.start)") {
                     continue

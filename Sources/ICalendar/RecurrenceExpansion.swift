@@ -8,15 +8,31 @@ extension RecurrenceRule {
     ///   - limit: the last wall-clock time of interest; expansion stops after it.
     ///   - isPastUntil: whether a candidate lies after the rule's UNTIL (the caller reads UNTIL in the right
     ///     zone); never called when the rule has no UNTIL.
+    ///   - notBefore: the first wall-clock time of interest, or nil for all. A rule without COUNT starts
+    ///     expanding at the period just before it instead of at `start` (the periods in between hold only
+    ///     earlier candidates), so the cost follows the window asked for, not the event's age; the result
+    ///     may then hold some candidates before `notBefore`, never fewer at or after it. A rule with COUNT
+    ///     does so only when every period holds exactly one occurrence (no BYDAY, BYMONTHDAY or BYMONTH, and
+    ///     a day every month or year has), so that the skipped occurrences are counted exactly; otherwise
+    ///     it expands from `start`.
     public func expand(
-        from start: CivilDateTime, through limit: CivilDateTime, isPastUntil: (CivilDateTime) -> Bool = { _ in false }
+        from start: CivilDateTime, through limit: CivilDateTime, notBefore: CivilDateTime? = nil,
+        isPastUntil: (CivilDateTime) -> Bool = { _ in false }
     ) -> [CivilDateTime] {
         var result: [CivilDateTime] = []
         var produced = 0
         let maximum = min(count ?? Int.max, RecurrenceRule.occurrenceLimit)
-        var period = 0
-        while period < 400_000 {
-            let (periodStart, candidates) = self.candidates(period: period, start: start)
+        var first = 0
+        if let notBefore, count == nil || hasOneOccurrencePerPeriod(from: start) {
+            first = firstPeriod(from: start, notBefore: notBefore)
+            // With COUNT, each skipped period held exactly one occurrence, and COUNT counts it.
+            if count != nil { produced = first }
+        }
+        var period = first
+        let weekdays = byDay.isEmpty ? [start.weekday] : Set(byDay.map(\.weekday)).sorted()
+        var candidates: [CivilDateTime] = []
+        while period < first + 400_000 {
+            let periodStart = self.candidates(period: period, start: start, weekdays: weekdays, into: &candidates)
             if periodStart > limit { break }
             for candidate in candidates where candidate >= start {
                 if produced >= maximum || candidate > limit { return result }
@@ -30,12 +46,87 @@ extension RecurrenceRule {
         return result
     }
 
-    /// The first day of period `period` and the sorted candidates it holds.
-    private func candidates(period: Int, start: CivilDateTime) -> (CivilDateTime, [CivilDateTime]) {
+    /// The wall-clock start of the period `periods` periods before the one holding `date` (never before
+    /// `start`, the rule's DTSTART): each period is a day, week, month or year times INTERVAL.
+    public func startOfPeriod(_ periods: Int, periodsBefore date: CivilDateTime, from start: CivilDateTime)
+        -> CivilDateTime
+    {
+        let period = firstPeriod(from: start, notBefore: date) + 1 - periods
+        guard period > 0 else { return start }
+        return startOfPeriod(period, from: start)
+    }
+
+    /// How far from DTSTART a COUNT rule whose periods may hold other than one occurrence is walked to
+    /// count its occurrences: about 100 years of periods. Listing gives up on such a rule when the range
+    /// lies further from DTSTART and COUNT is not reached by then (see ``ICalEvent``).
+    public var countedWalkLimit: Int {
+        switch frequency {
+        case .daily: return 36_525
+        case .weekly: return 5_218
+        case .monthly: return 1_200
+        case .yearly: return 100
+        }
+    }
+
+    /// The wall-clock start of period `period` (0 holds `start`, DTSTART).
+    func startOfPeriod(_ period: Int, from start: CivilDateTime) -> CivilDateTime {
+        switch frequency {
+        case .daily:
+            return start.adding(days: period * interval).startOfDay
+        case .weekly:
+            return start.adding(days: -start.weekday + period * interval * 7).startOfDay
+        case .monthly:
+            let index = start.year * 12 + start.month - 1 + period * interval
+            return CivilDateTime(year: index / 12, month: index % 12 + 1, day: 1)
+        case .yearly:
+            return CivilDateTime(year: start.year + period * interval, month: 1, day: 1)
+        }
+    }
+
+    /// The number of whole periods from DTSTART's to the one holding `date` (0 when `date` is earlier).
+    func periods(from start: CivilDateTime, to date: CivilDateTime) -> Int {
+        date > start ? firstPeriod(from: start, notBefore: date) + 1 : 0
+    }
+
+    /// Whether every period holds exactly one occurrence: the rule picks no days of its own, and
+    /// DTSTART's day exists in every month (MONTHLY) or year (YEARLY).
+    func hasOneOccurrencePerPeriod(from start: CivilDateTime) -> Bool {
+        guard byDay.isEmpty, byMonthDay.isEmpty, byMonth.isEmpty else { return false }
+        switch frequency {
+        case .daily, .weekly: return true
+        case .monthly: return start.day <= 28
+        case .yearly: return !(start.month == 2 && start.day == 29)
+        }
+    }
+
+    /// A period no later than the first one that can hold a candidate at or after `notBefore`: every
+    /// period before it ends before `notBefore` (one period of margin on top of the exact count).
+    private func firstPeriod(from start: CivilDateTime, notBefore: CivilDateTime) -> Int {
+        guard notBefore > start else { return 0 }
+        let periods: Int
+        switch frequency {
+        case .daily:
+            periods = (notBefore.daysSinceEpoch - start.daysSinceEpoch) / interval
+        case .weekly:
+            periods = (notBefore.daysSinceEpoch - (start.daysSinceEpoch - start.weekday)) / (7 * interval)
+        case .monthly:
+            periods = ((notBefore.year - start.year) * 12 + notBefore.month - start.month) / interval
+        case .yearly:
+            periods = (notBefore.year - start.year) / interval
+        }
+        return max(0, periods - 1)
+    }
+
+    /// The first day of period `period`; its sorted candidates replace the contents of `candidates` (one
+    /// buffer for the whole expansion). `weekdays` are the weekly rule's days (BYDAY, or DTSTART's).
+    private func candidates(
+        period: Int, start: CivilDateTime, weekdays: [Int], into candidates: inout [CivilDateTime]
+    ) -> CivilDateTime {
         func at(_ year: Int, _ month: Int, _ day: Int) -> CivilDateTime {
             CivilDateTime(
                 year: year, month: month, day: day, hour: start.hour, minute: start.minute, second: start.second)
         }
+        candidates.removeAll(keepingCapacity: true)
         switch frequency {
         case .daily:
             let day = start.adding(days: period * interval)
@@ -44,27 +135,28 @@ extension RecurrenceRule {
                 && (byDay.isEmpty || byDay.contains { $0.weekday == day.weekday })
                 && (byMonthDay.isEmpty
                     || byMonthDay.contains { dayOfMonth($0, day.year, day.month) == day.day })
-            return (day.startOfDay, keep ? [day] : [])
+            if keep { candidates.append(day) }
+            return day.startOfDay
         case .weekly:
             let weekStart = start.adding(days: -start.weekday + period * interval * 7)
-            let weekdays = byDay.isEmpty ? [start.weekday] : Set(byDay.map(\.weekday)).sorted()
-            let days = weekdays.map { weekStart.adding(days: $0) }
-                .filter { byMonth.isEmpty || byMonth.contains($0.month) }
-            return (weekStart.startOfDay, days)
+            for weekday in weekdays {
+                let day = weekStart.adding(days: weekday)
+                if byMonth.isEmpty || byMonth.contains(day.month) { candidates.append(day) }
+            }
+            return weekStart.startOfDay
         case .monthly:
             let index = start.year * 12 + start.month - 1 + period * interval
             let (year, month) = (index / 12, index % 12 + 1)
-            let days =
-                byMonth.isEmpty || byMonth.contains(month)
-                ? daysOfMonth(year, month, defaultDay: start.day).map { at(year, month, $0) } : []
-            return (CivilDateTime(year: year, month: month, day: 1), days)
+            if byMonth.isEmpty || byMonth.contains(month) {
+                for day in daysOfMonth(year, month, defaultDay: start.day) { candidates.append(at(year, month, day)) }
+            }
+            return CivilDateTime(year: year, month: month, day: 1)
         case .yearly:
             let year = start.year + period * interval
-            let months = byMonth.isEmpty ? [start.month] : byMonth.sorted()
-            let days = months.flatMap { month in
-                daysOfMonth(year, month, defaultDay: start.day).map { at(year, month, $0) }
+            for month in byMonth.isEmpty ? [start.month] : byMonth.sorted() {
+                for day in daysOfMonth(year, month, defaultDay: start.day) { candidates.append(at(year, month, day)) }
             }
-            return (CivilDateTime(year: year, month: 1, day: 1), days)
+            return CivilDateTime(year: year, month: 1, day: 1)
         }
     }
 

@@ -45,6 +45,8 @@ public struct FixedOffsetZone: ZoneRules {
 /// A zone of the system's time zone database (IANA names such as `Europe/Paris`).
 public struct SystemZone: ZoneRules {
     public let timeZone: TimeZone
+    /// Offsets already looked up, by stretch between transitions (shared by copies of this zone).
+    let spans = OffsetSpanCache()
 
     /// The zone named `identifier`, or nil when the database does not know it. Accepts Mozilla-style
     /// prefixed ids (`/mozilla.org/20050126_1/Europe/Berlin`) by their last two segments.
@@ -66,6 +68,6 @@ public struct SystemZone: ZoneRules {
     public var identifier: String { timeZone.identifier == "GMT" ? "UTC" : timeZone.identifier }
 
     public func offset(atUTC seconds: Int64) -> Int {
-        timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
+        spans.offset(of: timeZone, atUTC: seconds)
     }
 }

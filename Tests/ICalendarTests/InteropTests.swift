@@ -23,7 +23,10 @@ import Testing
         #expect(!theirs.events.isEmpty || !theirs.todos.isEmpty, sourceLocation: sourceLocation)
     }
 
-    @Test(arguments: ["rfc5545-examples.ics", "google-export.ics", "outlook-export.ics", "mixed-content.ics"])
+    @Test(arguments: [
+        "rfc5545-examples.ics", "google-export.ics", "outlook-export.ics", "mixed-content.ics",
+        "long-ago-recurrences.ics",
+    ])
     func realWorldExportsReadAsThePeerReadsThem(fixture: String) throws {
         try expectSameReading(PythonPeer.fixtures + "/" + fixture)
     }

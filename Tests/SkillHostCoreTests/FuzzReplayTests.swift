@@ -38,8 +38,17 @@ import Testing
             bytes.withUnsafeBytes { raw in
                 _ = WorkerFrame.parseHeader(UnsafeRawBufferPointer(rebasing: raw[..<WorkerFrame.headerSize]))
                 let payload = UnsafeRawBufferPointer(rebasing: raw[WorkerFrame.headerSize...])
-                _ = try? WorkerCallReply(payload: payload)
-                _ = try? WorkerCallRequest(payload: payload)
+                // What decodes survives decode → encode → decode (as in Tests/Fuzz/Targets/FrameFuzz.swift).
+                if let reply = try? WorkerCallReply(payload: payload) {
+                    let frame = reply.encodedFrame()
+                    let again = frame.withUnsafeBytes { try? WorkerCallReply(payload: UnsafeRawBufferPointer(rebasing: $0[8...])) }
+                    #expect(again == reply)
+                }
+                if let request = try? WorkerCallRequest(payload: payload) {
+                    let frame = request.encodedFrame()
+                    let again = frame.withUnsafeBytes { try? WorkerCallRequest(payload: UnsafeRawBufferPointer(rebasing: $0[8...])) }
+                    #expect(again == request)
+                }
             }
         }
     }
