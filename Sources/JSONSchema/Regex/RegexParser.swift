@@ -8,6 +8,12 @@ struct RegexParser {
     private var groupNames: [String: Int] = [:]
     private var backreferences: [(Int, Int)] = []
     private var namedBackreferences: [(String, Int)] = []
+    /// How many groups enclose the position: each level recurses through the parser.
+    private var depth = 0
+
+    /// How deeply groups may nest (a fuzzed pattern with ~1,300 nested groups overflowed the stack; real
+    /// patterns nest a few levels).
+    static let maximumGroupDepth = 128
 
     init(_ source: String) { scalars = source.unicodeScalars.map(\.value) }
 
@@ -142,6 +148,11 @@ struct RegexParser {
     }
 
     private mutating func parseGroup() throws(RegexSyntaxError) -> (RegexSyntax, Bool) {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumGroupDepth else {
+            throw fail("groups nested deeper than \(Self.maximumGroupDepth); flatten the pattern")
+        }
         position += 1
         if eat("?") {
             if eat(":") { return (try closeGroup(try parseDisjunction()), true) }
