@@ -93,7 +93,7 @@ let package = Package(
         // Sessions, messages, skill calls and session context in one SQLite database (docs/history.md).
         .target(name: "SkillStore", dependencies: ["CSQLite", "SkillJSON", "SkillPosix"]),
         // Agent loop and model providers.
-        .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillJSON", "JSONSchema", "SkillStore", "COpenSSL"]),
+        .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillPosix", "SkillJSON", "JSONSchema", "SkillStore", "COpenSSL"]),
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
         .target(name: "ICalendar"),

@@ -1,3 +1,4 @@
+import SkillPosix
 import Glibc
 
 /// A store's append-only file of finished calls not yet in the database
@@ -74,7 +75,7 @@ final class FinishLog {
     static func failure(_ path: String, _ action: String) -> StoreError {
         StoreError(
             .cannotOpen,
-            "\(path): cannot \(action) the history's finish log (\(String(cString: strerror(errno)))); check the state folder (disk full? permissions?) or pass --state DIR")
+            "\(path): cannot \(action) the history's finish log (\(Posix.describe(errno: errno))); check the state folder (disk full? permissions?) or pass --state DIR")
     }
 }
 

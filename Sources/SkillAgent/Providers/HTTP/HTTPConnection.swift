@@ -1,4 +1,5 @@
 import COpenSSL
+import SkillPosix
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -104,7 +105,7 @@ final class HTTPConnection: @unchecked Sendable {
             setsockopt(descriptor, Int32(IPPROTO_TCP), noDelay, &yes, socklen_t(MemoryLayout<Int32>.size))
             return connection
         }
-        throw ModelProviderError(.transport, unreachable(String(cString: strerror(lastError))))
+        throw ModelProviderError(.transport, unreachable(Posix.describe(errno: lastError)))
     }
 
     /// Makes the current and every later wait fail with `cancelled`. Any thread.
@@ -167,7 +168,7 @@ final class HTTPConnection: @unchecked Sendable {
             try wait(for: Int16(POLLOUT), what: what)
             return
         }
-        throw ModelProviderError(.transport, "cannot \(what) to \(endpoint): \(String(cString: strerror(code)))")
+        throw ModelProviderError(.transport, "cannot \(what) to \(endpoint): \(Posix.describe(errno: code))")
     }
 
     /// Handles a failed read; returns true when it means end of file.
@@ -188,7 +189,7 @@ final class HTTPConnection: @unchecked Sendable {
             try wait(for: Int16(POLLIN), what: "read the response")
             return false
         }
-        throw ModelProviderError(.transport, "the connection to \(endpoint) broke: \(String(cString: strerror(code)))")
+        throw ModelProviderError(.transport, "the connection to \(endpoint) broke: \(Posix.describe(errno: code))")
     }
 
     /// Waits until the socket is ready for `events`, at most the idle timeout.
@@ -204,7 +205,7 @@ final class HTTPConnection: @unchecked Sendable {
                     .timeout, "\(endpoint) sent nothing within the time limit (\(what)); is the model still loading? try again")
             }
             if errno != EINTR {
-                throw ModelProviderError(.transport, "cannot wait for \(endpoint): \(String(cString: strerror(errno)))")
+                throw ModelProviderError(.transport, "cannot wait for \(endpoint): \(Posix.describe(errno: errno))")
             }
         }
     }
@@ -278,7 +279,7 @@ final class HTTPConnection: @unchecked Sendable {
             ERR_error_string_n(code, &buffer, buffer.count)
             reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        let detail = reasons.last.map { ": \($0)" } ?? (errno != 0 ? ": \(String(cString: strerror(errno)))" : "")
+        let detail = reasons.last.map { ": \($0)" } ?? (errno != 0 ? ": \(Posix.describe(errno: errno))" : "")
         return ModelProviderError(.transport, "\(what) with \(endpoint)\(detail)")
     }
 }
