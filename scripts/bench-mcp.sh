@@ -8,6 +8,7 @@
 # N requests, another reads the answers). Target (issue #12): skillhost at least 50x the Python server.
 #
 # usage: scripts/bench-mcp.sh [CALLS] [MAX_WORKERS]   (defaults 20000 and the registry default, 2)
+#        env BENCH_BINARY=PATH measures that binary instead of building .build/release/skillhost
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 calls="${1:-20000}"
@@ -25,8 +26,13 @@ if [ -n "$workers" ]; then
     printf '{"version": 1, "plugins": {"bench": {"max_workers": %s}}}\n' "$workers" > "$work/config/skill_registry.json"
 fi
 
-(cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1)
-binary="$root/.build/release/skillhost"
+# BENCH_BINARY: measure an already built skillhost (e.g. .build/static/release/skillhost from bench.sh).
+if [ -n "${BENCH_BINARY:-}" ]; then
+    binary="$BENCH_BINARY"
+else
+    (cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1)
+    binary="$root/.build/release/skillhost"
+fi
 "$binary" trust bench --plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache" >/dev/null
 
 if ! "$venv/bin/python" -c 'import mcp.server.mcpserver' 2>/dev/null; then
