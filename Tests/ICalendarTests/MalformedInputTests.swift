@@ -5,17 +5,7 @@ import Testing
 /// Damaged files never crash the reader: every mangled variant of the fixtures either reads (and lists its
 /// occurrences) or fails with an ``ICalendarError`` that names a line and a fix.
 @Suite struct MalformedInputTests {
-    /// A small deterministic generator (SplitMix64), so a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SplitMix = SeededGenerator
 
     static let pieces = [
         ":", ";", "=", "\"", ",", "\\", " ", "\r\n", "\n ", "BEGIN:VEVENT", "END:VEVENT", "END:VCALENDAR",

@@ -4,19 +4,7 @@ import JSONSchema
 /// Seeded random schemas and instances, including wrongly typed keyword values: compiling either
 /// succeeds or throws a `SchemaError` with a pointer, never crashes; `isValid` and `validate` agree.
 @Suite struct RandomSchemaTests {
-    /// SplitMix64: a small deterministic generator, so a failure reproduces.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
-    }
+    typealias Generator = SeededGenerator
 
     static let names = ["a", "b", "c", "time", "tags"]
     static let types: [JSONValue] = ["string", "integer", "number", "object", "array", "boolean", "null", ["string", "null"]]
