@@ -21,7 +21,7 @@ public final class PluginLibrary: @unchecked Sendable {
     /// The descriptor (static lifetime in the plugin).
     let descriptor: UnsafePointer<skill_plugin_descriptor>
     /// Shown in front of the plugin's log lines.
-    let label: String
+    package let label: String
 
     /// The manifest as text.
     public var manifestJSON: String { String(decoding: manifestBytes, as: UTF8.self) }

@@ -7,9 +7,9 @@ import Glibc
 /// `read` per frame received.
 ///
 /// Not thread-safe: one thread uses a channel at a time (a worker serves one call at a time).
-final class FrameChannel {
+package final class FrameChannel {
     /// Why a frame could not be sent or received.
-    enum Failure: Error {
+    package enum Failure: Error {
         /// The other side closed its end (the process exited or was killed).
         case closed
         /// The deadline passed before a whole frame arrived.

@@ -268,7 +268,7 @@ extension SharedCallSlot {
 
 extension WorkerCallRequest {
     /// Decodes a whole call frame (header and payload) taken from a ``SharedCallSlot``.
-    static func decode(slotFrame bytes: UnsafeRawBufferPointer) -> Result<WorkerCallRequest, FrameChannel.Failure> {
+    package static func decode(slotFrame bytes: UnsafeRawBufferPointer) -> Result<WorkerCallRequest, FrameChannel.Failure> {
         SharedCallSlot.payload(of: .call, in: bytes).flatMap { payload in
             do throws(FrameError) {
                 return .success(try WorkerCallRequest(payload: payload))
@@ -281,7 +281,7 @@ extension WorkerCallRequest {
 
 extension WorkerCallReply {
     /// Decodes a whole reply frame (header and payload) taken from a ``SharedCallSlot``.
-    static func decode(slotFrame bytes: UnsafeRawBufferPointer) -> Result<WorkerCallReply, FrameChannel.Failure> {
+    package static func decode(slotFrame bytes: UnsafeRawBufferPointer) -> Result<WorkerCallReply, FrameChannel.Failure> {
         SharedCallSlot.payload(of: .reply, in: bytes).flatMap { payload in
             do throws(FrameError) {
                 return .success(try WorkerCallReply(payload: payload))

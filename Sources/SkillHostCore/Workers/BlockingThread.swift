@@ -8,7 +8,7 @@ import Glibc
 /// deadlock on a 2-core machine.
 ///
 /// Jobs run one after another in submission order. Thread-safe.
-final class BlockingThread: @unchecked Sendable {
+package final class BlockingThread: @unchecked Sendable {
     private let jobs = Mutex<(queue: [@Sendable () -> Void], finished: Bool)>(([], false))
     private let wakeup: UnsafeMutablePointer<sem_t>
 
@@ -65,7 +65,7 @@ final class BlockingThread: @unchecked Sendable {
 
     /// Runs `body` on a new thread of its own (ended afterwards) and suspends the calling task until it
     /// returns.
-    static func runDetached<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    package static func runDetached<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
         let thread = BlockingThread()
         defer { thread.finish() }
         return await thread.run(body)

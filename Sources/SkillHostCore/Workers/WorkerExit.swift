@@ -1,3 +1,3 @@
 /// How a worker process ended: the one process-ending type (``Posix/Termination``, reaped by ``Posix``), whose
 /// `description` is the one wording ("signal 11 (SIGSEGV, Segmentation fault)" or "exit status 3").
-typealias WorkerExit = Posix.Termination
+package typealias WorkerExit = Posix.Termination

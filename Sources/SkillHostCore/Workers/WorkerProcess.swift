@@ -8,9 +8,9 @@ import Glibc
 ///
 /// ``perform(_:deadline:)`` blocks and must run on a thread the host owns (never the Swift concurrency
 /// pool); one call at a time. ``kill(_:)`` may be called from any thread, e.g. to cancel the call in flight.
-final class WorkerProcess: @unchecked Sendable {
+package final class WorkerProcess: @unchecked Sendable {
     /// Why a worker could not start or could not finish a call.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// The process ended (crash, `exit`, killed by a resource limit).
         case died(WorkerExit)
         /// The deadline passed; the caller stops the process.
@@ -57,7 +57,7 @@ final class WorkerProcess: @unchecked Sendable {
     ///   - limits: resource limits the worker applies before loading the plugin.
     ///   - startupTimeout: seconds to wait for the plugin to load.
     ///   - started: told about the process as soon as it exists (so it can be killed while it loads).
-    static func launch(
+    package static func launch(
         executable: String, pluginPath: String, limits: ResourceLimits, startupTimeout: Double,
         sandbox: SandboxPolicy? = nil, started: (WorkerProcess) -> Void = { _ in }
     ) throws(Failure) -> WorkerProcess {
@@ -106,7 +106,7 @@ final class WorkerProcess: @unchecked Sendable {
     /// Sends one call and waits for its reply.
     /// - Parameter deadline: CLOCK_MONOTONIC nanoseconds; past it the call fails with ``Failure/timedOut`` and
     ///   the caller must ``stop()`` the worker.
-    func perform(_ request: WorkerCallRequest, deadline: UInt64) -> Result<WorkerCallReply, Failure> {
+    package func perform(_ request: WorkerCallRequest, deadline: UInt64) -> Result<WorkerCallReply, Failure> {
         sendBuffer = request.encodedFrame(reusing: sendBuffer)
         if case .failure(let failure) = send(sendBuffer) { return .failure(settle(failure, loading: false)) }
         return awaitReply(deadline: deadline)
@@ -211,7 +211,7 @@ final class WorkerProcess: @unchecked Sendable {
 
     /// Stops the process: SIGTERM, then SIGKILL if it is still there after 100 ms; reaps it. Blocks for up to
     /// about 100 ms plus the time the kernel takes to end it.
-    func stop() {
+    package func stop() {
         kill(SIGTERM)
         if waitForExit(milliseconds: 100) != nil { return }
         kill(SIGKILL)

@@ -108,12 +108,12 @@ public enum WorkerServer {
 
     /// What a worker keeps between calls so that each call does less: the plugin's configuration as last
     /// parsed (calls of one plugin carry the same bytes), and the log sink.
-    struct CallMemo {
+    package struct CallMemo {
         private var configurationBytes: [UInt8]?
         private var configuration: (value: JSONValue, text: String?) = ([:], nil)
         let log: @Sendable (Int32, String) -> Void
 
-        init(label: String) {
+        package init(label: String) {
             log = { level, text in PluginLog.write(label: label, level: level, text: text) }
         }
 
@@ -136,7 +136,7 @@ public enum WorkerServer {
     }
 
     /// Runs one call against the plugin and packs its outcome, reusing what `memo` kept from earlier calls.
-    static func serve(_ request: WorkerCallRequest, with library: PluginLibrary, memo: inout CallMemo) -> WorkerCallReply {
+    package static func serve(_ request: WorkerCallRequest, with library: PluginLibrary, memo: inout CallMemo) -> WorkerCallReply {
         var snapshot: [String: JSONValue] = [:]
         for (key, bytes) in request.context {
             if let value = try? JSONValue(parsing: bytes) { snapshot[key] = value }

@@ -1,3 +1,4 @@
+import SkillHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,7 @@ import Glibc
 /// the sandbox, and one frame round trip to each kind of worker. Run by `scripts/bench-dispatch.sh
 /// --sandbox` through `skillhost __bench-sandbox`. Starts alternate between the two kinds so machine load
 /// hits both alike.
-public enum SandboxBenchmark {
+enum SandboxBenchmark {
     /// Medians in microseconds.
     public struct Result: Sendable {
         public var startPlain: Double

@@ -1,3 +1,4 @@
+import SkillHostCore
 import SkillJSON
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Glibc
 /// (`skillhost __bench-dispatch`): the plugin's `invoke` in this process, one frame round trip to a worker
 /// (request out, reply back, on a host-owned thread), and a whole ``WorkerPoolExecutor/execute(_:)`` from
 /// a Swift task (argument encoding, thread hand-off, reply parsing, result mapping).
-public enum DispatchBenchmark {
+enum DispatchBenchmark {
     /// One measured mode.
     public struct Measurement: Sendable {
         /// What was measured.
