@@ -13,26 +13,33 @@
 #   FUZZ_NICE  nice level (default 0)   FUZZ_RSS_MB  RSS limit (default 2048)   FUZZ_TIMEOUT  seconds per input
 #   (default 1; libFuzzer measures wall-clock time, so raise it on a machine busy with other builds)
 #   FUZZ_RUNS  stop after this many executions (a long campaign: FUZZ_RUNS=10000000 with SECONDS=3600)
+#   FUZZ_CONFIG  debug (default: -Onone, best stack traces) or release (-O with the same instrumentation and
+#   ASan, several times the executions per second: for long campaigns; binary skillhost-fuzz-release)
 # Exit status: 0 when no target crashed, leaked or timed out; 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 build=.build/fuzz
-binary=$build/skillhost-fuzz
+config=${FUZZ_CONFIG:-debug}
+case $config in
+    debug) optimize=-Onone; testing=(); binary=$build/skillhost-fuzz ;;
+    release) optimize=-O; testing=(-Xswiftc -enable-testing); binary=$build/skillhost-fuzz-release ;;
+    *) echo "FUZZ_CONFIG must be debug or release, not '$config'" >&2; exit 2 ;;
+esac
 targets=(json json-diff schema schema-diff manifest elf regex frame sse openai registry yaml ical mcp)
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 
 if [ "$1" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 
 build_fuzzer() {
     echo "==> building the library modules with coverage + ASan into $build" >&2
-    swift build --build-path "$build" --target SkillMCP -Xswiftc -sanitize=fuzzer,address >&2
-    swift build --build-path "$build" --target ICalendar -Xswiftc -sanitize=fuzzer,address >&2
+    swift build -c "$config" --build-path "$build" --target SkillMCP -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
+    swift build -c "$config" --build-path "$build" --target ICalendar -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     local objects=()
     for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillAgent SkillMCP ICalendar CSkillABI CSandbox; do
-        objects+=("$build"/debug/$module.build/*.o)
+        objects+=("$build"/$config/$module.build/*.o)
     done
     local sources=(Tests/Fuzz/*.swift Tests/Fuzz/Targets/*.swift)
     # Relink only when a fuzz source or a library object is newer than the binary.
@@ -40,13 +47,13 @@ build_fuzzer() {
         return
     fi
     echo "==> linking $binary" >&2
-    swiftc -sanitize=fuzzer,address -parse-as-library -Onone -g \
-        -I "$build/debug/Modules" \
-        -Xcc -fmodule-map-file="$root/$build/debug/CSkillABI.build/module.modulemap" \
+    swiftc -sanitize=fuzzer,address -parse-as-library $optimize -g \
+        -I "$build/$config/Modules" \
+        -Xcc -fmodule-map-file="$root/$build/$config/CSkillABI.build/module.modulemap" \
         -Xcc -I -Xcc "$root/Sources/CSkillABI/include" \
         -Xcc -fmodule-map-file="$root/Sources/COpenSSL/module.modulemap" \
         -Xcc -fmodule-map-file="$root/Sources/CSQLite/module.modulemap" \
-        -Xcc -fmodule-map-file="$root/$build/debug/CSandbox.build/module.modulemap" \
+        -Xcc -fmodule-map-file="$root/$build/$config/CSandbox.build/module.modulemap" \
         -module-name SkillHostFuzz "${sources[@]}" "${objects[@]}" -lssl -lcrypto -lsqlite3 -lm \
         -o "$binary" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
 }
@@ -63,6 +70,7 @@ run_target() {
     esac
     echo "==> fuzzing $target for ${seconds}s" >&2
     local log=$build/logs/$target.log
+    [ "$config" = debug ] || log=$build/logs/$target-$config.log
     mkdir -p "$build/logs"
     set +e
     FUZZ_TARGET=$target nice -n "${FUZZ_NICE:-0}" "$binary" "$corpus" ${seeds:+"$seeds"} "${dict[@]}" \
