@@ -2,11 +2,12 @@
 import Glibc
 #endif
 
-/// The system calls that need no host error type, in one place for every target (SkillHostCore re-exports
-/// this module; SkillStore and the CLI use it directly): errno text, file facts, folders and paths, process
-/// reaping and signals (one wording for a signal), descriptor reads and writes. The calls that fail with a
-/// ``HostError`` (open, stat, durable writes, locks, pipes, spawning) extend ``Posix`` in SkillHostCore;
-/// the clocks are in `Posix+Clocks.swift`.
+/// The system calls every target shares, in one place (SkillHostCore re-exports this module; SkillStore,
+/// ICalendar, the SDK and the CLI use it directly): errno text, file facts, folders and paths, process
+/// reaping and signals (one wording for a signal), descriptor reads and writes. Durable, locked writes of
+/// user state are in `Posix+DurableFiles.swift` and throw ``Failure`` (`Posix+Failure.swift`), the clocks
+/// are in `Posix+Clocks.swift`. SkillHostCore gives the calls it makes a `HostError` face (open, stat,
+/// `writeFileAtomically`, `lockExclusively`, pipes, spawning) in its own `Support/Posix.swift`.
 public enum Posix {
     // MARK: - errno
 

@@ -7,7 +7,8 @@ import Glibc
 /// The system calls the host library makes that fail with a ``HostError`` (the rest of ``Posix`` is in the
 /// SkillPosix target, re-exported here so code keeps saying `Posix.`): each goes through
 /// ``retrying(_:path:kind:_:)``, which retries on `EINTR` and turns `errno` into a ``HostError`` that names
-/// the call and the file (the shape of NIOPosix's `System.swift`).
+/// the call and the file (the shape of NIOPosix's `System.swift`), or through ``hostError(_:_:)``, which
+/// gives one of SkillPosix's calls (durable writes, locks, folders) the same ``HostError``.
 extension Posix {
     /// Runs `body` until it does not fail with `EINTR`; a result of -1 becomes a ``HostError`` of kind `kind`
     /// that says which call failed on which file and why.
