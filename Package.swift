@@ -6,7 +6,8 @@
 //   authors import)
 //   SkillJSON ← JSONSchema ← ManifestCheck (the one manifest checker) ← SkillHostCore ← SkillAgent ← skillhost
 //   SkillSDK + ManifestCheck ← SkillCheck (what plugin authors' tests import)
-//   SkillPosix (system calls, reaping, clocks) ← SkillHostCore (re-exported), SkillStore
+//   SkillPosix (system calls, reaping, clocks, durable files) ← SkillHostCore (re-exported), SkillStore,
+//   SkillSDK (its clock), ICalendar (locked atomic calendar files)
 //   Tests/SkillTestSupport (shared test helpers) ← every test target; skillhostTests: the CLI's tests
 // No package dependencies: everything here builds from the toolchain and Debian's C libraries.
 import PackageDescription
@@ -73,7 +74,7 @@ let package = Package(
             exclude: ["Resources/manifest.schema.json"]
         ),
         // What third-party skill authors import.
-        .target(name: "SkillSDK", dependencies: ["CSkillABI", "SkillContract", "SkillJSON"]),
+        .target(name: "SkillSDK", dependencies: ["CSkillABI", "SkillContract", "SkillJSON", "SkillPosix"]),
         // What skill authors' tests import: `plugin.problems`, the host's checker run on their manifest.
         .target(name: "SkillCheck", dependencies: ["SkillSDK", "ManifestCheck"]),
         // OpenSSL libcrypto (SHA-256 for plugin trust).
@@ -96,7 +97,7 @@ let package = Package(
         .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillPosix", "SkillJSON", "JSONSchema", "SkillStore", "COpenSSL"]),
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
-        .target(name: "ICalendar"),
+        .target(name: "ICalendar", dependencies: ["SkillPosix"]),
         // What the calendar and reminders plugins share on top of ICalendar and the SDK: the one reader of
         // their settings (file, zone) and file errors as skill failures; linked into both plugins.
         .target(name: "CalendarSkillSupport", dependencies: ["ICalendar", "SkillSDK"]),

@@ -1,4 +1,4 @@
-import Foundation
+import SkillPosix
 
 #if canImport(Glibc)
     import Glibc
@@ -39,10 +39,10 @@ public struct CalendarFileStore: Sendable {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return .empty(productID: productID) }
-            throw failure("cannot open it: \(String(cString: strerror(errno)))", "check that the file is readable")
+            throw failure("cannot open it: \(Posix.describe(errno: errno))", "check that the file is readable")
         }
         defer { close(descriptor) }
-        _ = flock(descriptor, LOCK_SH)
+        try? Posix.lock(descriptor, .shared, path: path)
         return try parse(try contents(of: descriptor))
     }
 
@@ -52,101 +52,43 @@ public struct CalendarFileStore: Sendable {
     /// - Throws: ``CalendarFileError`` for I/O and parse failures; whatever `change` throws, with the
     ///   file untouched.
     public func update<Result>(_ change: (inout ICalendarDocument) throws -> Result) throws -> Result {
-        let target = resolvedPath()
-        let folder = (target as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        let descriptor = try lockedDescriptor(target)
-        defer { close(descriptor) }
+        // A symbolic link is followed, so the link stays a link and the file it names is replaced.
+        let target = Posix.resolvedPath(path) ?? path
+        let folder = Posix.directoryName(of: target)
+        try? Posix.createDirectories(folder)
+        let descriptor: Int32
+        do {
+            descriptor = try Posix.openLockedExclusively(target)
+        } catch {
+            throw error.call == "open"
+                ? failure(
+                    "cannot open it for writing: \(error.reason)",
+                    "check that the folder exists and is writable, or set another path in the plugin's config")
+                : failure("cannot lock it: \(error.reason)", "retry the call")
+        }
+        defer { Posix.unlock(descriptor) }
         let existing = try contents(of: descriptor)
         var document = try parse(existing)
         let before = document
         let result = try change(&document)
         if document != before || existing.isEmpty {
-            var status = stat()
-            let mode = fstat(descriptor, &status) == 0 ? status.st_mode & 0o7777 : 0o644
-            try replace(target, folder: folder, with: document.serialized(), mode: mode)
+            let mode = Posix.permissions(of: descriptor) ?? 0o644
+            do {
+                try Posix.replaceFile(target, with: Array(document.serialized().utf8), mode: mode)
+            } catch {
+                throw error.call == "open"
+                    ? failure("cannot create a temporary file beside it: \(error.reason)", "make the folder \(folder) writable")
+                    : failure("writing it failed: \(error.reason)", "free disk space or check permissions, then retry")
+            }
         }
         return result
     }
 
-    /// Opens (creating) `target` and takes the exclusive lock on the inode that is still at that path
-    /// (another writer may have renamed a new file over the one this process opened).
-    private func lockedDescriptor(_ target: String) throws(CalendarFileError) -> Int32 {
-        for _ in 0..<100 {
-            let descriptor = open(target, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw failure(
-                    "cannot open it for writing: \(String(cString: strerror(errno)))",
-                    "check that the folder exists and is writable, or set another path in the plugin's config")
-            }
-            guard flock(descriptor, LOCK_EX) == 0 else {
-                close(descriptor)
-                throw failure("cannot lock it: \(String(cString: strerror(errno)))", "retry the call")
-            }
-            var opened = stat()
-            var current = stat()
-            if fstat(descriptor, &opened) == 0, stat(target, &current) == 0, opened.st_ino == current.st_ino,
-                opened.st_dev == current.st_dev
-            {
-                return descriptor
-            }
-            close(descriptor)
-        }
-        throw failure("the file kept being replaced while waiting for its lock", "retry the call")
-    }
-
-    /// Writes `text` to a temporary file in `folder`, fsyncs it, renames it to `target` and fsyncs the folder.
-    private func replace(_ target: String, folder: String, with text: String, mode: mode_t) throws(CalendarFileError) {
-        let name = (target as NSString).lastPathComponent
-        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
-            throw failure(
-                "cannot create a temporary file beside it: \(String(cString: strerror(errno)))",
-                "make the folder \(folder) writable")
-        }
-        var bytes = Array(text.utf8)
-        var written = 0
-        var ok = true
-        while written < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                ok = false
-                break
-            }
-            written += count
-        }
-        let reason = String(cString: strerror(errno))
-        ok = ok && fsync(descriptor) == 0
-        close(descriptor)
-        guard ok, rename(temporary, target) == 0 else {
-            unlink(temporary)
-            bytes.removeAll()
-            throw failure("writing it failed: \(reason)", "free disk space or check permissions, then retry")
-        }
-        let directory = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
-    }
-
     private func contents(of descriptor: Int32) throws(CalendarFileError) -> [UInt8] {
-        var data: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var offset: off_t = 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("cannot read it: \(String(cString: strerror(errno)))", "check the file")
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: buffer[0..<count])
-            offset += off_t(count)
+        do {
+            return try Posix.readAll(descriptor, path: path)
+        } catch {
+            throw failure("cannot read it: \(error.reason)", "check the file")
         }
     }
 
@@ -164,12 +106,6 @@ public struct CalendarFileStore: Sendable {
             problem.syntax = error
             throw problem
         }
-    }
-
-    private func resolvedPath() -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     private func failure(_ message: String, _ remedy: String) -> CalendarFileError {

@@ -29,6 +29,13 @@ extension Posix {
         return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
+    /// CPU nanoseconds the calling thread has used (CLOCK_THREAD_CPUTIME_ID).
+    public static func threadCPUNanoseconds() -> UInt64 {
+        var used = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &used)
+        return UInt64(used.tv_sec) * 1_000_000_000 + UInt64(used.tv_nsec)
+    }
+
     /// CPU seconds this process has used (CLOCK_PROCESS_CPUTIME_ID).
     public static func processCPUSeconds() -> Double {
         var used = timespec()

@@ -2,11 +2,12 @@
 import Glibc
 #endif
 
-/// The system calls that need no host error type, in one place for every target (SkillHostCore re-exports
-/// this module; SkillStore and the CLI use it directly): errno text, file facts, folders and paths, process
-/// reaping and signals (one wording for a signal), descriptor reads and writes. The calls that fail with a
-/// ``HostError`` (open, stat, durable writes, locks, pipes, spawning) extend ``Posix`` in SkillHostCore;
-/// the clocks are in `Posix+Clocks.swift`.
+/// The system calls every target shares, in one place (SkillHostCore re-exports this module; SkillStore,
+/// ICalendar, the SDK and the CLI use it directly): errno text, file facts, folders and paths, process
+/// reaping and signals (one wording for a signal), descriptor reads and writes. Durable, locked writes of
+/// user state are in `Posix+DurableFiles.swift` and throw ``Failure`` (`Posix+Failure.swift`), the clocks
+/// are in `Posix+Clocks.swift`. SkillHostCore gives the calls it makes a `HostError` face (open, stat,
+/// `writeFileAtomically`, `lockExclusively`, pipes, spawning) in its own `Support/Posix.swift`.
 public enum Posix {
     // MARK: - errno
 
@@ -48,7 +49,7 @@ public enum Posix {
     /// Whether something exists at `path`.
     package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-    /// Releases a lock taken with ``lockExclusively(_:)``.
+    /// Releases a lock taken with ``openLockedExclusively(_:mode:)`` and closes its descriptor.
     package static func unlock(_ descriptor: Int32) {
         _ = flock(descriptor, LOCK_UN)
         close(descriptor)
@@ -63,16 +64,30 @@ public enum Posix {
 
     /// The names in a folder (without "." and ".."), or nil when it cannot be read.
     package static func directoryEntries(_ path: String) -> [String]? {
+        typedDirectoryEntries(path)?.map(\.name)
+    }
+
+    /// The names in a folder (without "." and "..") with their `d_type` (`DT_DIR`, `DT_REG`, `DT_LNK`, or
+    /// `DT_UNKNOWN` where the file system does not say), in the order `readdir` gives; nil when it cannot be read.
+    package static func typedDirectoryEntries(_ path: String) -> [(name: String, type: UInt8)]? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
-        var names: [String] = []
+        var entries: [(name: String, type: UInt8)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { entries.append((name, entry.pointee.d_type)) }
         }
-        return names
+        return entries
+    }
+
+    /// `realpath(3)`: the absolute path with every link and "." or ".." resolved; nil (errno set) when
+    /// something on the way does not exist.
+    package static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The absolute form of `path` (relative to the working directory), without resolving links.
@@ -150,6 +165,21 @@ public enum Posix {
             if count == -1 && errno == EINTR { continue }
             return count
         }
+    }
+
+    /// Reads from the descriptor's position to the end of the file, retrying on `EINTR`; stops once it holds
+    /// more than `limit` bytes (the caller sees the count above `limit` and refuses the file).
+    /// - Parameter path: names the file in the ``Failure``.
+    package static func readAll(_ descriptor: Int32, path: String, limit: Int = Int.max) throws(Failure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count <= limit {
+            let count = readSome(descriptor, into: &chunk)
+            if count < 0 { throw Failure("read", path: path) }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
     }
 
     /// Writes all of `bytes` to a descriptor (stdout, stderr, a pipe); false when the reader is gone.

@@ -98,7 +98,7 @@ struct ABICompatibilityTests {
             let root = sources + module
             return try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".swift") }.map { root + "/" + $0 }
         }
-        for module in ["SkillJSON", "SkillContract", "SkillSDK"] {
+        for module in ["SkillJSON", "SkillContract", "SkillPosix", "SkillSDK"] {
             let result = try HostTestSupport.run("/usr/bin/env", ["swiftc", "-package-name", "skillhost", "-parse-as-library",
                 "-static", "-emit-library", "-emit-module", "-module-name", module, "-I", folder, "-I", include,
                 "-emit-module-path", folder + "/\(module).swiftmodule", "-o", folder + "/lib\(module).a"] + swiftFiles(module))
@@ -108,7 +108,7 @@ struct ABICompatibilityTests {
         try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
         let link = try HostTestSupport.run("/usr/bin/env", ["swiftc", "-parse-as-library", "-emit-library", "-module-name", "Swift11",
             "-I", folder, "-I", include, "-o", plugins + "/libswift11.so", Self.fixtures + "/GrownSwiftPlugin.swift",
-            "-L", folder, "-lSkillSDK", "-lSkillContract", "-lSkillJSON"])
+            "-L", folder, "-lSkillSDK", "-lSkillContract", "-lSkillPosix", "-lSkillJSON"])
         guard link.status == 0 else { throw TestSetupError("swiftc plugin: \(link.stderr)") }
         let call = try HostTestSupport.skillhost(["call", "swift11.echo", #"{"a":1}"#], root: folder)
         #expect(call.status == 0, "\(call.stdout) \(call.stderr)")

@@ -148,7 +148,7 @@ struct RegistryTests {
         for index in 0..<20 {
             #expect(registry.skillSettings("p\(index).echo", plugin: "p\(index)").enabled == (index % 2 == 1))
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root + "/config").filter { $0.contains(".tmp.") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root + "/config").filter { $0.contains(".tmp") }
         #expect(leftovers.isEmpty)
     }
 }

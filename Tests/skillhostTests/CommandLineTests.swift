@@ -31,7 +31,7 @@ struct CommandLineTests {
         #expect(fixture["error"] == .null)
         #expect(fixture["enabled"] == true)
         let skill = try #require(fixture["skills"]?.arrayValue?.first)
-        #expect(Set(skill.objectValue?.keys ?? []) == ["id", "title", "description", "enabled", "permission"])
+        #expect(Set(skill.objectValue?.keys ?? []) == ["id", "title", "description", "enabled", "permission", "output_schema"])
         #expect(skill["id"] == "fixture.echo")
         let broken = try #require(plugins.first { $0["id"] == "broken" })
         #expect(broken["status"] == "invalid")

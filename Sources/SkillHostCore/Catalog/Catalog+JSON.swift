@@ -1,11 +1,13 @@
 import SkillJSON
 
 extension SkillDescription {
-    /// The skill as `list --json` shows it: id, title, description, enabled, permission.
+    /// The skill as `list --json` shows it: id, title, description, enabled, permission, output_schema (the
+    /// manifest's result schema, null when it declares none).
     public var summaryJSON: JSONValue {
         [
             "id": .string(id), "title": .string(title), "description": .string(description),
             "enabled": .bool(enabled), "permission": .string(permission.rawValue),
+            "output_schema": manifest.outputSchema ?? .null,
         ]
     }
 

@@ -74,8 +74,7 @@ struct CatalogBuilder {
     /// Absolute paths of the `*.so` files in the plugins folder, sorted: regular files, and links that lead
     /// nowhere (listed as invalid rather than hidden). Folders and hidden names are skipped.
     func pluginFiles() -> [String] {
-        guard let names = Posix.directoryEntries(paths.plugins) else { return [] }
-        return names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }.sorted()
+        CatalogInputs.pluginFileNames(in: paths.plugins)
             .map { paths.plugins + "/" + $0 }
             .filter { path in
                 guard let status = try? Posix.status(ofPath: path) else { return true }

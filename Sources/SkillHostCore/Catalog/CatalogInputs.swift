@@ -4,6 +4,10 @@
 /// (trust digests are keyed by the plugin files' own status, already here). Two equal fingerprints mean
 /// the build would read the same inputs, so the catalog built from the first can be reused.
 ///
+/// The one list of the catalog's inputs: the per-process reuse (``ProcessCatalogCache``) and the listing
+/// cache's key (``ListingFingerprint``, which adds what only a listing depends on) both read it, so a new
+/// input is added here and nowhere else.
+///
 /// A folder's own status changes when an entry is added, removed or renamed in it, so a new plugin file or
 /// skill folder shows even though only the entries known at the last build are visited.
 struct CatalogInputs: Equatable, Sendable {
@@ -25,10 +29,8 @@ struct CatalogInputs: Equatable, Sendable {
     /// lists them too), then stats everything.
     static func listing(_ paths: HostPaths) -> CatalogInputs {
         var list = fixedPaths(paths)
-        if let names = Posix.directoryEntries(paths.plugins) {
-            for name in names.sorted() where name.hasSuffix(".so") && !name.hasPrefix(".") {
-                list.append(paths.plugins + "/" + name)
-            }
+        for name in pluginFileNames(in: paths.plugins) {
+            list.append(paths.plugins + "/" + name)
         }
         if let names = Posix.directoryEntries(paths.skills) {
             for name in names.sorted() where !name.hasPrefix(".") {
@@ -46,6 +48,12 @@ struct CatalogInputs: Equatable, Sendable {
     var isCurrent: Bool {
         for index in paths.indices where Stamp(path: paths[index]) != stamps[index] { return false }
         return true
+    }
+
+    /// The names of the plugin files a build considers in the plugins folder, sorted: `*.so`, hidden names
+    /// skipped (the builder then drops folders among them).
+    static func pluginFileNames(in folder: String) -> [String] {
+        (Posix.directoryEntries(folder) ?? []).filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }.sorted()
     }
 
     /// The paths every build reads whatever the folders hold.

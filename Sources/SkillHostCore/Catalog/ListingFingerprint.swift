@@ -6,12 +6,14 @@ import Glibc
 /// Everything the catalog (and so `list`'s output) is made from, written out as bytes that two processes
 /// compare exactly: the key of the ``ListingCache``.
 ///
-/// It holds the output's `format`, the running executable (a new build may check or print differently), the
-/// user, the kernel's Landlock ABI (sandbox labels), the host paths, and the identity (device, inode, size,
-/// modification and status-change times, mode, owner) of: the plugins folder, each `*.so` file in it (a
-/// link by its target), the registry, the scan cache (a worker marking a file broken), the health store, and
-/// the instruction skills as the catalog builds them. A change to any of these makes another key.
-/// Code that makes the catalog depend on a new input must add it here.
+/// It holds every input the catalog reads, from the one list of them (``CatalogInputs``: the registry, the
+/// plugins folder and each plugin file in it, the skills folder with each skill folder and its `SKILL.md`,
+/// the crash history), each with its identity (device, inode, size, modification and status-change times,
+/// mode, owner); then what only a listing depends on: the output's `format`, the running executable (a new
+/// build may check or print differently), the user, the kernel's Landlock ABI (sandbox labels), the host
+/// paths, the scan cache (a worker marking a file broken) and the instruction skills as the catalog builds
+/// them. A change to any of these makes another key. A new input of the catalog goes into
+/// ``CatalogInputs``, which both this key and the per-process catalog reuse read.
 struct ListingFingerprint {
     var paths: HostPaths
     var registry: () throws(HostError) -> Registry
@@ -26,14 +28,12 @@ struct ListingFingerprint {
                              ("data", paths.data), ("skills", paths.skills)] {
             text += "path \(name) \(path)\n"
         }
-        text += "folder " + Self.identity(of: paths.plugins) + "\n"
-        let names = (Posix.directoryEntries(paths.plugins) ?? []).filter { $0.hasSuffix(".so") }.sorted()
-        for name in names {
-            text += "so \(name) " + Self.identity(of: paths.plugins + "/" + name) + "\n"
+        // Every input the catalog reads, from the one list; then what only the listing depends on.
+        let inputs = CatalogInputs.listing(paths)
+        for (path, stamp) in zip(inputs.paths, inputs.stamps) {
+            text += "input \(path) \(stamp)\n"
         }
-        text += "registry " + Self.identity(of: paths.registry) + "\n"
         text += "scan " + Self.identity(of: ScanCache(directory: paths.cache).file) + "\n"
-        text += "health " + Self.identity(of: PluginHealthStore(cacheDirectory: paths.cache).path) + "\n"
         text += try instructions()
         return Array(text.utf8)
     }

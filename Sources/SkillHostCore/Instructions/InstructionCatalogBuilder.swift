@@ -10,7 +10,7 @@ struct InstructionCatalogBuilder {
     var registry: Registry
 
     func build(forceRescan: Bool) -> [InstructionSkillRecord] {
-        guard let listing = SkillFolderWalk.entries(of: skillsFolder) else { return [] }
+        guard let listing = Posix.typedDirectoryEntries(skillsFolder) else { return [] }
         let types = Dictionary(listing.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
         let names = listing.map(\.name)
         let registered = RegisteredIDs(registry)

@@ -29,7 +29,7 @@ struct SkillFolderWalk {
     private var resolvedRoot: String?
     private mutating func root() -> String {
         if let resolvedRoot { return resolvedRoot }
-        let resolved = Self.realPath(folder) ?? folder
+        let resolved = Posix.resolvedPath(folder) ?? folder
         resolvedRoot = resolved
         return resolved
     }
@@ -39,7 +39,7 @@ struct SkillFolderWalk {
             problems.append("folder \(relative) is nested deeper than \(Self.maximumDepth) levels; flatten it")
             return
         }
-        guard let names = Self.entries(of: relative.isEmpty ? folder : folder + "/" + relative) else { return }
+        guard let names = Posix.typedDirectoryEntries(relative.isEmpty ? folder : folder + "/" + relative) else { return }
         for (name, type) in names.sorted(by: { $0.name < $1.name }) {
             entries += 1
             if entries > Self.maximumEntries {
@@ -70,7 +70,7 @@ struct SkillFolderWalk {
     }
 
     private mutating func checkLink(root: String, full: String, relative: String) {
-        guard let target = Self.realPath(full) else {
+        guard let target = Posix.resolvedPath(full) else {
             let loop = errno == ELOOP
             problems.append(loop
                 ? "symlink loop at \(relative); remove the link"
@@ -84,34 +84,13 @@ struct SkillFolderWalk {
         var info = stat()
         guard stat(target, &info) == 0 else { return }
         if info.st_mode & S_IFMT == S_IFDIR {
-            let linkFolder = Self.realPath(Posix.directoryName(of: full)) ?? ""
+            let linkFolder = Posix.resolvedPath(Posix.directoryName(of: full)) ?? ""
             if linkFolder == target || linkFolder.hasPrefix(target + "/") {
                 problems.append("symlink loop at \(relative): it points back to a folder that contains it; remove the link")
             }
         } else if info.st_mode & S_IFMT == S_IFREG {
             files.append(relative)
         }
-    }
-
-    /// `realpath(3)`, or nil (errno set).
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
-    /// Names in a folder (without `.` and `..`) with their `d_type`, or nil when it cannot be read.
-    static func entries(of folder: String) -> [(name: String, type: UInt8)]? {
-        guard let directory = opendir(folder) else { return nil }
-        defer { closedir(directory) }
-        var names: [(name: String, type: UInt8)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append((name, entry.pointee.d_type)) }
-        }
-        return names
     }
 
     /// The `st_mode` file type for a `d_type`, or nil when unknown.

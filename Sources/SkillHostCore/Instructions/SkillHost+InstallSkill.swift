@@ -37,9 +37,7 @@ extension SkillHost {
         if let plugin = catalog.plugin(id), plugin.manifest != nil {
             throw HostError(.registry, "id \"\(id)\" is already used by the plugin \(plugin.path); rename the skill (name and folder)")
         }
-        guard rename(folder, destination) == 0 else {
-            throw HostError(.io, "rename \(folder) to \(destination): \(Posix.describe(errno: errno))")
-        }
+        try Posix.hostError { () throws(Posix.Failure) in try Posix.rename(folder, to: destination) }
         guard let record = try self.catalog().instruction(id) else {
             throw HostError(.io, "\(destination) was installed but is not listed")
         }
@@ -55,9 +53,7 @@ extension SkillHost {
         let lock = try Posix.lockExclusively(paths.skills + "/.skillhost.lock")
         defer { Posix.unlock(lock) }
         let trash = paths.skills + "/.removing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard rename(record.folder, trash) == 0 else {
-            throw HostError(.io, "rename \(record.folder): \(Posix.describe(errno: errno))")
-        }
+        try Posix.hostError { () throws(Posix.Failure) in try Posix.rename(record.folder, to: trash) }
         do { try FileManager.default.removeItem(atPath: trash) } catch {
             throw HostError(.io, "remove \(trash): \(error.localizedDescription); delete it by hand")
         }

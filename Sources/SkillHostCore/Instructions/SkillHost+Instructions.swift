@@ -71,10 +71,10 @@ public enum InstructionFilePath {
             throw HostError(.denied, "path \"\(relative)\" uses '..'; name a file inside the skill folder of \(skill)", pluginID: skill)
         }
         let full = folder + "/" + segments.joined(separator: "/")
-        guard let root = SkillFolderWalk.realPath(folder) else {
+        guard let root = Posix.resolvedPath(folder) else {
             throw HostError(.notFound, "skill folder \(folder) is missing", pluginID: skill)
         }
-        guard let target = SkillFolderWalk.realPath(full) else {
+        guard let target = Posix.resolvedPath(full) else {
             throw HostError(.notFound, "no file \"\(relative)\" in skill \(skill); see its file list", pluginID: skill)
         }
         guard target.hasPrefix(root + "/") else {

@@ -133,10 +133,9 @@ public enum WorkerSandbox {
         let path = getenv("PATH").map { String(cString: $0) } ?? ""
         for folder in path.split(separator: ":") {
             let swift = String(folder) + "/swift"
-            guard Posix.exists(swift), let real = realpath(swift, nil) else { continue }
-            defer { free(real) }
+            guard Posix.exists(swift), let real = Posix.resolvedPath(swift) else { continue }
             // <toolchain>/usr/bin/swift → <toolchain>/usr/lib/swift
-            let bin = Posix.directoryName(of: String(cString: real))
+            let bin = Posix.directoryName(of: real)
             candidates.append(Posix.directoryName(of: bin) + "/lib/swift")
         }
         candidates += ["/opt/swift/usr/lib/swift", "/usr/lib/swift", "/usr/local/lib/swift"]

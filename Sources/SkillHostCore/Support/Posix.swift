@@ -7,7 +7,8 @@ import Glibc
 /// The system calls the host library makes that fail with a ``HostError`` (the rest of ``Posix`` is in the
 /// SkillPosix target, re-exported here so code keeps saying `Posix.`): each goes through
 /// ``retrying(_:path:kind:_:)``, which retries on `EINTR` and turns `errno` into a ``HostError`` that names
-/// the call and the file (the shape of NIOPosix's `System.swift`).
+/// the call and the file (the shape of NIOPosix's `System.swift`), or through ``hostError(_:_:)``, which
+/// gives one of SkillPosix's calls (durable writes, locks, folders) the same ``HostError``.
 extension Posix {
     /// Runs `body` until it does not fail with `EINTR`; a result of -1 becomes a ``HostError`` of kind `kind`
     /// that says which call failed on which file and why.
@@ -59,14 +60,20 @@ extension Posix {
             throw HostError(code == ENOENT ? .notFound : .io, "open \(path): \(describe(errno: code))")
         }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = readSome(descriptor, into: &chunk)
-            if count < 0 { throw HostError(.io, "read \(path): \(describe(errno: errno))") }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { throw HostError(.io, "\(path): file is larger than \(limit) bytes") }
+        let bytes = try hostError { () throws(Failure) in try readAll(descriptor, path: path, limit: limit) }
+        if bytes.count > limit { throw HostError(.io, "\(path): file is larger than \(limit) bytes") }
+        return bytes
+    }
+
+    /// Runs one of SkillPosix's calls, turning its ``Posix/Failure`` into a ``HostError`` of kind `kind`
+    /// ("CALL PATH: REASON").
+    static func hostError<Result>(
+        _ kind: HostError.Kind = .io, _ body: () throws(Failure) -> Result
+    ) throws(HostError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw HostError(kind, error.description)
         }
     }
 
@@ -88,59 +95,25 @@ extension Posix {
         return Array(bytes[0..<filled])
     }
 
-    /// Creates a folder and its parents (mode 0700 for new ones), like `mkdir -p`.
+    /// Creates a folder and its parents (mode 0700 for new ones), like `mkdir -p`
+    /// (``Posix/createDirectories(_:)``).
     static func makeDirectories(_ path: String) throws(HostError) {
-        if path.isEmpty || exists(path) { return }
-        let parent = directoryName(of: path)
-        if parent != path { try makeDirectories(parent) }
-        if mkdir(path, 0o700) == -1 && errno != EEXIST {
-            throw HostError(.io, "mkdir \(path): \(describe(errno: errno))")
-        }
+        try hostError { () throws(Failure) in try createDirectories(path) }
     }
 
-    /// Replaces a file durably: writes `<path>.tmp.<pid>`, fsyncs it, renames it over `path`, fsyncs the
-    /// folder. A reader sees the old bytes or the new ones, never a mix; a crash leaves the old file.
+    /// Replaces a file durably, creating its folder first (``Posix/replaceFile(_:with:mode:)``: a temporary
+    /// file beside it, fsync, rename, fsync of the folder). A reader sees the old bytes or the new ones, never
+    /// a mix; a crash leaves the old file.
     static func writeFileAtomically(_ path: String, bytes: [UInt8], mode: mode_t = 0o644) throws(HostError) {
-        let folder = directoryName(of: path)
-        try makeDirectories(folder)
-        let temporary = "\(path).tmp.\(getpid())"
-        let descriptor = try retrying("open", path: temporary) {
-            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        }
-        let written = writeAll(descriptor, bytes)
-        let writeError = errno
-        let synced = written && fsync(descriptor) == 0
-        let syncError = errno
-        close(descriptor)
-        guard written, synced else {
-            unlink(temporary)
-            let what = written ? "fsync" : "write"
-            throw HostError(.io, "\(what) \(temporary): \(describe(errno: written ? syncError : writeError))")
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw HostError(.io, "rename \(temporary) to \(path): \(describe(errno: code))")
-        }
-        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            _ = fsync(folderDescriptor)
-            close(folderDescriptor)
-        }
+        try makeDirectories(directoryName(of: path))
+        try hostError { () throws(Failure) in try replaceFile(path, with: bytes, mode: mode) }
     }
 
-    /// Takes an exclusive `flock` on `path` (created if needed), waiting for other processes. Returns the
-    /// descriptor to pass to ``unlock(_:)``.
+    /// Takes an exclusive `flock` on `path` (created if needed, with its folder), waiting for other processes
+    /// (``Posix/openLockedExclusively(_:mode:)``). Returns the descriptor to pass to ``unlock(_:)``.
     static func lockExclusively(_ path: String) throws(HostError) -> Int32 {
         try makeDirectories(directoryName(of: path))
-        let descriptor = try retrying("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
-        do {
-            try retrying("flock", path: path) { flock(descriptor, LOCK_EX) }
-        } catch {
-            close(descriptor)
-            throw error
-        }
-        return descriptor
+        return try hostError { () throws(Failure) in try openLockedExclusively(path) }
     }
 
     /// Serializes pipe creation with spawning (see ``makePipe()``).

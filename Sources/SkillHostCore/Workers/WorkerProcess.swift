@@ -205,7 +205,7 @@ package final class WorkerProcess: @unchecked Sendable {
     /// Sends `signal` to the process unless it was already reaped. Any thread.
     func kill(_ signal: Int32) {
         exit.withLock { state in
-            if state == nil { _ = Glibc.kill(pid, signal) }
+            if state == nil { Posix.sendSignal(signal, to: pid) }
         }
     }
 

@@ -1,4 +1,5 @@
 import SkillJSON
+internal import SkillPosix
 
 #if canImport(Glibc)
     import Glibc
@@ -101,10 +102,6 @@ public final class SkillContext: Sendable {
         (channel as? LocalContextChannel)?.lines ?? []
     }
 
-    /// Milliseconds since the Unix epoch, from the real-time clock.
-    static func nowUnixMilliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-    }
+    /// Milliseconds since the Unix epoch, from the real-time clock (``Posix/unixMilliseconds()``).
+    static func nowUnixMilliseconds() -> Int64 { Posix.unixMilliseconds() }
 }

@@ -26,11 +26,12 @@ final class FinishLog {
             let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
             if descriptor < 0, errno == EEXIST { continue }  // left by an earlier process with this pid
             guard descriptor >= 0 else { throw Self.failure(candidate, "create") }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                let error = Self.failure(candidate, "lock")
+            do {
+                try Posix.lock(descriptor, .exclusive, waiting: false, path: candidate)
+            } catch {
                 close(descriptor)
                 unlink(candidate)
-                throw error
+                throw Self.failure(candidate, "lock", code: error.code)
             }
             self.path = candidate
             self.descriptor = descriptor
@@ -43,17 +44,11 @@ final class FinishLog {
 
     /// Appends `bytes` whole (one `write` unless the kernel takes fewer bytes).
     func append(_ bytes: [UInt8]) throws(StoreError) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                let error = Self.failure(path, "write")
-                // A partial record would hide the ones after it: cut the file back.
-                _ = ftruncate(descriptor, off_t(size))
-                throw error
-            }
-            written += count
+        guard Posix.writeAll(descriptor, bytes) else {
+            let error = Self.failure(path, "write")
+            // A partial record would hide the ones after it: cut the file back.
+            _ = ftruncate(descriptor, off_t(size))
+            throw error
         }
         size += bytes.count
     }
@@ -72,10 +67,10 @@ final class FinishLog {
     /// Deletes the file (the store closes; its records are in the database).
     func remove() { unlink(path) }
 
-    static func failure(_ path: String, _ action: String) -> StoreError {
+    static func failure(_ path: String, _ action: String, code: Int32 = errno) -> StoreError {
         StoreError(
             .cannotOpen,
-            "\(path): cannot \(action) the history's finish log (\(Posix.describe(errno: errno))); check the state folder (disk full? permissions?) or pass --state DIR")
+            "\(path): cannot \(action) the history's finish log (\(Posix.describe(errno: code))); check the state folder (disk full? permissions?) or pass --state DIR")
     }
 }
 
@@ -93,19 +88,15 @@ final class AbandonedFinishLog {
 
     /// The logs beside `databasePath` that no live process holds, each locked for this process.
     static func abandoned(beside databasePath: String) -> [AbandonedFinishLog] {
-        let slash = databasePath.lastIndex(of: "/")
-        let folder = slash.map { String(databasePath[..<$0]) } ?? "."
+        let folder = Posix.directoryName(of: databasePath)
         let prefix = String(FinishLog.prefix(of: databasePath).split(separator: "/").last ?? "")
-        guard let directory = opendir(folder.isEmpty ? "/" : folder) else { return [] }
-        defer { closedir(directory) }
         var found: [AbandonedFinishLog] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        for name in Posix.directoryEntries(folder) ?? [] {
             guard name.hasPrefix(prefix), !name.hasSuffix(".bad") else { continue }
-            let path = folder + "/" + name
+            let path = (folder == "/" ? "" : folder) + "/" + name
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard descriptor >= 0 else { continue }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {  // its owner lives
+            guard (try? Posix.lock(descriptor, .exclusive, waiting: false, path: path)) != nil else {  // its owner lives
                 close(descriptor)
                 continue
             }
@@ -116,14 +107,10 @@ final class AbandonedFinishLog {
 
     /// The whole file (empty when it was already recovered and removed by another process).
     func contents() throws(StoreError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw FinishLog.failure(path, "read") }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
+        do {
+            return try Posix.readAll(descriptor, path: path)
+        } catch {
+            throw FinishLog.failure(path, "read", code: error.code)
         }
     }
 
@@ -133,7 +120,7 @@ final class AbandonedFinishLog {
     /// Keeps the file as `<path>.bad` (it holds a record that cannot be read).
     func setAside() -> String {
         let target = path + ".bad"
-        rename(path, target)
+        try? Posix.rename(path, to: target)
         return target
     }
 }

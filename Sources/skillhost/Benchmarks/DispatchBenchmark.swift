@@ -160,9 +160,9 @@ enum DispatchBenchmark {
         let start = Posix.monotonicNanoseconds()
         for _ in 0..<(iterations / batchSize) {
             let batchStart = Posix.monotonicNanoseconds()
-            let cpuStart = threadCPUNanoseconds()
+            let cpuStart = Posix.threadCPUNanoseconds()
             for _ in 0..<batchSize { body() }
-            cpuBatches.append(Double(threadCPUNanoseconds() - cpuStart) / 1e3 / Double(batchSize))
+            cpuBatches.append(Double(Posix.threadCPUNanoseconds() - cpuStart) / 1e3 / Double(batchSize))
             batches.append(Double(Posix.monotonicNanoseconds() - batchStart) / 1e3 / Double(batchSize))
         }
         let total = Double(Posix.monotonicNanoseconds() - start) / 1e3
@@ -171,13 +171,6 @@ enum DispatchBenchmark {
             name: name, iterations: count, microsecondsPerCall: total / Double(count),
             medianBatchMicroseconds: median(batches), minimumBatchMicroseconds: batches.min() ?? 0,
             maximumBatchMicroseconds: batches.max() ?? 0, medianBatchCPUMicroseconds: median(cpuBatches))
-    }
-
-    /// CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), in nanoseconds.
-    private static func threadCPUNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     /// What the echo skill does, as a plain Swift function.

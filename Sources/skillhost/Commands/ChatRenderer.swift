@@ -163,12 +163,6 @@ final class ChatRenderer: Sendable {
 
     /// Writes to stdout unbuffered, so streamed text appears at once.
     static func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-            if written <= 0 { return }
-            offset += written
-        }
+        Posix.writeAll(1, Array(text.utf8))
     }
 }

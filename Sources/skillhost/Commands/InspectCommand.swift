@@ -31,7 +31,7 @@ enum InspectCommand: Command {
             text = describe(plugin)
         } else if let (skill, _) = catalog.skill(id) {
             let calls = SkillCallHistory.load(skill.id, parsed)
-            json = calls.adding(to: withOutputSchema(skill.detailJSON, skill))
+            json = calls.adding(to: skill.detailJSON)
             text = describe(skill) + "\n" + calls.text
         } else if catalog.instruction(id) != nil {
             let skill = try HostOptions.host(parsed).instructionSkill(id)
@@ -69,13 +69,6 @@ enum InspectCommand: Command {
         if let summary = skill.summary { lines.append("  summary:     " + summary) }
         if let schema = skill.manifest.outputSchema { lines.append("  output:      " + schema.serialized()) }
         return lines.joined(separator: "\n")
-    }
-
-    /// The skill's JSON with `output_schema` (null when the manifest declares none).
-    static func withOutputSchema(_ json: JSONValue, _ skill: SkillDescription) -> JSONValue {
-        guard case .object(var object) = json else { return json }
-        object["output_schema"] = skill.manifest.outputSchema ?? .null
-        return .object(object)
     }
 }
 

@@ -24,8 +24,7 @@ enum ErrorReporter {
     /// Writes one line to stderr.
     static func printError(_ message: String) {
         let line = "skillhost: " + message.split(separator: "\n").joined(separator: " ") + "\n"
-        var bytes = Array(line.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+        Posix.writeAll(2, Array(line.utf8))
     }
 }
 

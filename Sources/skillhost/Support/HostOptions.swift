@@ -26,8 +26,7 @@ enum HostOptions {
 
     /// Writes each diagnostic line as it comes (it starts with "warning: " where that matters) to stderr.
     static let standardErrorSink = DiagnosticSink { _, line in
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        Posix.writeAll(2, Array((line + "\n").utf8))
     }
 
     /// Prints a JSON value to stdout, pretty-printed.
