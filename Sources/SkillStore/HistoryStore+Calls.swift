@@ -25,7 +25,7 @@ extension HistoryStore {
                     .optional(call.idempotencyKey), call.workerPID.map(SQLValue.integer) ?? .null,
                 ])
                 // The session's last activity is its last message (written just before its calls).
-                return try database.scalar("SELECT last_insert_rowid()").integer ?? 0
+                return database.lastInsertRowID
     }
 
     /// Records how call `rowID` ended and, in the same transaction, the session context keys it changed
@@ -65,11 +65,11 @@ extension HistoryStore {
         return try reading { database throws(StoreError) in try database.statement(sql).rows(values).map(Self.call) }
     }
 
-    /// The calls with idempotency key `key`, newest first (at most `limit`).
-    public func calls(idempotencyKey key: String, limit: Int = 20) throws(StoreError) -> [CallRecord] {
+    /// The calls of session `sessionID` with idempotency key `key`, newest first (at most `limit`).
+    public func calls(idempotencyKey key: String, session sessionID: String, limit: Int = 20) throws(StoreError) -> [CallRecord] {
         try reading { database throws(StoreError) in
-            try database.statement(Self.callSelect + " WHERE idempotency_key = ? ORDER BY id DESC LIMIT ?")
-                .rows([.text(key), .integer(Int64(limit))]).map(Self.call)
+            try database.statement(Self.callSelect + " WHERE session_id = ? AND idempotency_key = ? ORDER BY id DESC LIMIT ?")
+                .rows([.text(sessionID), .text(key), .integer(Int64(limit))]).map(Self.call)
         }
     }
 

@@ -82,7 +82,7 @@ public final class StoreCallRecorder: CallRecorder {
         // Idempotent skills run again: repeating them is harmless and their answer may have changed.
         guard !tool.idempotent else { return .run(idempotencyKey: key) }
         do {
-            let earlier = try store.calls(idempotencyKey: key)
+            let earlier = try store.calls(idempotencyKey: key, session: sessionID)
             if let done = earlier.first(where: { $0.status == .succeeded }), let text = done.resultJSON,
                 let result = try? JSONValue(parsing: text)
             {

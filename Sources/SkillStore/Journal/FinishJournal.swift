@@ -58,10 +58,18 @@ final class FinishJournal {
         let sql = (keyed ? keyedUpdateSQL : updateSQL) + (onlyIfRunning ? " AND status IN ('started', 'interrupted')" : "")
         try database.statement(sql).run(values)
         guard !record.context.isEmpty, database.changes > 0 else { return }
-        let session = try database.statement("SELECT session_id FROM skill_calls WHERE id = ?")
-            .rows([.integer(record.rowID)]).first?.first?.text ?? ""
-        try HistoryStore.writeContext(record.context, session: session, now: record.finishedMilliseconds, database)
+        // The call's session is read inside the upsert (no round trip, no copy of the id).
+        let upsert = try database.statement(contextOfCallSQL)
+        for (key, value) in record.context.sorted(by: { $0.key < $1.key }) {
+            try upsert.run([.text(key), .text(value), .integer(record.finishedMilliseconds), .integer(record.rowID)])
+        }
     }
+
+    /// How a finish stores a context key in its call's session.
+    static let contextOfCallSQL = """
+        INSERT INTO session_context(session_id, key, value, updated_ms) SELECT session_id, ?, ?, ? FROM skill_calls WHERE id = ?
+            ON CONFLICT(session_id, key) DO UPDATE SET value = excluded.value, updated_ms = excluded.updated_ms
+        """
 
     /// How a call row is finished.
     static let updateSQL = """
