@@ -37,20 +37,6 @@ extension HistoryStore {
         }
     }
 
-    /// Marks the calls of `sessionID` still `started` as `interrupted` (the process that ran them is gone).
-    /// Returns how many there were.
-    @discardableResult
-    public func markUnfinishedCalls(session sessionID: String) throws(StoreError) -> Int {
-        try withDatabase { database throws(StoreError) in
-            try database.write { () throws(StoreError) in
-                try database.statement(
-                    "UPDATE skill_calls SET status = 'interrupted', error_kind = 'interrupted', error = 'the process stopped while the call ran; it may or may not have taken effect' WHERE session_id = ? AND status = 'started'"
-                ).run([.text(sessionID)])
-                return database.changes
-            }
-        }
-    }
-
     /// Calls matching `filter`, newest first.
     public func calls(matching filter: TraceFilter) throws(StoreError) -> [CallRecord] {
         var clauses: [String] = []

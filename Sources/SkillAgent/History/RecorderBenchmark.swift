@@ -8,10 +8,11 @@ import SkillStore
 /// - `dispatch only`: the skill's in-process call (the dispatch benchmark's row) and the parse of its result;
 /// - `history, no recording`: the same call between the two messages the history stores anyway (the
 ///   assistant message that asks for it, the tool message that answers);
-/// - `history + recording`: the same plus everything the call recorder does (the call's row in the
-///   assistant message's transaction, the decision, the finish with result, summary and one context change
-///   logged and committed with the tool message), for an idempotent skill and for a non-idempotent one
-///   (idempotency-key lookup), and as before the finish log (the finish committed in its own transaction);
+/// - `history + recording`: the same plus everything the call recorder does (the call's skill and key in
+///   the assistant message's `tool_calls`, the decision, the call's whole row with result, summary and one
+///   context change logged and committed with the tool message), for an idempotent skill and for a
+///   non-idempotent one (idempotency-key lookup), and as before the finish log (the row committed in a
+///   transaction of its own);
 /// - the same for a reply that asks for 4 calls (their finishes share the tool messages' transaction);
 /// - `recorder alone`: the recorder without a persistent history (it inserts the call's row itself).
 /// Modes run in interleaved rounds; each row gives the median round (the machine is shared).
@@ -64,10 +65,11 @@ public enum RecorderBenchmark {
         }
         let tools = [true: tool(true), false: tool(false)]
         func arguments(_ index: Int) -> String { "{\"text\":\"hello \(index)\"}" }
-        func asking(_ index: Int) -> MessageRecord {
-            MessageRecord(
+        func asking(_ index: Int, key: String? = nil) -> MessageRecord {
+            let planning = key.map { ",\"skill_id\":\"bench.echo\",\"idempotency_key\":\"\($0)\"" } ?? ""
+            return MessageRecord(
                 role: "assistant", content: "",
-                toolCallsJSON: "[{\"id\":\"c\(index)\",\"name\":\"bench_echo\",\"arguments\":\"{\\\"text\\\":\\\"hello \(index)\\\"}\"}]")
+                toolCallsJSON: "[{\"id\":\"c\(index)\",\"name\":\"bench_echo\",\"arguments\":\"{\\\"text\\\":\\\"hello \(index)\\\"}\"\(planning)}]")
         }
         func answer(_ index: Int, _ result: JSONValue) -> MessageRecord {
             MessageRecord(role: "tool", content: result.serialized(), toolCallID: "c\(index)")
@@ -118,14 +120,14 @@ public enum RecorderBenchmark {
             ("recorder alone (no persistent history)", { index in _ = record(alone, index, idempotent: true) }),
         ]
         func recordWithHistory(_ index: Int, idempotent: Bool, recorder: StoreCallRecorder? = nil) throws {
-            // What PersistentHistory writes with the assistant message: the call's row, with its key.
+            // What PersistentHistory does with the assistant message: the call's key in its tool_calls entry,
+            // the call planned (its row is written with its finish).
             let key = try CallKey.make(sessionID: "bench", skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
-            let rows = try store.appendMessages(
-                [asking(index)], session: "bench",
-                calls: [CallRecord(
-                    callID: "c\(index)", sessionID: "bench", skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
-                    startedMilliseconds: store.now(), idempotencyKey: key)])
-            planned.plan(rows[0], callID: "c\(index)", idempotencyKey: key)
+            let position = try store.appendMessages([asking(index, key: key)], session: "bench")
+            planned.plan(
+                CallRecord(
+                    callID: "c\(index)", sessionID: "bench", messagePosition: position, skillID: "bench.echo",
+                    argumentsJSON: arguments(index), status: .started, startedMilliseconds: store.now(), idempotencyKey: key))
             let result = record(recorder ?? ahead, index, idempotent: idempotent)
             try store.appendMessages([answer(index, result)], session: "bench")
         }
@@ -140,8 +142,11 @@ public enum RecorderBenchmark {
                     callID: "c\(index)", sessionID: "bench", skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
                     startedMilliseconds: store.now(), idempotencyKey: key))
             }
-            let rows = try store.appendMessages([asking(first)], session: "bench", calls: records)
-            for (row, record) in zip(rows, records) { planned.plan(row, callID: record.callID, idempotencyKey: record.idempotencyKey) }
+            let position = try store.appendMessages([asking(first, key: records[0].idempotencyKey)], session: "bench")
+            for var record in records {
+                record.messagePosition = position
+                planned.plan(record)
+            }
             let answers = indexes.map { index in answer(index, record(recorder, index, idempotent: true)) }
             try store.appendMessages(answers, session: "bench")
         }
