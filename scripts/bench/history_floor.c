@@ -5,7 +5,8 @@
  * one BEGIN IMMEDIATE transaction with the session's last_active_ms update; "with rows" adds what recording
  * writes (the call's skill and idempotency key in the assistant message's tool_calls; the call's whole row,
  * keyed by a hash as CallKey makes it, and one context key with the tool message).
- * Modes alternate in 10 rounds. Prints CPU µs per call.
+ * Calls go to sessions of 100 calls, as in the Swift benchmark. Modes alternate in 10 rounds. Prints CPU µs
+ * per call.
  *
  * usage: history_floor DATABASE_PATH CALLS   (the file and its -wal/-shm are replaced)
  */
@@ -32,19 +33,24 @@ int main(int argc,char**argv){
     "CREATE TABLE skill_calls(id INTEGER PRIMARY KEY, call_id TEXT NOT NULL, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, message_position INTEGER, skill_id TEXT NOT NULL, plugin_version TEXT, plugin_sha256 TEXT, arguments TEXT NOT NULL, status TEXT NOT NULL, result TEXT, summary TEXT, error_kind TEXT, error TEXT, started_ms INTEGER NOT NULL, duration_ms REAL, idempotency_key TEXT, worker_pid INTEGER);"
     "CREATE INDEX skill_calls_session_key ON skill_calls(session_id, idempotency_key);"
     "CREATE TABLE session_context(session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL, updated_ms INTEGER NOT NULL, PRIMARY KEY(session_id,key)) WITHOUT ROWID;"
-    "INSERT INTO sessions VALUES('bench','','',0,0)");
+    "");
   sqlite3_stmt *begin=P("BEGIN IMMEDIATE"),*commit=P("COMMIT");
-  sqlite3_stmt *msg=P("INSERT INTO messages VALUES('bench',?,?,?,?,?,0)");
-  sqlite3_stmt *ses=P("UPDATE sessions SET last_active_ms=?, title = CASE WHEN title = '' THEN 'x' ELSE title END WHERE id='bench'");
-  sqlite3_stmt *ins=P("INSERT INTO skill_calls(call_id,session_id,message_position,skill_id,plugin_version,plugin_sha256,arguments,status,result,summary,error_kind,error,started_ms,duration_ms,idempotency_key,worker_pid) VALUES('c1','bench',?,'bench.echo',NULL,NULL,'{\"text\":\"hello\"}','succeeded',?,'12:00',NULL,NULL,1,0.1,?,NULL)");
-  sqlite3_stmt *ctx=P("INSERT INTO session_context VALUES('bench','counter',?,0) ON CONFLICT(session_id,key) DO UPDATE SET value=excluded.value, updated_ms=excluded.updated_ms");
+  sqlite3_stmt *msg=P("INSERT INTO messages VALUES(?6,?1,?2,?3,?4,?5,0)");
+  sqlite3_stmt *ses=P("UPDATE sessions SET last_active_ms=?1, title = CASE WHEN title = '' THEN 'x' ELSE title END WHERE id=?2");
+  sqlite3_stmt *newSession=P("INSERT INTO sessions VALUES(?,'','',0,0)");
+  sqlite3_stmt *ins=P("INSERT INTO skill_calls(call_id,session_id,message_position,skill_id,plugin_version,plugin_sha256,arguments,status,result,summary,error_kind,error,started_ms,duration_ms,idempotency_key,worker_pid) VALUES('c1',?4,?1,'bench.echo',NULL,NULL,'{\"text\":\"hello\"}','succeeded',?2,'12:00',NULL,NULL,1,0.1,?3,NULL)");
+  sqlite3_stmt *ctx=P("INSERT INTO session_context VALUES(?2,'counter',?1,0) ON CONFLICT(session_id,key) DO UPDATE SET value=excluded.value, updated_ms=excluded.updated_ms");
   const char*res="{\"date\":\"2026-11-30\",\"time\":\"12:00\",\"timezone\":\"Europe/Paris\",\"weekday\":\"Monday\"}";
-  double t[2]={0,0}; int pos=0;
+  double t[2]={0,0}; int pos=0, calls=0;
   for(int round=0;round<10;round++) for(int mode=0;mode<2;mode++){
     double c0=cpu();
     for(int i=0;i<n/10;i++){
+      char session[32]; snprintf(session,32,"bench-%d",calls/100);
+      if(calls++%100==0){ sqlite3_bind_text(newSession,1,session,-1,SQLITE_TRANSIENT); R(newSession); }
+      sqlite3_bind_text(msg,6,session,-1,SQLITE_TRANSIENT); sqlite3_bind_text(ses,2,session,-1,SQLITE_TRANSIENT);
+      sqlite3_bind_text(ins,4,session,-1,SQLITE_TRANSIENT); sqlite3_bind_text(ctx,2,session,-1,SQLITE_TRANSIENT);
       unsigned long long hash=0xcbf29ce484222325ULL; for(int b=0;b<8;b++){hash^=(pos>>(8*b))&0xff; hash*=0x100000001b3ULL;}
-      char key[64]; snprintf(key,64,"bench/bench.echo/%016llx",hash);
+      char key[80]; snprintf(key,80,"%s/bench.echo/%016llx",session,hash);
       char calls[256]; snprintf(calls,256,mode?"[{\"id\":\"c1\",\"name\":\"bench_echo\",\"arguments\":\"{}\",\"skill_id\":\"bench.echo\",\"idempotency_key\":\"%s\"}]":"[{\"id\":\"c1\",\"name\":\"bench_echo\",\"arguments\":\"{}\"}]",key);
       R(begin); sqlite3_bind_int(msg,1,pos); sqlite3_bind_text(msg,2,"assistant",-1,SQLITE_STATIC); sqlite3_bind_text(msg,3,"",-1,SQLITE_STATIC); sqlite3_bind_text(msg,4,calls,-1,SQLITE_TRANSIENT); sqlite3_bind_null(msg,5); R(msg);
       sqlite3_bind_int(ses,1,pos); R(ses);
