@@ -3,10 +3,10 @@
 # one run of `skillhost __bench-history` on a fresh database in a temporary folder:
 #   - dispatch only:          the dispatch benchmark's in-process call of bench.echo (scripts/bench/dispatch_echo.c);
 #   - history, no recording:  the same call between the assistant and tool messages the history stores anyway;
-#   - history + recording:    the same plus the agent's recording of it (StoreCallRecorder: idempotency decision,
-#                             the call's row in the assistant message's transaction, the finish logged and
-#                             committed with the tool message);
-#   - 4 calls per reply:      a reply asking for 4 calls, their finishes logged or each committed on its own;
+#   - history + recording:    the same plus the agent's recording of it (StoreCallRecorder: the call's skill and
+#                             key in the assistant message, the idempotency decision, the call's whole row
+#                             logged and committed with the tool message);
+#   - 4 calls per reply:      a reply asking for 4 calls, their rows logged or each committed on its own;
 #   - recorder alone:         the recorder without a persistent history (it inserts the call's row itself).
 # Recording costs "history + recording" minus "history, no recording" (CPU µs; the machine may be shared).
 # Then scripts/bench/history_floor.c writes the same rows through SQLite's C API alone: the floor under it.

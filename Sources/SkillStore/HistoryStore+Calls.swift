@@ -25,7 +25,7 @@ extension HistoryStore {
                     .optional(call.idempotencyKey), call.workerPID.map(SQLValue.integer) ?? .null,
                 ])
                 // The session's last activity is its last message (written just before its calls).
-                return try database.scalar("SELECT last_insert_rowid()").integer ?? 0
+                return database.lastInsertRowID
     }
 
     /// Records how call `rowID` ended and, in the same transaction, the session context keys it changed
@@ -34,20 +34,6 @@ extension HistoryStore {
         let record = FinishRecord(rowID: rowID, outcome: outcome, context: changes, finishedMilliseconds: clock())
         try withDatabase { database throws(StoreError) in
             try database.write { () throws(StoreError) in try FinishJournal.write(record, onlyIfRunning: false, database) }
-        }
-    }
-
-    /// Marks the calls of `sessionID` still `started` as `interrupted` (the process that ran them is gone).
-    /// Returns how many there were.
-    @discardableResult
-    public func markUnfinishedCalls(session sessionID: String) throws(StoreError) -> Int {
-        try withDatabase { database throws(StoreError) in
-            try database.write { () throws(StoreError) in
-                try database.statement(
-                    "UPDATE skill_calls SET status = 'interrupted', error_kind = 'interrupted', error = 'the process stopped while the call ran; it may or may not have taken effect' WHERE session_id = ? AND status = 'started'"
-                ).run([.text(sessionID)])
-                return database.changes
-            }
         }
     }
 
@@ -65,11 +51,11 @@ extension HistoryStore {
         return try reading { database throws(StoreError) in try database.statement(sql).rows(values).map(Self.call) }
     }
 
-    /// The calls with idempotency key `key`, newest first (at most `limit`).
-    public func calls(idempotencyKey key: String, limit: Int = 20) throws(StoreError) -> [CallRecord] {
+    /// The calls of session `sessionID` with idempotency key `key`, newest first (at most `limit`).
+    public func calls(idempotencyKey key: String, session sessionID: String, limit: Int = 20) throws(StoreError) -> [CallRecord] {
         try reading { database throws(StoreError) in
-            try database.statement(Self.callSelect + " WHERE idempotency_key = ? ORDER BY id DESC LIMIT ?")
-                .rows([.text(key), .integer(Int64(limit))]).map(Self.call)
+            try database.statement(Self.callSelect + " WHERE session_id = ? AND idempotency_key = ? ORDER BY id DESC LIMIT ?")
+                .rows([.text(sessionID), .text(key), .integer(Int64(limit))]).map(Self.call)
         }
     }
 

@@ -11,7 +11,41 @@ extension HistoryStore {
     /// store's next write or read, or on its own after ``finishCommitDelayMilliseconds``, or when the store
     /// closes. When the log cannot be written, the finish is committed at once.
     public func recordFinish(_ rowID: Int64, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
-        let record = FinishRecord(rowID: rowID, outcome: outcome, context: changes, finishedMilliseconds: clock())
+        try log(FinishRecord(rowID: rowID, outcome: outcome, context: changes, finishedMilliseconds: clock()))
+    }
+
+    /// Records how `call` ended when it has no row yet: its row is written whole, with its finish, like
+    /// ``recordFinish(_:with:context:)`` (logged, then committed with the store's next write). Its assistant
+    /// message stood for it while it ran: a crash before this leaves it to ``markUnfinishedCalls(session:)``.
+    /// The outcome's start time, key, plugin and worker pid win over the call's.
+    public func recordFinish(of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
+        try log(Self.wholeRow(call, outcome, changes, now: clock()))
+    }
+
+    /// ``recordFinish(of:with:context:)`` committed at once, in a transaction of its own.
+    public func finishCall(of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
+        let record = Self.wholeRow(call, outcome, changes, now: clock())
+        try withDatabase { database throws(StoreError) in
+            try database.write { () throws(StoreError) in try FinishJournal.write(record, onlyIfRunning: false, database) }
+        }
+    }
+
+    static func wholeRow(_ call: CallRecord, _ outcome: CallOutcome, _ changes: [String: String], now: Int64) -> FinishRecord {
+        var outcome = outcome
+        outcome.startedMilliseconds = outcome.startedMilliseconds ?? call.startedMilliseconds
+        outcome.idempotencyKey = outcome.idempotencyKey ?? call.idempotencyKey
+        outcome.pluginVersion = outcome.pluginVersion ?? call.pluginVersion
+        outcome.pluginSHA256 = outcome.pluginSHA256 ?? call.pluginSHA256
+        outcome.workerPID = outcome.workerPID ?? call.workerPID
+        return FinishRecord(
+            rowID: 0, outcome: outcome, context: changes, finishedMilliseconds: now,
+            start: CallStart(
+                callID: call.callID, sessionID: call.sessionID, messagePosition: call.messagePosition.map(Int64.init),
+                skillID: call.skillID, argumentsJSON: call.argumentsJSON))
+    }
+
+    /// Logs `record` and keeps it for the next transaction (committed at once when the log cannot be written).
+    private func log(_ record: FinishRecord) throws(StoreError) {
         let schedule = try withJournal { database, journal throws(StoreError) in
             do {
                 try journal.add(record)

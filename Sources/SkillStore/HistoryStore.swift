@@ -160,9 +160,15 @@ public final class HistoryStore: Sendable {
     // MARK: - Messages
 
     /// Appends `messages` to session `sessionID` in one transaction, at the next positions (their own
-    /// `position` is ignored); the first user message titles a session that has no title.
-    public func appendMessages(_ messages: [MessageRecord], session sessionID: String) throws(StoreError) {
-        _ = try appendMessages(messages, session: sessionID, calls: [])
+    /// `position` is ignored); the first user message titles a session that has no title. Returns the
+    /// position of the first of them (-1 when `messages` is empty).
+    @discardableResult
+    public func appendMessages(_ messages: [MessageRecord], session sessionID: String) throws(StoreError) -> Int {
+        guard !messages.isEmpty else { return -1 }
+        let now = clock()
+        return try withDatabase { database throws(StoreError) in
+            try database.write { () throws(StoreError) in Int(try Self.insertMessages(messages, session: sessionID, now: now, database)) }
+        }
     }
 
     /// Appends `messages` and, in the same transaction, the rows of the skill calls the last assistant
@@ -174,20 +180,7 @@ public final class HistoryStore: Sendable {
         let now = clock()
         return try withDatabase { database throws(StoreError) in
             try database.write { () throws(StoreError) in
-                let next = try database.statement("SELECT coalesce(max(position) + 1, 0) FROM messages WHERE session_id = ?")
-                    .rows([.text(sessionID)]).first?.first?.integer ?? 0
-                let insert = try database.statement(
-                    "INSERT INTO messages(session_id, position, role, content, tool_calls, tool_call_id, created_ms) VALUES(?, ?, ?, ?, ?, ?, ?)")
-                for (offset, message) in messages.enumerated() {
-                    try insert.run([
-                        .text(sessionID), .integer(next + Int64(offset)), .text(message.role), .text(message.content),
-                        .optional(message.toolCallsJSON), .optional(message.toolCallID), .integer(now),
-                    ])
-                }
-                let title = messages.first { $0.role == "user" }.map { Self.title(from: $0.content) } ?? ""
-                try database.statement(
-                    "UPDATE sessions SET last_active_ms = ?, title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?"
-                ).run([.integer(now), .text(title), .text(sessionID)])
+                let next = try Self.insertMessages(messages, session: sessionID, now: now, database)
                 var rows: [Int64] = []
                 let asking = messages.lastIndex { $0.role == "assistant" }.map { next + Int64($0) }
                 for var call in calls {
@@ -197,6 +190,25 @@ public final class HistoryStore: Sendable {
                 return rows
             }
         }
+    }
+
+    /// Inserts `messages` at the session's next positions and marks it active; returns the first position.
+    static func insertMessages(_ messages: [MessageRecord], session sessionID: String, now: Int64, _ database: SQLiteDatabase) throws(StoreError) -> Int64 {
+        let next = try database.statement("SELECT coalesce(max(position) + 1, 0) FROM messages WHERE session_id = ?")
+            .rows([.text(sessionID)]).first?.first?.integer ?? 0
+        let insert = try database.statement(
+            "INSERT INTO messages(session_id, position, role, content, tool_calls, tool_call_id, created_ms) VALUES(?, ?, ?, ?, ?, ?, ?)")
+        for (offset, message) in messages.enumerated() {
+            try insert.run([
+                .text(sessionID), .integer(next + Int64(offset)), .text(message.role), .text(message.content),
+                .optional(message.toolCallsJSON), .optional(message.toolCallID), .integer(now),
+            ])
+        }
+        let title = messages.first { $0.role == "user" }.map { Self.title(from: $0.content) } ?? ""
+        try database.statement(
+            "UPDATE sessions SET last_active_ms = ?, title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?"
+        ).run([.integer(now), .text(title), .text(sessionID)])
+        return next
     }
 
     /// Every message of `sessionID`, in order.

@@ -66,7 +66,7 @@ import Testing
         let state = TempState()
         let (store, row) = try Self.storeWithStartedCall(state)
         try store.recordFinish(row, with: Self.result)
-        #expect(try store.calls(idempotencyKey: "none").isEmpty)
+        #expect(try store.calls(idempotencyKey: "none", session: "s").isEmpty)
         #expect(try store.calls(matching: TraceFilter()).first?.status == .succeeded)
         #expect(store.pendingFinishCount == 0)
     }

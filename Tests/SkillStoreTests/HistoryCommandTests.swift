@@ -30,6 +30,12 @@ import Testing
         #expect(sessions.first?["messages"] == 4)
         #expect(sessions.first?["calls"] == 1)
 
+        // One call, in the singular (it said "1 calls"); more than one in the plural.
+        let listed = try CLI.run(["history", "--state", state.directory])
+        #expect(listed.stdout.contains("  4 messages, 1 call  what time is it\n"), "\(listed.stdout)")
+        let debug = try CLI.run(["debug", "--state", state.directory])
+        #expect(debug.stdout.contains("\nlast call:\n"), "\(debug.stdout)")
+
         let show = try CLI.run(["history", "one", "--state", state.directory])
         #expect(show.stdout.contains("user: what time is it\n  [ok] clock.now: It is 12:00. (4.5 ms)\nassistant: It is noon."))
         let shown = try JSONValue(parsing: try CLI.run(["history", "one", "--json", "--state", state.directory]).stdout)

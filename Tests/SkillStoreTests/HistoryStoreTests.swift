@@ -42,6 +42,44 @@ import Testing
         #expect(try store.context(session: "old") == ["last": "{\"a\":1}"])
     }
 
+    /// What version 2 added (StoreSchema.migrations[1]), as released.
+    static let versionTwoAdditions = """
+        ALTER TABLE skill_calls ADD COLUMN worker_pid INTEGER;
+        CREATE TABLE session_context(session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, key TEXT NOT NULL,
+            value TEXT NOT NULL, updated_ms INTEGER NOT NULL, PRIMARY KEY(session_id, key)) WITHOUT ROWID;
+        PRAGMA user_version = 2;
+        """
+
+    @Test func migratesAVersionTwoFileToOneCallIndex() throws {
+        let state = TempState()
+        try TempState.execute(
+            Self.versionOneSchema + Self.versionTwoAdditions + """
+                INSERT INTO sessions VALUES('a', '', '', 1000, 2000);
+                INSERT INTO sessions VALUES('b', '', '', 1000, 2000);
+                INSERT INTO skill_calls(call_id, session_id, skill_id, arguments, status, result, started_ms, idempotency_key, worker_pid)
+                    VALUES('c1', 'a', 'x.y', '{}', 'succeeded', '1', 1500, 'a/x.y/1', 77);
+                INSERT INTO skill_calls(call_id, session_id, skill_id, arguments, status, result, started_ms, idempotency_key)
+                    VALUES('c1', 'b', 'x.y', '{}', 'failed', NULL, 1600, 'a/x.y/1');
+                """, on: state.databasePath)
+        let store = try HistoryStore(path: state.databasePath, clock: { 3000 })
+        #expect(store.schemaVersion == 3)
+        let indexes = try TempState.strings(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'skill_calls' ORDER BY name", on: state.databasePath)
+        #expect(indexes == ["skill_calls_session_key"])
+        // The key lookup names the session and uses the index.
+        let found = try store.calls(idempotencyKey: "a/x.y/1", session: "a")
+        #expect(found.map(\.status) == [.succeeded])
+        #expect(found.first?.workerPID == 77)
+        let plan = try TempState.strings(
+            "EXPLAIN QUERY PLAN SELECT id FROM skill_calls WHERE session_id = 'a' AND idempotency_key = 'k' ORDER BY id DESC",
+            on: state.databasePath)
+        #expect(plan.joined().contains("skill_calls_session_key"), "\(plan)")
+        #expect(try store.calls(matching: TraceFilter(skillID: "x.y")).count == 2)
+        #expect(try store.stats(skillID: "x.y").calls == 2)
+        #expect(try store.deleteSession(id: "a"))
+        #expect(try store.calls(matching: TraceFilter()).map(\.sessionID) == ["b"])
+    }
+
     @Test func corruptFileIsRefusedAndLeftUntouched() throws {
         let state = TempState()
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })

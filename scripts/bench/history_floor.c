@@ -1,10 +1,12 @@
 /*
  * history_floor.c — what SQLite alone costs for the rows the history writes per skill call, so
  * scripts/bench-history.sh can show the floor under the Swift figures in the same run. Same schema, pragmas
- * and statements as Sources/SkillStore (version 2): per call an assistant message and a tool message, each
+ * and statements as Sources/SkillStore (version 3): per call an assistant message and a tool message, each
  * one BEGIN IMMEDIATE transaction with the session's last_active_ms update; "with rows" adds what recording
- * writes (the call's row with the assistant message; its finish and one context key with the tool message).
- * Modes alternate in 10 rounds. Prints CPU µs per call.
+ * writes (the call's skill and idempotency key in the assistant message's tool_calls; the call's whole row,
+ * keyed by a hash as CallKey makes it, and one context key with the tool message).
+ * Calls go to sessions of 100 calls, as in the Swift benchmark. Modes alternate in 10 rounds. Prints CPU µs
+ * per call.
  *
  * usage: history_floor DATABASE_PATH CALLS   (the file and its -wal/-shm are replaced)
  */
@@ -29,29 +31,34 @@ int main(int argc,char**argv){
     "CREATE INDEX sessions_last_active ON sessions(last_active_ms);"
     "CREATE TABLE messages(session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, position INTEGER NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL, tool_calls TEXT, tool_call_id TEXT, created_ms INTEGER NOT NULL, PRIMARY KEY(session_id, position)) WITHOUT ROWID;"
     "CREATE TABLE skill_calls(id INTEGER PRIMARY KEY, call_id TEXT NOT NULL, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, message_position INTEGER, skill_id TEXT NOT NULL, plugin_version TEXT, plugin_sha256 TEXT, arguments TEXT NOT NULL, status TEXT NOT NULL, result TEXT, summary TEXT, error_kind TEXT, error TEXT, started_ms INTEGER NOT NULL, duration_ms REAL, idempotency_key TEXT, worker_pid INTEGER);"
-    "CREATE INDEX skill_calls_skill ON skill_calls(skill_id); CREATE INDEX skill_calls_session ON skill_calls(session_id); CREATE INDEX skill_calls_key ON skill_calls(idempotency_key);"
+    "CREATE INDEX skill_calls_session_key ON skill_calls(session_id, idempotency_key);"
     "CREATE TABLE session_context(session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL, updated_ms INTEGER NOT NULL, PRIMARY KEY(session_id,key)) WITHOUT ROWID;"
-    "INSERT INTO sessions VALUES('bench','','',0,0)");
+    "");
   sqlite3_stmt *begin=P("BEGIN IMMEDIATE"),*commit=P("COMMIT");
-  sqlite3_stmt *msg=P("INSERT INTO messages VALUES('bench',?,?,?,?,?,0)");
-  sqlite3_stmt *ses=P("UPDATE sessions SET last_active_ms=?, title = CASE WHEN title = '' THEN 'x' ELSE title END WHERE id='bench'");
-  sqlite3_stmt *ins=P("INSERT INTO skill_calls(call_id,session_id,message_position,skill_id,arguments,status,started_ms,idempotency_key) VALUES(?,'bench',?,'bench.echo','{\"text\":\"hello\"}','started',0,?)");
-  sqlite3_stmt *upd=P("UPDATE skill_calls SET status='succeeded', result=?, summary='12:00', error_kind=NULL, error=NULL, duration_ms=0.1, started_ms=coalesce(1,started_ms), plugin_version=coalesce(NULL,plugin_version), plugin_sha256=coalesce(NULL,plugin_sha256), worker_pid=coalesce(NULL,worker_pid) WHERE id=?");
-  sqlite3_stmt *ctx=P("INSERT INTO session_context VALUES('bench','counter',?,0) ON CONFLICT(session_id,key) DO UPDATE SET value=excluded.value, updated_ms=excluded.updated_ms");
+  sqlite3_stmt *msg=P("INSERT INTO messages VALUES(?6,?1,?2,?3,?4,?5,0)");
+  sqlite3_stmt *ses=P("UPDATE sessions SET last_active_ms=?1, title = CASE WHEN title = '' THEN 'x' ELSE title END WHERE id=?2");
+  sqlite3_stmt *newSession=P("INSERT INTO sessions VALUES(?,'','',0,0)");
+  sqlite3_stmt *ins=P("INSERT INTO skill_calls(call_id,session_id,message_position,skill_id,plugin_version,plugin_sha256,arguments,status,result,summary,error_kind,error,started_ms,duration_ms,idempotency_key,worker_pid) VALUES('c1',?4,?1,'bench.echo',NULL,NULL,'{\"text\":\"hello\"}','succeeded',?2,'12:00',NULL,NULL,1,0.1,?3,NULL)");
+  sqlite3_stmt *ctx=P("INSERT INTO session_context VALUES(?2,'counter',?1,0) ON CONFLICT(session_id,key) DO UPDATE SET value=excluded.value, updated_ms=excluded.updated_ms");
   const char*res="{\"date\":\"2026-11-30\",\"time\":\"12:00\",\"timezone\":\"Europe/Paris\",\"weekday\":\"Monday\"}";
-  double t[2]={0,0}; int pos=0;
+  double t[2]={0,0}; int pos=0, calls=0;
   for(int round=0;round<10;round++) for(int mode=0;mode<2;mode++){
     double c0=cpu();
     for(int i=0;i<n/10;i++){
-      char key[64]; snprintf(key,64,"bench/bench.echo/%016x",pos);
-      R(begin); sqlite3_bind_int(msg,1,pos); sqlite3_bind_text(msg,2,"assistant",-1,SQLITE_STATIC); sqlite3_bind_text(msg,3,"",-1,SQLITE_STATIC); sqlite3_bind_text(msg,4,"[{\"id\":\"c1\",\"name\":\"bench_echo\",\"arguments\":\"{}\"}]",-1,SQLITE_STATIC); sqlite3_bind_null(msg,5); R(msg);
+      char session[32]; snprintf(session,32,"bench-%d",calls/100);
+      if(calls++%100==0){ sqlite3_bind_text(newSession,1,session,-1,SQLITE_TRANSIENT); R(newSession); }
+      sqlite3_bind_text(msg,6,session,-1,SQLITE_TRANSIENT); sqlite3_bind_text(ses,2,session,-1,SQLITE_TRANSIENT);
+      sqlite3_bind_text(ins,4,session,-1,SQLITE_TRANSIENT); sqlite3_bind_text(ctx,2,session,-1,SQLITE_TRANSIENT);
+      unsigned long long hash=0xcbf29ce484222325ULL; for(int b=0;b<8;b++){hash^=(pos>>(8*b))&0xff; hash*=0x100000001b3ULL;}
+      char key[80]; snprintf(key,80,"%s/bench.echo/%016llx",session,hash);
+      char calls[256]; snprintf(calls,256,mode?"[{\"id\":\"c1\",\"name\":\"bench_echo\",\"arguments\":\"{}\",\"skill_id\":\"bench.echo\",\"idempotency_key\":\"%s\"}]":"[{\"id\":\"c1\",\"name\":\"bench_echo\",\"arguments\":\"{}\"}]",key);
+      R(begin); sqlite3_bind_int(msg,1,pos); sqlite3_bind_text(msg,2,"assistant",-1,SQLITE_STATIC); sqlite3_bind_text(msg,3,"",-1,SQLITE_STATIC); sqlite3_bind_text(msg,4,calls,-1,SQLITE_TRANSIENT); sqlite3_bind_null(msg,5); R(msg);
       sqlite3_bind_int(ses,1,pos); R(ses);
-      sqlite3_int64 row=0;
-      if(mode){ sqlite3_bind_text(ins,1,key,-1,SQLITE_TRANSIENT); sqlite3_bind_int(ins,2,pos); sqlite3_bind_text(ins,3,key,-1,SQLITE_TRANSIENT); R(ins); row=sqlite3_last_insert_rowid(db);}
+      int asking=pos;
       R(commit); pos++;
       R(begin); sqlite3_bind_int(msg,1,pos); sqlite3_bind_text(msg,2,"tool",-1,SQLITE_STATIC); sqlite3_bind_text(msg,3,res,-1,SQLITE_STATIC); sqlite3_bind_null(msg,4); sqlite3_bind_text(msg,5,"c1",-1,SQLITE_STATIC); R(msg);
       sqlite3_bind_int(ses,1,pos); R(ses);
-      if(mode){ sqlite3_bind_text(upd,1,res,-1,SQLITE_STATIC); sqlite3_bind_int64(upd,2,row); R(upd); char v[32]; snprintf(v,32,"%d",i); sqlite3_bind_text(ctx,1,v,-1,SQLITE_TRANSIENT); R(ctx);}
+      if(mode){ sqlite3_bind_int(ins,1,asking); sqlite3_bind_text(ins,2,res,-1,SQLITE_STATIC); sqlite3_bind_text(ins,3,key,-1,SQLITE_TRANSIENT); R(ins); char v[32]; snprintf(v,32,"%d",i); sqlite3_bind_text(ctx,1,v,-1,SQLITE_TRANSIENT); R(ctx);}
       R(commit); pos++;
     }
     t[mode]+=cpu()-c0;

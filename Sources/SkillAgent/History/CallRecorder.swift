@@ -25,12 +25,15 @@ public struct CallHandle: Sendable, Equatable {
     public var startedMilliseconds: Int64?
     /// Whether the row already holds the call's idempotency key (so the finish need not write it).
     public var storedIdempotencyKey = false
+    /// Whether the call has no row yet: the recorder writes it whole when the call finishes (``id`` is nil).
+    public var writtenAtFinish = false
 
     /// A handle with this id.
-    public init(id: Int64?, startedMilliseconds: Int64? = nil, storedIdempotencyKey: Bool = false) {
+    public init(id: Int64?, startedMilliseconds: Int64? = nil, storedIdempotencyKey: Bool = false, writtenAtFinish: Bool = false) {
         self.id = id
         self.startedMilliseconds = startedMilliseconds
         self.storedIdempotencyKey = storedIdempotencyKey
+        self.writtenAtFinish = writtenAtFinish
     }
 }
 

@@ -40,37 +40,48 @@ public actor PersistentHistory: ConversationHistory {
 
     public func append(_ messages: [ChatMessage]) {
         stored.append(contentsOf: messages)
-        let records = messages.map(record)
-        // The calls of the last assistant message get their rows in the same transaction (see PlannedCalls).
-        let asking = planned == nil ? nil : Array(zip(messages, records)).last(where: { $0.0.role == ChatMessage.Role.assistant && !$0.0.toolCalls.isEmpty })
-        let now = store.now()
-        let calls = (asking?.0.toolCalls ?? []).map { call in
-            let skillID = names.skillID(for: call.name)
-            // The key the recorder's decision computes, written now so the finish need not touch its index.
-            let key: String? =
-                if let skillID, let arguments = try? call.parsedArguments(), case .object = arguments {
-                    CallKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
-                } else {
-                    nil
-                }
-            return CallRecord(
-                callID: call.id, sessionID: sessionID, skillID: skillID ?? call.name,
-                argumentsJSON: Self.arguments(of: call.id, in: asking?.1), status: .started, startedMilliseconds: now,
-                idempotencyKey: key)
-        }
+        // The calls of the last assistant message are planned (see PlannedCalls): its stored `tool_calls`
+        // entries carry each call's skill and idempotency key, so a crash while they run leaves enough to
+        // mark them `interrupted`; their rows are written when they finish.
+        let askingIndex = planned == nil ? nil : messages.lastIndex { $0.role == ChatMessage.Role.assistant && !$0.toolCalls.isEmpty }
+        let keys: [String: (skillID: String?, key: String?)] =
+            askingIndex.map { index in
+                Dictionary(
+                    messages[index].toolCalls.map { call in
+                        let skillID = names.skillID(for: call.name)
+                        // The key the recorder's decision computes.
+                        let key: String? =
+                            if let skillID, let arguments = try? call.parsedArguments(), case .object = arguments {
+                                CallKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
+                            } else {
+                                nil
+                            }
+                        return (call.id, (skillID, key))
+                    }, uniquingKeysWith: { _, last in last })
+            } ?? [:]
+        let records = messages.enumerated().map { offset, message in record(message, plannedKeys: offset == askingIndex ? keys : [:]) }
         do {
-            // A tool message for a call whose row was written ahead but never started (refused at the step
-            // cap, cancelled before it ran) closes that row: it was not run.
+            // A tool message for a planned call that never started (refused at the step cap, cancelled
+            // before it ran) closes that call: it was not run.
             for message in messages where message.role == .tool {
-                guard let id = message.toolCallID, let row = planned?.take(id)?.row else { continue }
+                guard let id = message.toolCallID, let call = planned?.takeUnstarted(id) else { continue }
                 let text = redactor.scrub(message.content)
                 try store.recordFinish(
-                    row,
+                    of: call,
                     with: CallOutcome(
                         status: .failed, errorKind: "notRun", error: "not run: " + String(text.prefix(300)), durationMilliseconds: 0))
             }
-            let rows = try store.appendMessages(records, session: sessionID, calls: calls)
-            for (call, row) in zip(calls, rows) { planned?.plan(row, callID: call.callID, idempotencyKey: call.idempotencyKey) }
+            let first = try store.appendMessages(records, session: sessionID)
+            guard let askingIndex, let planned else { return }
+            let now = store.now()
+            for call in messages[askingIndex].toolCalls {
+                let planning = keys[call.id]
+                planned.plan(
+                    CallRecord(
+                        callID: call.id, sessionID: sessionID, messagePosition: first + askingIndex,
+                        skillID: planning?.skillID ?? call.name, argumentsJSON: Self.arguments(of: call.id, in: records[askingIndex]),
+                        status: .started, startedMilliseconds: now, idempotencyKey: planning?.key))
+            }
         } catch {
             report(error)
         }
@@ -82,7 +93,8 @@ public actor PersistentHistory: ConversationHistory {
         return items.first { $0["id"]?.stringValue == id }?["arguments"]?.stringValue ?? "{}"
     }
 
-    private func record(_ message: ChatMessage) -> MessageRecord {
+    /// The stored form of `message`; `plannedKeys` give the skill and idempotency key of planned calls.
+    private func record(_ message: ChatMessage, plannedKeys: [String: (skillID: String?, key: String?)] = [:]) -> MessageRecord {
         let calls: String? =
             message.toolCalls.isEmpty
             ? nil
@@ -94,7 +106,12 @@ public actor PersistentHistory: ConversationHistory {
                         } else {
                             redactor.scrub(call.argumentsText)
                         }
-                    return ["id": .string(call.id), "name": .string(call.name), "arguments": .string(arguments)]
+                    var item: JSONObject = ["id": .string(call.id), "name": .string(call.name), "arguments": .string(arguments)]
+                    if let planning = plannedKeys[call.id] {
+                        if let skillID = planning.skillID { item["skill_id"] = .string(skillID) }
+                        if let key = planning.key { item["idempotency_key"] = .string(key) }
+                    }
+                    return .object(item)
                 }
             ).serialized()
         return MessageRecord(

@@ -1,23 +1,48 @@
+import SkillStore
 import Synchronization
 
-/// Rows of skill calls written ahead with the assistant message that asks for them
-/// (``PersistentHistory``), handed to ``StoreCallRecorder`` when each call starts: the call then needs no
-/// write of its own before it runs. Thread-safe.
+/// Skill calls an assistant message asked for, handed from ``PersistentHistory`` (which stores the message,
+/// whose `tool_calls` entries name each call's skill and idempotency key) to ``StoreCallRecorder``: a
+/// planned call needs no write before it runs, and its row is written whole with its finish
+/// (``HistoryStore/recordFinish(of:with:context:)``). Thread-safe.
 public final class PlannedCalls: Sendable {
-    private let rows = Mutex<[String: (row: Int64, idempotencyKey: String?)]>([:])
+    private struct Plan {
+        var call: CallRecord
+        var started = false
+    }
+
+    private let calls = Mutex<[String: Plan]>([:])
 
     /// An empty plan.
     public init() {}
 
-    /// Remembers the row of call `callID`, written with `idempotencyKey` (the latest message's calls replace
-    /// older ones of the same id).
-    func plan(_ row: Int64, callID: String, idempotencyKey: String? = nil) {
-        rows.withLock { $0[callID] = (row, idempotencyKey) }
+    /// Remembers `call` (its row not written yet; the latest message's calls replace older ones of the same id).
+    func plan(_ call: CallRecord) {
+        calls.withLock { $0[call.callID] = Plan(call: call) }
     }
 
-    /// The idempotency key the row of `callID` was written with, if any.
-    func idempotencyKey(of callID: String) -> String? { rows.withLock { $0[callID]?.idempotencyKey } }
+    /// The idempotency key planned for `callID`, if any.
+    func idempotencyKey(of callID: String) -> String? { calls.withLock { $0[callID]?.call.idempotencyKey } }
 
-    /// The row written ahead for `callID` and its key, removed from the plan; nil when there is none.
-    func take(_ callID: String) -> (row: Int64, idempotencyKey: String?)? { rows.withLock { $0.removeValue(forKey: callID) } }
+    /// Marks `callID` as running since `milliseconds`; false when it is not planned.
+    func start(_ callID: String, at milliseconds: Int64) -> Bool {
+        calls.withLock { plans in
+            guard plans[callID] != nil else { return false }
+            plans[callID]?.started = true
+            plans[callID]?.call.startedMilliseconds = milliseconds
+            return true
+        }
+    }
+
+    /// The planned call `callID`, removed from the plan; nil when there is none.
+    func take(_ callID: String) -> CallRecord? { calls.withLock { $0.removeValue(forKey: callID)?.call } }
+
+    /// The planned call `callID` if it never started, removed from the plan.
+    func takeUnstarted(_ callID: String) -> CallRecord? {
+        calls.withLock { plans in
+            guard let plan = plans[callID], !plan.started else { return nil }
+            plans[callID] = nil
+            return plan.call
+        }
+    }
 }

@@ -8,10 +8,11 @@ import SkillStore
 /// - `dispatch only`: the skill's in-process call (the dispatch benchmark's row) and the parse of its result;
 /// - `history, no recording`: the same call between the two messages the history stores anyway (the
 ///   assistant message that asks for it, the tool message that answers);
-/// - `history + recording`: the same plus everything the call recorder does (the call's row in the
-///   assistant message's transaction, the decision, the finish with result, summary and one context change
-///   logged and committed with the tool message), for an idempotent skill and for a non-idempotent one
-///   (idempotency-key lookup), and as before the finish log (the finish committed in its own transaction);
+/// - `history + recording`: the same plus everything the call recorder does (the call's skill and key in
+///   the assistant message's `tool_calls`, the decision, the call's whole row with result, summary and one
+///   context change logged and committed with the tool message), for an idempotent skill and for a
+///   non-idempotent one (idempotency-key lookup), and as before the finish log (the row committed in a
+///   transaction of its own);
 /// - the same for a reply that asks for 4 calls (their finishes share the tool messages' transaction);
 /// - `recorder alone`: the recorder without a persistent history (it inserts the call's row itself).
 /// Modes run in interleaved rounds; each row gives the median round (the machine is shared).
@@ -46,16 +47,29 @@ public enum RecorderBenchmark {
 
     /// Rounds each mode is split into.
     static let rounds = 5
+    /// Calls per session.
+    static let sessionLength = 100
 
     /// Runs every mode `iterations` times on a new database at `path`.
     public static func run(path: String, iterations: Int, skill: Skill? = nil) throws -> [Result] {
         let store = try HistoryStore(path: path)
-        try store.createSession(id: "bench")
         let context = SessionContext()
         let planned = PlannedCalls()
-        let ahead = StoreCallRecorder(store: store, sessionID: "bench", context: context, planned: planned)
-        let alone = StoreCallRecorder(store: store, sessionID: "bench", context: context)
-        let committing = StoreCallRecorder(store: store, sessionID: "bench", context: context, planned: planned, commitsEachFinish: true)
+        // Calls go to sessions of ``sessionLength`` calls each (a long chat), as the history sees them: one
+        // session of every call would make each key a random place in one huge stretch of the index.
+        var recorders: [String: (ahead: StoreCallRecorder, alone: StoreCallRecorder, committing: StoreCallRecorder)] = [:]
+        func session(_ index: Int) throws -> String {
+            let id = "bench-\(index / sessionLength)"
+            if recorders[id] == nil {
+                try store.createSession(id: id)
+                recorders[id] = (
+                    StoreCallRecorder(store: store, sessionID: id, context: context, planned: planned),
+                    StoreCallRecorder(store: store, sessionID: id, context: context),
+                    StoreCallRecorder(store: store, sessionID: id, context: context, planned: planned, commitsEachFinish: true)
+                )
+            }
+            return id
+        }
         let dispatch = try dispatcher(skill)
         let tool = { (idempotent: Bool) in
             AgentTool(
@@ -64,18 +78,19 @@ public enum RecorderBenchmark {
         }
         let tools = [true: tool(true), false: tool(false)]
         func arguments(_ index: Int) -> String { "{\"text\":\"hello \(index)\"}" }
-        func asking(_ index: Int) -> MessageRecord {
-            MessageRecord(
+        func asking(_ index: Int, key: String? = nil) -> MessageRecord {
+            let planning = key.map { ",\"skill_id\":\"bench.echo\",\"idempotency_key\":\"\($0)\"" } ?? ""
+            return MessageRecord(
                 role: "assistant", content: "",
-                toolCallsJSON: "[{\"id\":\"c\(index)\",\"name\":\"bench_echo\",\"arguments\":\"{\\\"text\\\":\\\"hello \(index)\\\"}\"}]")
+                toolCallsJSON: "[{\"id\":\"c\(index)\",\"name\":\"bench_echo\",\"arguments\":\"{\\\"text\\\":\\\"hello \(index)\\\"}\"\(planning)}]")
         }
         func answer(_ index: Int, _ result: JSONValue) -> MessageRecord {
             MessageRecord(role: "tool", content: result.serialized(), toolCallID: "c\(index)")
         }
-        func call(_ index: Int, idempotent: Bool) -> RecordedCall {
+        func call(_ index: Int, idempotent: Bool, session: String) -> RecordedCall {
             RecordedCall(
                 callID: "c\(index)", toolName: "bench_echo", skillID: "bench.echo", argumentsText: arguments(index),
-                tool: tools[idempotent], sessionID: "bench")
+                tool: tools[idempotent], sessionID: session)
         }
         /// The skill runs (it changes one context key, as `context_set` would).
         func runSkill(_ index: Int) -> JSONValue {
@@ -84,7 +99,7 @@ public enum RecorderBenchmark {
             return result
         }
         func record(_ recorder: StoreCallRecorder, _ index: Int, idempotent: Bool) -> JSONValue {
-            var recorded = call(index, idempotent: idempotent)
+            var recorded = call(index, idempotent: idempotent, session: recorder.sessionID)
             switch recorder.decision(for: recorded) {
             case .run(let key): recorded.idempotencyKey = key
             case .replay(_, let key), .confirmRetry(_, let key): recorded.idempotencyKey = key
@@ -97,8 +112,9 @@ public enum RecorderBenchmark {
         let modes: [(String, (Int) throws -> Void)] = [
             ("dispatch only (in-process call)", { index in _ = runSkill(index) }),
             ("history, no recording", { index in
-                try store.appendMessages([asking(index)], session: "bench")
-                try store.appendMessages([answer(index, runSkill(index))], session: "bench")
+                let id = try session(index)
+                try store.appendMessages([asking(index)], session: id)
+                try store.appendMessages([answer(index, runSkill(index))], session: id)
             }),
             ("history + recording (idempotent skill)", { index in
                 try recordWithHistory(index, idempotent: true)
@@ -107,43 +123,50 @@ public enum RecorderBenchmark {
                 try recordWithHistory(index, idempotent: false)
             }),
             ("history + recording, finish in its own transaction", { index in
-                try recordWithHistory(index, idempotent: true, recorder: committing)
+                try recordWithHistory(index, idempotent: true, committing: true)
             }),
             ("history + recording, 4 calls per reply (per call)", { index in
-                if index % 4 == 0 { try recordReply(index, recorder: ahead) }
+                if index % 4 == 0 { try recordReply(index, committing: false) }
             }),
             ("same, each finish in its own transaction", { index in
-                if index % 4 == 0 { try recordReply(index, recorder: committing) }
+                if index % 4 == 0 { try recordReply(index, committing: true) }
             }),
-            ("recorder alone (no persistent history)", { index in _ = record(alone, index, idempotent: true) }),
+            ("recorder alone (no persistent history)", { index in _ = record(recorders[try session(index)]!.alone, index, idempotent: true) }),
         ]
-        func recordWithHistory(_ index: Int, idempotent: Bool, recorder: StoreCallRecorder? = nil) throws {
-            // What PersistentHistory writes with the assistant message: the call's row, with its key.
-            let key = try CallKey.make(sessionID: "bench", skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
-            let rows = try store.appendMessages(
-                [asking(index)], session: "bench",
-                calls: [CallRecord(
-                    callID: "c\(index)", sessionID: "bench", skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
-                    startedMilliseconds: store.now(), idempotencyKey: key)])
-            planned.plan(rows[0], callID: "c\(index)", idempotencyKey: key)
-            let result = record(recorder ?? ahead, index, idempotent: idempotent)
-            try store.appendMessages([answer(index, result)], session: "bench")
+        func recordWithHistory(_ index: Int, idempotent: Bool, committing: Bool = false) throws {
+            let id = try session(index)
+            let recorder = committing ? recorders[id]!.committing : recorders[id]!.ahead
+            // What PersistentHistory does with the assistant message: the call's key in its tool_calls entry,
+            // the call planned (its row is written with its finish).
+            let key = try CallKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
+            let position = try store.appendMessages([asking(index, key: key)], session: id)
+            planned.plan(
+                CallRecord(
+                    callID: "c\(index)", sessionID: id, messagePosition: position, skillID: "bench.echo",
+                    argumentsJSON: arguments(index), status: .started, startedMilliseconds: store.now(), idempotencyKey: key))
+            let result = record(recorder, index, idempotent: idempotent)
+            try store.appendMessages([answer(index, result)], session: id)
         }
         /// One reply asking for 4 calls (indexes `first`…`first + 3`), which run one after the other; their
         /// tool messages are stored together, as the agent does.
-        func recordReply(_ first: Int, recorder: StoreCallRecorder) throws {
+        func recordReply(_ first: Int, committing: Bool) throws {
+            let id = try session(first)
+            let recorder = committing ? recorders[id]!.committing : recorders[id]!.ahead
             let indexes = first..<first + 4
             var records: [CallRecord] = []
             for index in indexes {
-                let key = try CallKey.make(sessionID: "bench", skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
+                let key = try CallKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
                 records.append(CallRecord(
-                    callID: "c\(index)", sessionID: "bench", skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
+                    callID: "c\(index)", sessionID: id, skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
                     startedMilliseconds: store.now(), idempotencyKey: key))
             }
-            let rows = try store.appendMessages([asking(first)], session: "bench", calls: records)
-            for (row, record) in zip(rows, records) { planned.plan(row, callID: record.callID, idempotencyKey: record.idempotencyKey) }
+            let position = try store.appendMessages([asking(first, key: records[0].idempotencyKey)], session: id)
+            for var record in records {
+                record.messagePosition = position
+                planned.plan(record)
+            }
             let answers = indexes.map { index in answer(index, record(recorder, index, idempotent: true)) }
-            try store.appendMessages(answers, session: "bench")
+            try store.appendMessages(answers, session: id)
         }
         var samples: [[(wall: Double, cpu: Double)]] = Array(repeating: [], count: modes.count)
         let perRound = max(1, iterations / rounds)

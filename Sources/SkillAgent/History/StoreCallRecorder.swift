@@ -17,8 +17,9 @@ public struct PluginProvenance: Sendable, Equatable {
     }
 }
 
-/// The ``CallRecorder`` over the SQLite history: each call is a row written when it starts and updated
-/// when it ends, together with the session-context keys it changed; arguments are stored with `writeOnly`
+/// The ``CallRecorder`` over the SQLite history: each call is a row, written whole when it ends when its
+/// assistant message was stored with it planned (``PlannedCalls``), else written when it starts and
+/// updated when it ends; with the session-context keys it changed. Arguments are stored with `writeOnly`
 /// fields and secrets redacted. Non-idempotent skills get replay and retry protection by idempotency key.
 public final class StoreCallRecorder: CallRecorder {
     /// The database.
@@ -82,7 +83,7 @@ public final class StoreCallRecorder: CallRecorder {
         // Idempotent skills run again: repeating them is harmless and their answer may have changed.
         guard !tool.idempotent else { return .run(idempotencyKey: key) }
         do {
-            let earlier = try store.calls(idempotencyKey: key)
+            let earlier = try store.calls(idempotencyKey: key, session: sessionID)
             if let done = earlier.first(where: { $0.status == .succeeded }), let text = done.resultJSON,
                 let result = try? JSONValue(parsing: text)
             {
@@ -102,10 +103,9 @@ public final class StoreCallRecorder: CallRecorder {
     }
 
     public func callStarted(_ call: RecordedCall) -> CallHandle {
-        // Written ahead with the assistant message: nothing to write before the call runs.
-        if let (row, key) = planned?.take(call.callID) {
-            return CallHandle(
-                id: row, startedMilliseconds: store.now(), storedIdempotencyKey: key != nil && key == call.idempotencyKey)
+        // Its assistant message, stored, lists it: nothing to write before the call runs.
+        if let planned, planned.start(call.callID, at: store.now()) {
+            return CallHandle(id: nil, writtenAtFinish: true)
         }
         let argumentsText: String =
             if let arguments = Self.arguments(call) {
@@ -129,7 +129,8 @@ public final class StoreCallRecorder: CallRecorder {
     public func callFinished(
         _ handle: CallHandle, call: RecordedCall, outcome: Result<JSONValue, HostError>, seconds: Double, replayed: Bool
     ) {
-        guard let row = handle.id else { return }
+        let planned = handle.writtenAtFinish ? planned?.take(call.callID) : nil
+        guard handle.id != nil || planned != nil else { return }
         let milliseconds = (seconds * 1_000_000).rounded() / 1000
         var ending: CallOutcome
         switch outcome {
@@ -151,10 +152,19 @@ public final class StoreCallRecorder: CallRecorder {
         ending.pluginSHA256 = origin?.sha256
         ending.workerPID = call.workerPID.map(Int64.init)
         do {
-            if commitsEachFinish {
-                try store.finishCall(row, with: ending, context: contextChanges())
-            } else {
-                try store.recordFinish(row, with: ending, context: contextChanges())
+            if let planned {
+                ending.idempotencyKey = call.idempotencyKey ?? planned.idempotencyKey
+                if commitsEachFinish {
+                    try store.finishCall(of: planned, with: ending, context: contextChanges())
+                } else {
+                    try store.recordFinish(of: planned, with: ending, context: contextChanges())
+                }
+            } else if let row = handle.id {
+                if commitsEachFinish {
+                    try store.finishCall(row, with: ending, context: contextChanges())
+                } else {
+                    try store.recordFinish(row, with: ending, context: contextChanges())
+                }
             }
         } catch {
             report(error)

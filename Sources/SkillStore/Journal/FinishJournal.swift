@@ -43,6 +43,7 @@ final class FinishJournal {
     /// marked `interrupted`): one already finished means the record was committed before its log was
     /// emptied, and writing it again could turn back a newer context value.
     static func write(_ record: FinishRecord, onlyIfRunning: Bool, _ database: SQLiteDatabase) throws(StoreError) {
+        if let start = record.start { return try insert(record, start, onlyIfRunning: onlyIfRunning, database) }
         let outcome = record.outcome
         // The key is only assigned when there is one: assigning the column at all rewrites its index entry.
         let keyed = outcome.idempotencyKey != nil
@@ -58,10 +59,51 @@ final class FinishJournal {
         let sql = (keyed ? keyedUpdateSQL : updateSQL) + (onlyIfRunning ? " AND status IN ('started', 'interrupted')" : "")
         try database.statement(sql).run(values)
         guard !record.context.isEmpty, database.changes > 0 else { return }
-        let session = try database.statement("SELECT session_id FROM skill_calls WHERE id = ?")
-            .rows([.integer(record.rowID)]).first?.first?.text ?? ""
-        try HistoryStore.writeContext(record.context, session: session, now: record.finishedMilliseconds, database)
+        // The call's session is read inside the upsert (no round trip, no copy of the id).
+        let upsert = try database.statement(contextOfCallSQL)
+        for (key, value) in record.context.sorted(by: { $0.key < $1.key }) {
+            try upsert.run([.text(key), .text(value), .integer(record.finishedMilliseconds), .integer(record.rowID)])
+        }
     }
+
+    /// How a finish stores a context key in its call's session.
+    static let contextOfCallSQL = """
+        INSERT INTO session_context(session_id, key, value, updated_ms) SELECT session_id, ?, ?, ? FROM skill_calls WHERE id = ?
+            ON CONFLICT(session_id, key) DO UPDATE SET value = excluded.value, updated_ms = excluded.updated_ms
+        """
+
+    /// Writes the whole row of a call that had none while it ran (one insert: its assistant message stands
+    /// for it until then, see ``HistoryStore/markUnfinishedCalls(session:)``). A recovered record finds the
+    /// row when there is one already: it finishes it only while it is `started` or `interrupted`.
+    static func insert(_ record: FinishRecord, _ start: CallStart, onlyIfRunning: Bool, _ database: SQLiteDatabase) throws(StoreError) {
+        let outcome = record.outcome
+        if onlyIfRunning,
+            let existing = try database.statement(
+                "SELECT id FROM skill_calls WHERE session_id = ? AND call_id = ? AND message_position IS ? ORDER BY id DESC LIMIT 1"
+            ).rows([.text(start.sessionID), .text(start.callID), start.messagePosition.map(SQLValue.integer) ?? .null]).first?.first?.integer
+        {
+            var update = record
+            update.rowID = existing
+            update.start = nil
+            return try write(update, onlyIfRunning: true, database)
+        }
+        try database.statement(insertSQL).run([
+            .text(start.callID), .text(start.sessionID), start.messagePosition.map(SQLValue.integer) ?? .null, .text(start.skillID),
+            .optional(outcome.pluginVersion), .optional(outcome.pluginSHA256), .text(start.argumentsJSON),
+            .text(outcome.status.rawValue), .optional(outcome.resultJSON), .optional(outcome.summary), .optional(outcome.errorKind),
+            .optional(outcome.error), .integer(outcome.startedMilliseconds ?? record.finishedMilliseconds),
+            outcome.status == .interrupted ? .null : .real(outcome.durationMilliseconds), .optional(outcome.idempotencyKey), outcome.workerPID.map(SQLValue.integer) ?? .null,
+        ])
+        guard !record.context.isEmpty else { return }
+        try HistoryStore.writeContext(record.context, session: start.sessionID, now: record.finishedMilliseconds, database)
+    }
+
+    /// How the row of a call finished before it had one is written.
+    static let insertSQL = """
+        INSERT INTO skill_calls(call_id, session_id, message_position, skill_id, plugin_version, plugin_sha256, arguments,
+            status, result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid)
+        VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
 
     /// How a call row is finished.
     static let updateSQL = """

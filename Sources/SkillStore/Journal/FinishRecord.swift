@@ -9,16 +9,30 @@ struct FinishRecord: Sendable, Equatable {
     var context: [String: String]
     /// When it finished (Unix milliseconds): the context keys' `updated_ms`.
     var finishedMilliseconds: Int64
+    /// For a call whose row is written with its finish (``HistoryStore/recordFinish(of:with:context:)``):
+    /// who asked for it (call id, session, message position, skill, redacted arguments); ``rowID`` is 0.
+    var start: CallStart? = nil
+}
+
+/// What identifies a call whose row is written only when it finishes (``FinishRecord/start``).
+struct CallStart: Sendable, Equatable {
+    var callID: String
+    var sessionID: String
+    var messagePosition: Int64?
+    var skillID: String
+    var argumentsJSON: String
 }
 
 /// The bytes of a ``FinishRecord`` in a finish log, written down as data (all integers little-endian):
 ///
 /// ```
 /// record  := length:u32 checksum:u32 body           length = body bytes; checksum = FNV-1a 32 of body
-/// body    := version:u8(=1) row:i64 finished:i64 duration:f64 started:opt-i64 pid:opt-i64
+/// body    := version:u8(=1|2) row:i64 finished:i64 duration:f64 started:opt-i64 pid:opt-i64
 ///            status:str result:opt-str summary:opt-str error_kind:opt-str error:opt-str
 ///            idempotency_key:opt-str plugin_version:opt-str plugin_sha256:opt-str
 ///            count:u32 (key:str value:str){count}
+///            start                                   only in version 2
+/// start   := call_id:str session:str message_position:opt-i64 skill:str arguments:str
 /// str     := length:u32 UTF-8 bytes            opt-x := 0:u8 | 1:u8 x
 /// ```
 ///
@@ -26,7 +40,9 @@ struct FinishRecord: Sendable, Equatable {
 /// status, bad UTF-8 or bytes left over all make the record unreadable (a torn tail after a power cut, or a
 /// damaged file).
 enum FinishRecordCoding {
+    /// A finish of a row written before (version 1), or of a call whose row it writes (version 2: with a start).
     static let version: UInt8 = 1
+    static let versionWithStart: UInt8 = 2
     /// Bytes before the body.
     static let headerSize = 8
     /// A record longer than this is refused by the decoder (no finish is this big: results are capped far
@@ -37,7 +53,7 @@ enum FinishRecordCoding {
     static func encode(_ record: FinishRecord) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(128 + (record.outcome.resultJSON?.utf8.count ?? 0))
-        body.append(version)
+        body.append(record.start == nil ? version : versionWithStart)
         append(UInt64(bitPattern: record.rowID), to: &body)
         append(UInt64(bitPattern: record.finishedMilliseconds), to: &body)
         append(record.outcome.durationMilliseconds.bitPattern, to: &body)
@@ -59,6 +75,13 @@ enum FinishRecordCoding {
         for (key, value) in record.context.sorted(by: { $0.key < $1.key }) {
             append(key, to: &body)
             append(value, to: &body)
+        }
+        if let start = record.start {
+            append(start.callID, to: &body)
+            append(start.sessionID, to: &body)
+            appendOptional(start.messagePosition, to: &body)
+            append(start.skillID, to: &body)
+            append(start.argumentsJSON, to: &body)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(headerSize + body.count)
@@ -106,7 +129,10 @@ enum FinishRecordCoding {
             throw Unreadable(offset: offset, reason: "checksum mismatch (damaged record)")
         }
         reader.end = end
-        guard try reader.byte() == version else { throw Unreadable(offset: offset, reason: "unknown record version") }
+        let recordVersion = try reader.byte()
+        guard recordVersion == version || recordVersion == versionWithStart else {
+            throw Unreadable(offset: offset, reason: "unknown record version")
+        }
         let row = Int64(bitPattern: try reader.uint64())
         let finished = Int64(bitPattern: try reader.uint64())
         let duration = Double(bitPattern: try reader.uint64())
@@ -125,6 +151,12 @@ enum FinishRecordCoding {
             let key = try reader.string()
             context[key] = try reader.string()
         }
+        var start: CallStart?
+        if recordVersion == versionWithStart {
+            start = CallStart(
+                callID: try reader.string(), sessionID: try reader.string(), messagePosition: try reader.optionalInt64(),
+                skillID: try reader.string(), argumentsJSON: try reader.string())
+        }
         guard reader.position == end else { throw Unreadable(offset: offset, reason: "\(end - reader.position) bytes left over") }
         var outcome = CallOutcome(
             status: status, resultJSON: texts[0], summary: texts[1], errorKind: texts[2], error: texts[3],
@@ -134,7 +166,7 @@ enum FinishRecordCoding {
         outcome.pluginVersion = texts[5]
         outcome.pluginSHA256 = texts[6]
         outcome.workerPID = pid
-        return (FinishRecord(rowID: row, outcome: outcome, context: context, finishedMilliseconds: finished), end)
+        return (FinishRecord(rowID: row, outcome: outcome, context: context, finishedMilliseconds: finished, start: start), end)
     }
 
     /// FNV-1a, 32 bits.

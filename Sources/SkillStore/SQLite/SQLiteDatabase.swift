@@ -80,6 +80,9 @@ final class SQLiteDatabase {
     /// Rows changed by the last write.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The row id of the last row inserted on this connection.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// The error for result `code`, with the file, the cause and what to do.
     func error(_ code: Int32, doing action: String) -> StoreError {
         let detail = String(cString: sqlite3_errmsg(handle))

@@ -68,6 +68,16 @@ enum StoreSchema {
             PRIMARY KEY(session_id, key)
         ) WITHOUT ROWID;
         """,
+        // 3: one index on skill calls instead of three, so recording a call writes fewer pages (docs/history.md,
+        // "Cost"). The idempotency lookup always names the session (a key starts with it), so session and key
+        // share one index; its prefix serves the session's calls and the cascade from `sessions`. `trace
+        // --skill` and `inspect` walk the calls newest first by row id until they have enough.
+        """
+        DROP INDEX skill_calls_skill;
+        DROP INDEX skill_calls_session;
+        DROP INDEX skill_calls_key;
+        CREATE INDEX skill_calls_session_key ON skill_calls(session_id, idempotency_key);
+        """,
     ]
 
     /// Checks that `database` is a SkillHost history file this build understands, then brings it to

@@ -66,7 +66,7 @@ enum DebugCommand: Command {
                 print("  \(skill.id)  \(skill.enabled && plugin.enabled ? "enabled" : "disabled")  plugin \(plugin.status.rawValue)")
             }
         }
-        print("last \(trace.count) calls:")
+        print(trace.count == 1 ? "last call:" : "last \(trace.count) calls:")
         trace.forEach { print("  " + HistoryJSON.callLine($0)) }
         return ExitCode.success
     }

@@ -52,7 +52,7 @@ enum HistoryCommand: Command {
                 print("no stored sessions in \(store.path); 'skillhost chat' starts one")
             } else {
                 for session in sessions {
-                    print("\(session.id)  \(HistoryJSON.timestamp(session.lastActiveMilliseconds))  \(session.messageCount) messages, \(session.callCount) calls  \(session.title)")
+                    print("\(session.id)  \(HistoryJSON.timestamp(session.lastActiveMilliseconds))  \(HistoryJSON.counted(session.messageCount, "message")), \(HistoryJSON.counted(session.callCount, "call"))  \(session.title)")
                 }
             }
         case 1:

@@ -60,6 +60,11 @@ enum HistoryJSON {
         return "\(timestamp(record.startedMilliseconds))  \(status) \(record.skillID)  \(duration)  \(detail)"
     }
 
+    /// `count` and `noun`, the noun in the plural unless the count is 1 ("1 call", "2 calls", "0 calls").
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// "12.3 ms", "1.52 s".
     static func milliseconds(_ value: Double) -> String {
         value < 1000 ? String(format: "%.1f ms", value) : String(format: "%.2f s", value / 1000)

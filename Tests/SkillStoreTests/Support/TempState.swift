@@ -28,6 +28,24 @@ final class TempState {
         }
     }
 
+    /// The last column of every row `sql` returns on `path`, as text (plain SQLite, outside the store; the
+    /// last column of `EXPLAIN QUERY PLAN` is the plan's text).
+    static func strings(_ sql: String, on path: String) throws -> [String] {
+        var handle: OpaquePointer?
+        guard sqlite3_open(path, &handle) == SQLITE_OK else { throw SetupError("cannot open \(path)") }
+        defer { sqlite3_close(handle) }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw SetupError(String(cString: sqlite3_errmsg(handle)))
+        }
+        defer { sqlite3_finalize(statement) }
+        var values: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            values.append(sqlite3_column_text(statement, sqlite3_column_count(statement) - 1).map { String(cString: $0) } ?? "")
+        }
+        return values
+    }
+
     struct SetupError: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
