@@ -42,11 +42,13 @@ final class CallRendezvous: ContextChannel {
 
     /// Reports the task's outcome and wakes the call thread.
     func finish(_ outcome: CallOutcome) {
-        let wakeUp = state.withLock { state in
+        let (accepted, wakeUp) = state.withLock { state in
+            // After the call has returned without it, nobody takes the outcome: it is dropped.
+            guard state.context != nil else { return (false, DispatchSemaphore?.none) }
             state.outcome = outcome
-            return state.wakeUp
+            return (true, state.wakeUp)
         }
-        wakeUp?.signal()
+        if accepted { wakeUp?.signal() } else { outcome.release() }
     }
 
     var isCancelled: Bool {
@@ -131,7 +133,17 @@ final class CallRendezvous: ContextChannel {
         var graceEnd = DispatchTime.distantFuture
         while true {
             let (requests, outcome, context, wakeUp) = state.withLock { state in
-                defer { state.requests.removeAll() }
+                if let outcome = state.outcome, state.requests.isEmpty {
+                    // Finished with nothing left to serve (always so for a skill that did not suspend):
+                    // take the outcome and close the channel in this one critical section.
+                    state.outcome = nil
+                    state.context = nil
+                    return ([Request](), Optional(outcome), UnsafePointer<skill_call_context>?.none, DispatchSemaphore?.none)
+                }
+                defer {
+                    state.requests.removeAll()
+                    state.outcome = nil  // taken (when set): its owner is now this thread
+                }
                 if state.outcome == nil, state.requests.isEmpty, state.wakeUp == nil {
                     // About to block: from now on `finish` and `post` signal this (set under the same lock
                     // that saw no outcome, so no wake-up is lost).
@@ -139,6 +151,7 @@ final class CallRendezvous: ContextChannel {
                 }
                 return (state.requests, state.outcome, state.context, state.wakeUp)
             }
+            if let outcome, requests.isEmpty { return outcome.stopped(by: stopReason) }
             for request in requests { request(context) }
             if let outcome { return close(with: outcome.stopped(by: stopReason)) }
             if !requests.isEmpty { continue }
@@ -160,14 +173,19 @@ final class CallRendezvous: ContextChannel {
         }
     }
 
-    /// Ends the call: later requests run with a nil context, queued ones are answered with nil.
+    /// Ends the call: later requests run with a nil context, queued ones are answered with nil, and an
+    /// outcome that arrived after the last look (the call returns `outcome` instead) is released.
     private func close(with outcome: CallOutcome) -> CallOutcome {
-        let pending = state.withLock { state in
+        let (pending, late) = state.withLock { state in
             state.context = nil
-            defer { state.requests.removeAll() }
-            return state.requests
+            defer {
+                state.requests.removeAll()
+                state.outcome = nil
+            }
+            return (state.requests, state.outcome)
         }
         for request in pending { request(nil) }
+        late?.release()
         return outcome
     }
 }
