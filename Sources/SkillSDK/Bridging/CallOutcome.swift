@@ -6,8 +6,9 @@ enum CallOutcome: Sendable {
     /// The skill's output as JSON text, owned by whoever holds the outcome last: handed to the host as
     /// the result, or released where an outcome is dropped (``CallRendezvous``).
     case success(JSONText)
-    /// A failure the skill (or the SDK on its behalf) reports.
-    case failure(SkillError)
+    /// A failure the skill (or the SDK on its behalf) reports. Indirect: the error is large, and a
+    /// successful outcome, copied a few times on its way to the host, stays two words and a tag.
+    indirect case failure(SkillError)
     /// A bug in the plugin, e.g. an output that cannot be encoded.
     case internalError(String)
     /// No skill with the requested id.

@@ -32,10 +32,29 @@ final class CallRendezvous: ContextChannel {
     private let state: Mutex<State>
     /// Whether the C context has the 1.0 callbacks (its struct_size covers them).
     private let hasCallbacks: Bool
+    /// The skill the call runs and its arguments, kept here so the task running it captures one reference.
+    private let skill: any Skill
+    private let arguments: JSONValue
+    /// The C context, read only by ``runSkill()`` before the skill first suspends (the call thread is still
+    /// inside `invoke` then, so the host keeps it valid).
+    nonisolated(unsafe) private let callContext: UnsafePointer<skill_call_context>
 
-    init(context: UnsafePointer<skill_call_context>) {
+    init(context: UnsafePointer<skill_call_context>, skill: any Skill, arguments: JSONValue) {
         hasCallbacks = context.pointee.struct_size >= SKILL_CALL_CONTEXT_SIZE_1_0
         state = Mutex(State(context: context))
+        callContext = context
+        self.skill = skill
+        self.arguments = arguments
+    }
+
+    /// The call's deadline in milliseconds since the Unix epoch, or nil.
+    var deadline: Int64? { callContext.pointee.deadline_unix_ms > 0 ? callContext.pointee.deadline_unix_ms : nil }
+
+    /// Runs the skill and reports its outcome (``finish(_:)``): the body of the task `invoke` starts. Runs
+    /// on that task's executor without a switch of its own.
+    nonisolated(nonsending) func runSkill() async {
+        let context = SkillContext(cContext: callContext, channel: self)
+        finish(await CallOutcome.run(skill, arguments: arguments, context: context))
     }
 
     // MARK: - Skill side (any thread)

@@ -80,18 +80,15 @@ final class PluginRuntime: Sendable {
         guard let context else {
             return .failure(.failed(message: "invoke was called without a call context; the host must pass one"))
         }
-        let rendezvous = CallRendezvous(context: context)
-        let skillContext = SkillContext(cContext: context, channel: rendezvous)
+        let rendezvous = CallRendezvous(context: context, skill: skill, arguments: json)
         // `Task.immediate` runs the skill on this thread until it first suspends: a skill that finishes
         // without suspending costs no hop to the concurrency pool and back (its outcome is there before
         // `wait` looks). One that suspends continues on the pool, and `wait` serves its context requests,
         // cancellation and deadline as before. While it runs here without suspending, cancellation reaches
         // it through `SkillContext.isCancelled` / `checkCancellation()` (they read the host's flag and the
         // deadline directly); `Task.isCancelled` turns true only after it suspends.
-        let task = Task.immediate {
-            rendezvous.finish(await CallOutcome.run(skill, arguments: json, context: skillContext))
-        }
-        return rendezvous.wait(for: task, deadline: skillContext.deadlineUnixMilliseconds)
+        let task = Task.immediate { await rendezvous.runSkill() }
+        return rendezvous.wait(for: task, deadline: rendezvous.deadline)
     }
 
     /// The skill whose id is the C string `id`, if any.

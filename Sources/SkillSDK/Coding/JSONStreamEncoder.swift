@@ -101,7 +101,7 @@ final class JSONStream {
         case .single: break
         case .object:
             writer.write(UInt8(ascii: "}"))
-            keys.removeSubrange(level.keyStart...)
+            if keys.count > level.keyStart { keys.removeSubrange(level.keyStart...) }
         case .array: writer.write(UInt8(ascii: "]"))
         }
     }
