@@ -3,10 +3,17 @@ import Dispatch
 import SkillJSON
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Where one blocking `invoke` meets the `async` skill it runs.
 ///
 /// The host calls `invoke` on a thread it owns and waits there (``wait(for:deadline:)``); the skill runs in
-/// a `Task` on the concurrency pool. The ABI's context callbacks are `[call-thread]`, so the skill's
+/// a `Task` that starts on that thread (``runSkill()``) and, once it suspends, continues on the concurrency
+/// pool. The ABI's context callbacks are `[call-thread]`, so the skill's
 /// requests (`log`, `context_get`, `context_set`) are queued here and run by the waiting thread. The
 /// waiting thread also polls the host's cancellation flag and the deadline, and cancels the task.
 final class CallRendezvous: ContextChannel {
@@ -35,9 +42,11 @@ final class CallRendezvous: ContextChannel {
     /// The skill the call runs and its arguments, kept here so the task running it captures one reference.
     private let skill: any Skill
     private let arguments: JSONValue
-    /// The C context, read only by ``runSkill()`` before the skill first suspends (the call thread is still
-    /// inside `invoke` then, so the host keeps it valid).
+    /// The C context, for ``deadline`` (read on the call thread) and for ``runSkill()``, which reads it only
+    /// while the channel is open (the call thread is then still inside `invoke`, so the host keeps it valid).
     nonisolated(unsafe) private let callContext: UnsafePointer<skill_call_context>
+    /// The thread inside `invoke`.
+    private let callThread = pthread_self()
 
     init(context: UnsafePointer<skill_call_context>, skill: any Skill, arguments: JSONValue) {
         hasCallbacks = context.pointee.struct_size >= SKILL_CALL_CONTEXT_SIZE_1_0
@@ -53,8 +62,16 @@ final class CallRendezvous: ContextChannel {
     /// Runs the skill and reports its outcome (``finish(_:)``): the body of the task `invoke` starts. Runs
     /// on that task's executor without a switch of its own.
     nonisolated(nonsending) func runSkill() async {
-        let context = SkillContext(cContext: callContext, channel: self)
+        guard let context = makeContext() else { return }
         finish(await CallOutcome.run(skill, arguments: arguments, context: context))
+    }
+
+    /// The skill's context, or nil when the call has already returned.
+    private func makeContext() -> SkillContext? {
+        // Started by `Task.immediate` inside `invoke` (as it always is): the host keeps the C context valid.
+        if pthread_equal(pthread_self(), callThread) != 0 { return SkillContext(cContext: callContext, channel: self) }
+        // Started elsewhere: the call may have returned already, so read the C context only while open.
+        return state.withLock { state in state.context.map { SkillContext(cContext: $0, channel: self) } }
     }
 
     // MARK: - Skill side (any thread)

@@ -20,17 +20,18 @@ struct OutputCapture {
     /// The text, once captured.
     private var text: JSONText?
 
-    /// The thread's current capture: a pointer to a caller's stack, set only during `encodeOutput`.
-    private static let key: pthread_key_t = {
+    /// The thread's current capture: a pointer to a caller's stack, set only during `encodeOutput`. Nil when
+    /// the process has no key left (then outputs take the tree path).
+    private static let key: pthread_key_t? = {
         var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left for the SDK")
-        return key
+        return pthread_key_create(&key, nil) == 0 ? key : nil
     }()
 
     /// Runs `encode` (a call of `S.encodeOutput`) with a capture for `S` bound to this thread.
     /// - Returns: the text the default implementation wrote, or nil (then the value `encode` returned is the
     ///   output).
     static func run<S: Skill>(for skill: S.Type, _ encode: () throws -> JSONValue) throws -> (JSONValue, JSONText?) {
+        guard let key else { return (try encode(), nil) }
         var capture = OutputCapture(skill: ObjectIdentifier(skill), text: nil)
         let previous = pthread_getspecific(key)
         defer { pthread_setspecific(key, previous) }
@@ -49,7 +50,7 @@ struct OutputCapture {
     /// Encodes `output` into the thread's capture when it is there for `S` and the stream can write it;
     /// whether it did.
     static func capture<S: Skill>(_ output: S.Output, of skill: S.Type) -> Bool where S.Output: Encodable {
-        guard let raw = pthread_getspecific(key) else { return false }
+        guard let key, let raw = pthread_getspecific(key) else { return false }
         let capture = raw.assumingMemoryBound(to: OutputCapture.self)
         guard capture.pointee.skill == ObjectIdentifier(skill), capture.pointee.text == nil else { return false }
         // Unbound while the value encodes itself: an `encodeOutput` it calls works as without a capture.

@@ -138,9 +138,6 @@ struct JSONText: @unchecked Sendable {
         self.length = length
     }
 
-    /// The text as a Swift string (for tests and messages).
-    var string: String { String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self) }
-
     /// Frees the buffer; the value must not be used afterwards.
     func release() { free(pointer) }
 }
