@@ -124,7 +124,9 @@ extension Skill where Arguments == JSONValue {
 
 extension Skill where Output: Encodable {
     public static func encodeOutput(_ output: Output) throws -> JSONValue {
-        try JSONValueEncoder().encode(output)
+        // During a host call the output goes straight to JSON bytes; the value returned then is unused.
+        if OutputCapture.capture(output, of: Self.self) { return .null }
+        return try JSONValueEncoder().encode(output)
     }
 }
 

@@ -3,17 +3,25 @@ import SkillJSON
 
 /// How one call ended, before it is written into the C `skill_result`.
 enum CallOutcome: Sendable {
-    /// The skill's output as JSON text.
-    case success(String)
-    /// A failure the skill (or the SDK on its behalf) reports.
-    case failure(SkillError)
+    /// The skill's output as JSON text, owned by whoever holds the outcome last: handed to the host as
+    /// the result, or released where an outcome is dropped (``CallRendezvous``).
+    case success(JSONText)
+    /// A failure the skill (or the SDK on its behalf) reports. Indirect: the error is large, and a
+    /// successful outcome, copied a few times on its way to the host, stays two words and a tag.
+    indirect case failure(SkillError)
     /// A bug in the plugin, e.g. an output that cannot be encoded.
     case internalError(String)
     /// No skill with the requested id.
     case notFound(String)
 
     /// The outcome of running `skill` on the arguments object `json`: decode, execute, encode.
-    static func run<S: Skill>(_ skill: S, arguments json: JSONValue, context: SkillContext) async -> CallOutcome {
+    ///
+    /// Runs on the caller's executor (`nonisolated(nonsending)`): no executor switch of its own before the
+    /// skill's `execute`. An `Encodable` output is written straight to JSON bytes when the skill keeps the
+    /// SDK's ``Skill/encodeOutput(_:)`` (see ``OutputCapture``).
+    nonisolated(nonsending) static func run<S: Skill>(_ skill: S, arguments json: JSONValue, context: SkillContext)
+        async -> CallOutcome
+    {
         let arguments: S.Arguments
         do {
             arguments = try S.decodeArguments(json)
@@ -31,7 +39,8 @@ enum CallOutcome: Sendable {
             return .failure(.failed(message: "\(error)"))
         }
         do {
-            return .success(try S.encodeOutput(output).serialized())
+            let (value, captured) = try OutputCapture.run(for: S.self) { try S.encodeOutput(output) }
+            return .success(captured ?? JSONText(copying: value.serialized()))
         } catch {
             return .internalError("skill \"\(skill.name)\" returned an output that cannot be encoded as JSON: \(error)")
         }
@@ -63,17 +72,23 @@ enum CallOutcome: Sendable {
         }
     }
 
-    /// The result JSON: the output, or the error object `{"message", "field"?, "remedy"?}`.
-    var json: String {
+    /// The result JSON, a `malloc`'d text the caller owns: the output itself (taking it over from this
+    /// outcome), or a new error object `{"message", "field"?, "remedy"?}`.
+    var json: JSONText {
         switch self {
         case .success(let text): return text
         case .internalError(let message), .notFound(let message):
-            return JSONValue.object(["message": .string(message)]).serialized()
+            return JSONText(copying: JSONValue.object(["message": .string(message)]).serialized())
         case .failure(let error):
             var object: JSONObject = ["message": .string(error.message)]
             if let field = error.field { object["field"] = .string(field) }
             if let remedy = error.remedy { object["remedy"] = .string(remedy) }
-            return JSONValue.object(object).serialized()
+            return JSONText(copying: JSONValue.object(object).serialized())
         }
+    }
+
+    /// Frees what the outcome owns, when it is dropped instead of handed to the host.
+    func release() {
+        if case .success(let text) = self { text.release() }
     }
 }

@@ -3,10 +3,17 @@ import Dispatch
 import SkillJSON
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Where one blocking `invoke` meets the `async` skill it runs.
 ///
 /// The host calls `invoke` on a thread it owns and waits there (``wait(for:deadline:)``); the skill runs in
-/// a `Task` on the concurrency pool. The ABI's context callbacks are `[call-thread]`, so the skill's
+/// a `Task` that starts on that thread (``runSkill()``) and, once it suspends, continues on the concurrency
+/// pool. The ABI's context callbacks are `[call-thread]`, so the skill's
 /// requests (`log`, `context_get`, `context_set`) are queued here and run by the waiting thread. The
 /// waiting thread also polls the host's cancellation flag and the deadline, and cancels the task.
 final class CallRendezvous: ContextChannel {
@@ -32,21 +39,52 @@ final class CallRendezvous: ContextChannel {
     private let state: Mutex<State>
     /// Whether the C context has the 1.0 callbacks (its struct_size covers them).
     private let hasCallbacks: Bool
+    /// The skill the call runs and its arguments, kept here so the task running it captures one reference.
+    private let skill: any Skill
+    private let arguments: JSONValue
+    /// The C context, for ``deadline`` (read on the call thread) and for ``runSkill()``, which reads it only
+    /// while the channel is open (the call thread is then still inside `invoke`, so the host keeps it valid).
+    nonisolated(unsafe) private let callContext: UnsafePointer<skill_call_context>
+    /// The thread inside `invoke`.
+    private let callThread = pthread_self()
 
-    init(context: UnsafePointer<skill_call_context>) {
+    init(context: UnsafePointer<skill_call_context>, skill: any Skill, arguments: JSONValue) {
         hasCallbacks = context.pointee.struct_size >= SKILL_CALL_CONTEXT_SIZE_1_0
         state = Mutex(State(context: context))
+        callContext = context
+        self.skill = skill
+        self.arguments = arguments
+    }
+
+    /// The call's deadline in milliseconds since the Unix epoch, or nil.
+    var deadline: Int64? { callContext.pointee.deadline_unix_ms > 0 ? callContext.pointee.deadline_unix_ms : nil }
+
+    /// Runs the skill and reports its outcome (``finish(_:)``): the body of the task `invoke` starts. Runs
+    /// on that task's executor without a switch of its own.
+    nonisolated(nonsending) func runSkill() async {
+        guard let context = makeContext() else { return }
+        finish(await CallOutcome.run(skill, arguments: arguments, context: context))
+    }
+
+    /// The skill's context, or nil when the call has already returned.
+    private func makeContext() -> SkillContext? {
+        // Started by `Task.immediate` inside `invoke` (as it always is): the host keeps the C context valid.
+        if pthread_equal(pthread_self(), callThread) != 0 { return SkillContext(cContext: callContext, channel: self) }
+        // Started elsewhere: the call may have returned already, so read the C context only while open.
+        return state.withLock { state in state.context.map { SkillContext(cContext: $0, channel: self) } }
     }
 
     // MARK: - Skill side (any thread)
 
     /// Reports the task's outcome and wakes the call thread.
     func finish(_ outcome: CallOutcome) {
-        let wakeUp = state.withLock { state in
+        let (accepted, wakeUp) = state.withLock { state in
+            // After the call has returned without it, nobody takes the outcome: it is dropped.
+            guard state.context != nil else { return (false, DispatchSemaphore?.none) }
             state.outcome = outcome
-            return state.wakeUp
+            return (true, state.wakeUp)
         }
-        wakeUp?.signal()
+        if accepted { wakeUp?.signal() } else { outcome.release() }
     }
 
     var isCancelled: Bool {
@@ -131,7 +169,17 @@ final class CallRendezvous: ContextChannel {
         var graceEnd = DispatchTime.distantFuture
         while true {
             let (requests, outcome, context, wakeUp) = state.withLock { state in
-                defer { state.requests.removeAll() }
+                if let outcome = state.outcome, state.requests.isEmpty {
+                    // Finished with nothing left to serve (always so for a skill that did not suspend):
+                    // take the outcome and close the channel in this one critical section.
+                    state.outcome = nil
+                    state.context = nil
+                    return ([Request](), Optional(outcome), UnsafePointer<skill_call_context>?.none, DispatchSemaphore?.none)
+                }
+                defer {
+                    state.requests.removeAll()
+                    state.outcome = nil  // taken (when set): its owner is now this thread
+                }
                 if state.outcome == nil, state.requests.isEmpty, state.wakeUp == nil {
                     // About to block: from now on `finish` and `post` signal this (set under the same lock
                     // that saw no outcome, so no wake-up is lost).
@@ -139,6 +187,7 @@ final class CallRendezvous: ContextChannel {
                 }
                 return (state.requests, state.outcome, state.context, state.wakeUp)
             }
+            if let outcome, requests.isEmpty { return outcome.stopped(by: stopReason) }
             for request in requests { request(context) }
             if let outcome { return close(with: outcome.stopped(by: stopReason)) }
             if !requests.isEmpty { continue }
@@ -160,14 +209,19 @@ final class CallRendezvous: ContextChannel {
         }
     }
 
-    /// Ends the call: later requests run with a nil context, queued ones are answered with nil.
+    /// Ends the call: later requests run with a nil context, queued ones are answered with nil, and an
+    /// outcome that arrived after the last look (the call returns `outcome` instead) is released.
     private func close(with outcome: CallOutcome) -> CallOutcome {
-        let pending = state.withLock { state in
+        let (pending, late) = state.withLock { state in
             state.context = nil
-            defer { state.requests.removeAll() }
-            return state.requests
+            defer {
+                state.requests.removeAll()
+                state.outcome = nil
+            }
+            return (state.requests, state.outcome)
         }
         for request in pending { request(nil) }
+        late?.release()
         return outcome
     }
 }

@@ -21,15 +21,15 @@ let pluginInvoke:
         let outcome: CallOutcome
         if let descriptor, let skillID {
             outcome = PluginRuntime.from(descriptor).invoke(
-                skillID: String(cString: skillID),
+                skillID: skillID,
                 arguments: UnsafeRawBufferPointer(start: arguments, count: arguments == nil ? 0 : argumentsLength),
                 context: context)
         } else {
             outcome = .internalError("invoke was called without a descriptor or skill id")
         }
-        let json = PluginRuntime.copyToCString(outcome.json)
+        let json = outcome.json
         result.pointee.status = outcome.status
-        result.pointee.json = UnsafePointer(json.pointer)
+        result.pointee.json = UnsafeRawPointer(json.pointer).assumingMemoryBound(to: CChar.self)
         result.pointee.json_length = json.length
         result.pointee.plugin_data = nil
         return outcome.status

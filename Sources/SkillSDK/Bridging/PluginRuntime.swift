@@ -15,6 +15,11 @@ import SkillJSON
 final class PluginRuntime: Sendable {
     let skills: [String: any Skill]
     let skillIDs: [String]
+    /// The skills by id as NUL-terminated C strings, in manifest order: a plugin has few skills, so the
+    /// id the host passes is compared in place (no `String` made per call).
+    nonisolated(unsafe) private let skillsByCString: [(id: UnsafePointer<CChar>, skill: any Skill)]
+    /// Above this many skills the lookup hashes a `String` instead.
+    private static let linearLookupLimit = 16
     nonisolated(unsafe) let descriptor: UnsafePointer<skill_plugin_descriptor>
 
     private static let runtimeOffset =
@@ -26,6 +31,9 @@ final class PluginRuntime: Sendable {
         for skill in plugin.skills { skills[plugin.skillID(of: skill)] = skill }
         self.skills = skills
         skillIDs = plugin.skills.map(plugin.skillID(of:))
+        skillsByCString = plugin.skills.map { skill in
+            (UnsafePointer(PluginRuntime.copyToCString(plugin.skillID(of: skill)).pointer), skill)
+        }
 
         let manifest = PluginRuntime.copyToCString(plugin.manifest.serialized())
         let memory = UnsafeMutableRawPointer.allocate(
@@ -56,12 +64,12 @@ final class PluginRuntime: Sendable {
     }
 
     /// Runs one call on the calling thread, blocking until the skill finishes or is stopped.
-    func invoke(skillID: String, arguments: UnsafeRawBufferPointer, context: UnsafePointer<skill_call_context>?)
+    func invoke(skillID: UnsafePointer<CChar>, arguments: UnsafeRawBufferPointer, context: UnsafePointer<skill_call_context>?)
         -> CallOutcome
     {
-        guard let skill = skills[skillID] else {
+        guard let skill = skill(withID: skillID) else {
             let known = skillIDs.joined(separator: ", ")
-            return .notFound("no skill \"\(skillID)\" in this plugin; it has: \(known)")
+            return .notFound("no skill \"\(String(cString: skillID))\" in this plugin; it has: \(known)")
         }
         let json: JSONValue
         do {
@@ -72,18 +80,22 @@ final class PluginRuntime: Sendable {
         guard let context else {
             return .failure(.failed(message: "invoke was called without a call context; the host must pass one"))
         }
-        let rendezvous = CallRendezvous(context: context)
-        let skillContext = SkillContext(cContext: context, channel: rendezvous)
+        let rendezvous = CallRendezvous(context: context, skill: skill, arguments: json)
         // `Task.immediate` runs the skill on this thread until it first suspends: a skill that finishes
         // without suspending costs no hop to the concurrency pool and back (its outcome is there before
         // `wait` looks). One that suspends continues on the pool, and `wait` serves its context requests,
         // cancellation and deadline as before. While it runs here without suspending, cancellation reaches
         // it through `SkillContext.isCancelled` / `checkCancellation()` (they read the host's flag and the
         // deadline directly); `Task.isCancelled` turns true only after it suspends.
-        let task = Task.immediate {
-            rendezvous.finish(await CallOutcome.run(skill, arguments: json, context: skillContext))
-        }
-        return rendezvous.wait(for: task, deadline: skillContext.deadlineUnixMilliseconds)
+        let task = Task.immediate { await rendezvous.runSkill() }
+        return rendezvous.wait(for: task, deadline: rendezvous.deadline)
+    }
+
+    /// The skill whose id is the C string `id`, if any.
+    private func skill(withID id: UnsafePointer<CChar>) -> (any Skill)? {
+        guard skillsByCString.count <= PluginRuntime.linearLookupLimit else { return skills[String(cString: id)] }
+        for entry in skillsByCString where strcmp(entry.id, id) == 0 { return entry.skill }
+        return nil
     }
 
     /// A malloc'd, NUL-terminated copy of `text`, which the caller owns.

@@ -12,7 +12,8 @@ public struct JSONValueDecoder: Sendable {
     /// Decodes `type` from `value`.
     /// - Throws: `DecodingError` naming the coding path, or any error the type's `init(from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try T(from: JSONTreeDecoder(value: value, codingPath: []))
+        if case .object(let object) = value { return try T(from: JSONObjectDecoder(object: object, codingPath: [])) }
+        return try T(from: JSONTreeDecoder(value: value, codingPath: []))
     }
 
     /// Decodes skill arguments, reporting a mismatch as an invalid argument at its JSON pointer.
@@ -61,6 +62,26 @@ final class JSONTreeDecoder: Decoder {
     }
 }
 
+/// The `Decoder` over an object node, as ``JSONTreeDecoder`` decodes one: two references, so passing it as
+/// `any Decoder` needs no heap box (and no object is made) for the usual arguments and nested structs.
+struct JSONObjectDecoder: Decoder {
+    let object: JSONObject
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try JSONTreeDecoder(value: .object(object), codingPath: codingPath).unkeyedContainer()
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        try JSONTreeDecoder(value: .object(object), codingPath: codingPath).singleValueContainer()
+    }
+}
+
 /// Converts one JSON node to the primitive types `Decodable` asks for.
 struct JSONPrimitive {
     let value: JSONValue
@@ -103,7 +124,11 @@ struct JSONPrimitive {
         case is Int.Type: return try integer(Int.self) as! T
         case is Int64.Type: return try integer(Int64.self) as! T
         case is Double.Type: return try double() as! T
-        default: return try T(from: JSONTreeDecoder(value: value, codingPath: codingPath))
+        default:
+            if case .object(let object) = value {
+                return try T(from: JSONObjectDecoder(object: object, codingPath: codingPath))
+            }
+            return try T(from: JSONTreeDecoder(value: value, codingPath: codingPath))
         }
     }
 }
