@@ -53,13 +53,10 @@ public final class HistoryStore: Sendable {
 
     /// Opens `<directory>/history.sqlite3`, creating the folder (mode 0700) when missing.
     public convenience init(directory: String) throws(StoreError) {
-        var built = ""
-        for part in directory.split(separator: "/", omittingEmptySubsequences: true) {
-            built += "/" + part
-            if mkdir(built, 0o700) != 0, errno != EEXIST {
-                throw StoreError(
-                    .cannotOpen, "\(built): cannot create the state folder (\(Posix.describe(errno: errno))); pass --state DIR")
-            }
+        do {
+            try Posix.createDirectories(directory)
+        } catch {
+            throw StoreError(.cannotOpen, "\(error.path): cannot create the state folder (\(error.reason)); pass --state DIR")
         }
         try self.init(path: (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName)
     }

@@ -79,6 +79,7 @@ import Testing
         environment["SKILLHOST_REGISTRY"] = setup.registry
         environment["SKILLHOST_CACHE"] = setup.root + "/cache"
         environment["XDG_DATA_HOME"] = setup.root + "/data"
+        environment["SKILLHOST_STATE"] = setup.root + "/state"  // never the user's own history
         environment["TZ"] = Self.zone
         process.environment = environment
         let output = Pipe()

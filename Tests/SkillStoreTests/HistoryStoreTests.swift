@@ -140,6 +140,18 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: store.path + "-wal"))
     }
 
+    @Test func stateFolderUnderAFileIsRefusedInOneLine() throws {
+        let state = TempState()
+        let file = state.directory + "/plain-file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let error = #expect(throws: StoreError.self) { try HistoryStore(directory: file + "/state") }
+        #expect(error?.kind == .cannotOpen)
+        #expect(error?.message.hasPrefix(file + "/state: cannot create the state folder (") == true)
+        #expect(error?.message.hasSuffix("); pass --state DIR") == true)
+        #expect(error?.message.contains("\n") == false)
+        #expect(TempState.bytes(file) == Data("x".utf8))
+    }
+
     @Test func messagesKeepOrderAndTitleTheSession() throws {
         let state = TempState()
         let store = try HistoryStore(path: state.databasePath)

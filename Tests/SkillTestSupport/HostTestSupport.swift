@@ -84,6 +84,7 @@ public enum HostTestSupport {
     public static func skillhost(_ arguments: [String], root: String, stdin: String? = nil) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = root + "/xdg-data"
+        environment["SKILLHOST_STATE"] = root + "/state"  // never the user's own history
         environment["SKILLHOST_PLUGINS"] = nil
         environment["SKILLHOST_REGISTRY"] = nil
         environment["SKILLHOST_CACHE"] = nil

@@ -16,6 +16,7 @@ struct SandboxCLITests {
         environment["XDG_DATA_HOME"] = root + "/xdg-data"
         environment["XDG_CONFIG_HOME"] = root + "/xdg-config"
         environment["XDG_CACHE_HOME"] = root + "/xdg-cache"
+        environment["XDG_STATE_HOME"] = root + "/xdg-state"
         for key in ["SKILLHOST_PLUGINS", "SKILLHOST_REGISTRY", "SKILLHOST_CACHE"] { environment[key] = nil }
         let global = ["--plugins", root + "/plugins", "--registry", root + "/config/skill_registry.json", "--cache", root + "/cache"]
         return try HostTestSupport.run(try HostTestSupport.skillhostBinary(), arguments + global, environment: environment)
