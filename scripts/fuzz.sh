@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 build=.build/fuzz
 binary=$build/skillhost-fuzz
-targets=(json json-diff schema schema-diff manifest elf regex frame sse openai registry yaml ical mcp)
+targets=(json json-diff schema schema-diff manifest elf regex frame sse openai registry yaml ical mcp tzif)
 
 usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
@@ -30,8 +30,9 @@ build_fuzzer() {
     echo "==> building the library modules with coverage + ASan into $build" >&2
     swift build --build-path "$build" --target SkillMCP -Xswiftc -sanitize=fuzzer,address >&2
     swift build --build-path "$build" --target ICalendar -Xswiftc -sanitize=fuzzer,address >&2
+    swift build --build-path "$build" --target ZoneInfo -Xswiftc -sanitize=fuzzer,address >&2
     local objects=()
-    for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillAgent SkillMCP ICalendar CSkillABI CSandbox; do
+    for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillAgent SkillMCP ICalendar ZoneInfo CSkillABI CSandbox; do
         objects+=("$build"/debug/$module.build/*.o)
     done
     local sources=(Tests/Fuzz/*.swift Tests/Fuzz/Targets/*.swift)
