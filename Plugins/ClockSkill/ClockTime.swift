@@ -161,7 +161,7 @@ struct ClockTime {
             iso8601: text, date: String(text[..<dateEnd]),
             time: String(text[text.index(after: dateEnd)...].prefix(5)), weekday: weekday(date),
             timezone: zoneName, utcOffset: utcOffset(date),
-            isDaylightSavingTime: zone.rules.localTimeType(at: Self.wholeSeconds(date)).isDaylightSaving,
+            isDaylightSavingTime: zone.rules.isDaylightSavingWithPositiveSavings(at: Self.wholeSeconds(date)),
             unixSeconds: Self.wholeSeconds(date))
     }
 

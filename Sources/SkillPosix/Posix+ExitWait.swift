@@ -4,7 +4,7 @@ import Glibc
 
 extension Posix {
     /// glibc's `pidfd_open` (2.36 and later), looked up once; nil on an older C library.
-    private nonisolated(unsafe) static let pidfdOpen: (@convention(c) (pid_t, UInt32) -> Int32)? = {
+    private static let pidfdOpen: (@convention(c) (pid_t, UInt32) -> Int32)? = {
         guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return nil }
         return unsafeBitCast(address, to: (@convention(c) (pid_t, UInt32) -> Int32).self)
     }()
