@@ -67,6 +67,6 @@ public struct CivilDate: Hashable, Sendable {
 /// Splits seconds since 1970 into whole days and the second of the day (0–86399), rounding toward the past.
 @inlinable
 public func splitDays(_ seconds: Int64) -> (days: Int64, secondOfDay: Int64) {
-    let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
-    return (days, seconds - days * 86_400)
+    let (quotient, remainder) = seconds.quotientAndRemainder(dividingBy: 86_400)
+    return remainder < 0 ? (quotient - 1, remainder + 86_400) : (quotient, remainder)
 }

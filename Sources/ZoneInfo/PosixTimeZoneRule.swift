@@ -69,8 +69,8 @@ public struct PosixTimeZoneRule: Equatable, Sendable {
         // instant decides (a change of one year may fall in the next when its time runs past 24 h).
         var changes: [(at: Int64, toDaylight: Bool)] = []
         for y in [year - 1, year, year + 1] {
-            changes.append((Self.seconds(y, daylight.startDay, daylight.startTime) - Int64(standard.utcOffset), true))
-            changes.append((Self.seconds(y, daylight.endDay, daylight.endTime) - Int64(daylight.type.utcOffset), false))
+            changes.append((Self.seconds(y, daylight.startDay, daylight.startTime) &- Int64(standard.utcOffset), true))
+            changes.append((Self.seconds(y, daylight.endDay, daylight.endTime) &- Int64(daylight.type.utcOffset), false))
         }
         // At equal instants the end comes first: "DST all year" rules end one year where the next begins.
         changes.sort { $0.at != $1.at ? $0.at < $1.at : (!$0.toDaylight && $1.toDaylight) }
@@ -95,7 +95,8 @@ public struct PosixTimeZoneRule: Equatable, Sendable {
             while day > length { day -= 7 }
             days = first + Int64(day - 1)
         }
-        return days * 86_400 + time
+        // Wrapping: instants near the ends of Int64 (a hostile file's transitions) give nonsense, not a trap.
+        return days &* 86_400 &+ time
     }
 }
 

@@ -10,9 +10,10 @@ import ZoneInfo
         for (name, bytes) in inputs {
             do {
                 let rules = ZoneRules(try TZifFile(parsing: bytes))
-                for instant: Int64 in [Int64.min / 4, -1, 0, 1_796_000_000, Int64.max / 4] {
+                for instant: Int64 in [Int64.min, Int64.min / 4, -1, 0, 1_796_000_000, Int64.max / 4, Int64.max] {
                     _ = rules.localTimeType(at: instant)
                     _ = rules.resolve(localSeconds: instant)
+                    _ = rules.isDaylightSavingWithPositiveSavings(at: instant)
                 }
             } catch {
                 #expect(!error.message.isEmpty, "\(name)")

@@ -58,6 +58,19 @@ import ZoneInfo
         }
     }
 
+    @Test func instantsAtTheEndsOfTheRangeDoNotTrap() throws {
+        let rule = try PosixTimeZoneRule(parsing: "CET-1CEST,M3.5.0,M10.5.0/3")
+        for instant in [Int64.max, Int64.max - 86_400, Int64.min, Int64.min + 1] {
+            _ = rule.localTimeType(at: instant)
+        }
+        let rules = ZoneRules(try TZifFile(parsing: TZifFileTests.file(transitions: [Int64.min + 1, Int64.max - 1])))
+        for instant in [Int64.max, Int64.min, 0] {
+            _ = rules.localTimeType(at: instant)
+            _ = rules.resolve(localSeconds: instant)
+            _ = rules.isDaylightSavingWithPositiveSavings(at: instant)
+        }
+    }
+
     @Test func civilDatesRoundTripAndKnowTheirWeekday() {
         #expect(CivilDate(year: 1970, month: 1, day: 1).daysSince1970 == 0)
         #expect(CivilDate(year: 2000, month: 3, day: 1).daysSince1970 == 11_017)
