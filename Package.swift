@@ -39,7 +39,7 @@ func swiftPlugin(_ name: String, using libraries: [Target.Dependency] = []) -> (
     )
 }
 
-let plugins = [swiftPlugin("ClockSkill"), swiftPlugin("TextSkill")]
+let plugins = [swiftPlugin("ClockSkill", using: ["ZoneInfo"]), swiftPlugin("TextSkill")]
     + [swiftPlugin("FilesSkill")]
     + [swiftPlugin("CalendarSkill", using: ["ICalendar", "CalendarSkillSupport"]), swiftPlugin("RemindersSkill", using: ["ICalendar", "CalendarSkillSupport"])]
     + [swiftPlugin("BenchEchoSkill")]  // scripts/bench.sh: the Swift twin of scripts/bench/dispatch_echo.c
@@ -98,6 +98,9 @@ let package = Package(
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
         .target(name: "ICalendar", dependencies: ["SkillPosix"]),
+        // TZif files (RFC 8536) and POSIX TZ rules: the system's time-zone database without Foundation;
+        // linked into the clock plugin (issue #9: a plugin without Foundation and ICU starts fast).
+        .target(name: "ZoneInfo"),
         // What the calendar and reminders plugins share on top of ICalendar and the SDK: the one reader of
         // their settings (file, zone) and file errors as skill failures; linked into both plugins.
         .target(name: "CalendarSkillSupport", dependencies: ["ICalendar", "SkillSDK"]),
@@ -134,6 +137,8 @@ package.targets.append(
         path: "Tests/SkillTestSupport"
     )
 )
+// The TZif reader and zone rules, checked against Python's zoneinfo reading the same files.
+package.targets.append(.testTarget(name: "ZoneInfoTests", dependencies: ["ZoneInfo"]))
 // The CLI's own tests: those that run the `skillhost` binary and check what it parses and prints.
 package.targets.append(.testTarget(name: "skillhostTests", dependencies: ["SkillHostCore", "SkillJSON"]))
 for target in package.targets where target.type == .test {

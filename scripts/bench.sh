@@ -10,7 +10,8 @@
 #   - start-up: `skillhost --help`, a worker ready for a C plugin (spawn to ready, measured by the host), and
 #     a whole `skillhost __worker` process that loads a C plugin and exits;
 #   - `list --json` at 200 plugins (600 skills; scripts/bench/catalog_plugin.c with distinct ids), cold (no
-#     cache) and warm; `call clock.now` (a Swift skill) as a whole process;
+#     cache) and warm; `call clock.now` (a Swift skill) as a whole process, and the `__worker` that call
+#     starts (clock.so loaded, ready, exit) on its own: the call minus it is the host's share;
 #     also warm without the listing cache (the catalog built from the scan cache, docs/listing-cache.md);
 #   - JSON Schema validation against Python jsonschema and jsonschema-rs (scripts/bench-schema.sh, 3 runs);
 #   - peak RSS of the host (`list --json`, `call`) and of one worker.
@@ -125,6 +126,8 @@ mkdir -p "$work/call/plugins"
 cp "$work/swift-plugins/clock.so" "$work/call/plugins/"
 "$skillhost" trust clock >/dev/null  # the usual state: the plugin's SHA-256 pinned (checked on each call)
 timed "call clock.now (Swift skill, host + worker)" "$runs" -- "$skillhost" call clock.now '{}'
+# The worker's share of that call: a `__worker` that loads clock.so (Swift runtime, no Foundation) and exits.
+timed "skillhost __worker (Swift clock plugin: load, ready, exit)" "$runs" -- "$skillhost" __worker "$work/call/plugins/clock.so"
 unset SKILLHOST_PLUGINS SKILLHOST_REGISTRY SKILLHOST_CACHE
 fi
 

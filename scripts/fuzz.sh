@@ -26,7 +26,7 @@ case $config in
     release) optimize=-O; testing=(-Xswiftc -enable-testing); binary=$build/skillhost-fuzz-release ;;
     *) echo "FUZZ_CONFIG must be debug or release, not '$config'" >&2; exit 2 ;;
 esac
-targets=(json json-diff schema schema-diff manifest elf regex frame sse openai registry yaml ical mcp)
+targets=(json json-diff schema schema-diff manifest elf regex frame sse openai registry yaml ical mcp tzif)
 
 usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
@@ -37,8 +37,9 @@ build_fuzzer() {
     echo "==> building the library modules with coverage + ASan into $build" >&2
     swift build -c "$config" --build-path "$build" --target SkillMCP -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     swift build -c "$config" --build-path "$build" --target ICalendar -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
+    swift build -c "$config" --build-path "$build" --target ZoneInfo -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     local objects=()
-    for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillAgent SkillMCP ICalendar CSkillABI CSandbox; do
+    for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillAgent SkillMCP ICalendar ZoneInfo CSkillABI CSandbox; do
         objects+=("$build"/$config/$module.build/*.o)
     done
     local sources=(Tests/Fuzz/*.swift Tests/Fuzz/Targets/*.swift)

@@ -1,4 +1,3 @@
-import Foundation
 import SkillSDK
 
 /// `clock.add`: a date plus (or minus) an amount of seconds … years.
@@ -37,7 +36,7 @@ struct AddTime: Skill {
     func execute(_ arguments: Arguments, context: SkillContext) async throws -> ClockResult {
         let clock = try ClockTime(zoneNamed: arguments.timezone, field: "/timezone")
         let start =
-            try arguments.start.map { text throws(SkillError) in try clock.date(from: text, field: "/start") } ?? Date()
+            try arguments.start.map { text throws(SkillError) in try clock.date(from: text, field: "/start") } ?? ClockTime.now()
         guard let result = clock.adding(arguments.amount, arguments.unit, to: start) else {
             throw SkillError.invalidArguments(
                 field: "/unit", message: "unknown unit \"\(arguments.unit)\"",

@@ -1,4 +1,3 @@
-import Foundation
 import SkillSDK
 
 /// `clock.convert`: a time in one zone, shown in another.

@@ -1,4 +1,3 @@
-import Foundation
 import SkillSDK
 
 /// `clock.now`: the current date and time in a time zone.
@@ -29,6 +28,6 @@ struct Now: Skill {
 
     func execute(_ arguments: Arguments, context: SkillContext) async throws -> ClockReading {
         let clock = try ClockTime(zoneNamed: arguments.timezone, field: "/timezone")
-        return clock.describe(Date())
+        return clock.describe(ClockTime.now())
     }
 }

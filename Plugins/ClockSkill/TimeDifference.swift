@@ -1,4 +1,3 @@
-import Foundation
 import SkillSDK
 
 /// `clock.difference`: the time from one date to another (from now, by default).
@@ -62,12 +61,12 @@ struct TimeDifference: Skill {
         let end = try clock.date(from: arguments.to, field: "/to")
         let start =
             try arguments.from.map { text throws(SkillError) in try clock.date(from: text, field: "/from") }
-            ?? Date()
-        let seconds = Int64(end.timeIntervalSince(start).rounded())
+            ?? ClockTime.now()
+        let seconds = Int64((end - start).rounded())
         let parts = clock.difference(from: min(start, end), to: max(start, end))
         return Output(
-            days: parts.day ?? 0, hours: parts.hour ?? 0, minutes: parts.minute ?? 0, isPast: end < start,
-            from: clock.iso8601(start), to: clock.iso8601(end), seconds: parts.second ?? 0,
+            days: parts.day, hours: parts.hour, minutes: parts.minute, isPast: end < start,
+            from: clock.iso8601(start), to: clock.iso8601(end), seconds: parts.second,
             totalDays: (Double(seconds) / 864).rounded() / 100, totalHours: (Double(seconds) / 36).rounded() / 100,
             totalMinutes: seconds / 60, totalSeconds: seconds)
     }

@@ -139,6 +139,13 @@ public enum Posix {
     /// still runs. A process someone else reaped reads as `exited(-1)`.
     package static func reap(_ pid: pid_t, waitingUpTo milliseconds: Int?) -> Termination? {
         guard let milliseconds else { return reap(pid, blocking: true) }
+        if let ended = reap(pid, blocking: false) { return ended }
+        // Sleep until the child ends (a pidfd); poll every millisecond only where there is none.
+        switch awaitEnd(of: pid, milliseconds: milliseconds) {
+        case true?: return reap(pid, blocking: true)
+        case false?: return reap(pid, blocking: false)
+        case nil: break
+        }
         let deadline = monotonicNanoseconds() + UInt64(max(0, milliseconds)) * 1_000_000
         while true {
             if let ended = reap(pid, blocking: false) { return ended }

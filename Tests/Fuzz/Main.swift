@@ -21,6 +21,7 @@ enum FuzzTargets {
         "yaml": fuzzYAML,
         "ical": fuzzICalendar,
         "mcp": fuzzMCP,
+        "tzif": fuzzTZif,
     ]
 
     nonisolated(unsafe) static let selected: ([UInt8]) -> Void = {

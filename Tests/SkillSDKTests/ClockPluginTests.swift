@@ -154,4 +154,16 @@ import Testing
         let call = await plugin.call("clock.convert", ["time": "2026-07-01T09:30", "to_timezone": "Atlantis"])
         #expect(call.json?["field"] == "/to_timezone")
     }
+
+    @Test func dublinSummerIsDaylightSavingTimeDespiteTheDatabasesNegativeSaving() async {
+        // tzdata flags Dublin's winter GMT as (negative) daylight saving time; users mean summer.
+        let summer = await plugin.call("clock.convert", ["time": "2026-07-01T12:00:00Z", "to_timezone": "Europe/Dublin"])
+        #expect(summer.json?["utc_offset"] == "+01:00")
+        #expect(summer.json?["is_dst"] == true)
+        let winter = await plugin.call("clock.convert", ["time": "2026-01-15T12:00:00Z", "to_timezone": "Europe/Dublin"])
+        #expect(winter.json?["utc_offset"] == "Z")
+        #expect(winter.json?["is_dst"] == false)
+        let paris = await plugin.call("clock.convert", ["time": "2026-07-01T12:00:00Z", "to_timezone": "Europe/Paris"])
+        #expect(paris.json?["is_dst"] == true)
+    }
 }

@@ -40,8 +40,10 @@ enum CallCommand: Command {
         let options = InvocationOptions(approval: TerminalApproval.handler(assumeYes: parsed.has("--yes")))
         do {
             let result = try await host.invoke(skillID: parsed.positionals[0], arguments: callArguments, options: options)
-            await host.shutdown()
+            // The answer first (flushed, so a reader of the pipe has it), then the worker is stopped.
             HostOptions.printJSON(parsed.has("--json") ? ["ok": true, "result": result] : result)
+            fflush(nil)
+            await host.shutdown()
             return ExitCode.success
         } catch {
             await host.shutdown()

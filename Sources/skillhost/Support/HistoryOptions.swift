@@ -12,7 +12,7 @@ enum HistoryOptions {
 
     /// The state folder for these arguments.
     static func directory(_ parsed: ParsedArguments) -> String {
-        StatePaths.directory(flag: parsed.options["--state"], environment: ProcessInfo.processInfo.environment)
+        StatePaths.directory(flag: parsed.options["--state"], environment: Posix.environment())
     }
 
     /// Opens the database and applies the retention policy.

@@ -10,12 +10,12 @@ enum HostOptions {
         HostPaths.resolve(
             plugins: arguments.options["--plugins"], registry: arguments.options["--registry"],
             cache: arguments.options["--cache"], skills: arguments.options["--skills"],
-            environment: ProcessInfo.processInfo.environment)
+            environment: Posix.environment())
     }
 
     /// This executable, started again as the scanner child and the worker.
     static var helperExecutable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        Posix.executablePath() ?? CommandLine.arguments[0]
     }
 
     /// The host for these options, with the standard executors and pre-call gates; its warnings go to
