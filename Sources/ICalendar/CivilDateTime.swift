@@ -1,3 +1,4 @@
+import ZoneInfo
 /// A wall-clock date and time in the proleptic Gregorian calendar, without a zone. Arithmetic is plain
 /// civil arithmetic (days since 1970-01-01), so it needs no Foundation calendar.
 public struct CivilDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -80,27 +81,15 @@ public struct CivilDateTime: Sendable, Hashable, Comparable, CustomStringConvert
         }
     }
 
-    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
+    /// Days since 1970-01-01 (the one proleptic Gregorian day count: ZoneInfo's ``CivilDate``).
     public static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        Int(CivilDate(year: Int64(year), month: month, day: day).daysSince1970)
     }
 
     /// The date `days` after 1970-01-01.
     public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let date = CivilDate(daysSince1970: Int64(days))
+        return (Int(date.year), date.month, date.day)
     }
 }
 
