@@ -171,3 +171,42 @@ import Testing
         #expect(limit.running == 2)
     }
 }
+
+/// `skillhost mcp` itself (its read loop runs the calls and polls the workers' replies) under a pipelined
+/// burst through a real worker: every call is answered once with its own result, a cancelled slow call is
+/// never answered and does not hold up the end of the run.
+@Suite(.serialized) struct MCPReadLoopTests {
+    @Test func aPipelinedBurstWithACancelledSlowCallIsAnsweredInFull() throws {
+        let host = try HostApprovalTests.host(registry: nil)
+        let binary = host.helperExecutable
+        let initialize = #"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#
+        var lines = [initialize, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#]
+        lines.append(#"{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"fixture.slow","arguments":{}}}"#)
+        for id in 0..<300 {
+            lines.append(#"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"fixture.echo","arguments":{"count":\#(id)}}}"#)
+        }
+        lines.append(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}}"#)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["mcp", "--plugins", host.paths.plugins, "--registry", host.paths.registry, "--cache", host.paths.cache]
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": host.paths.data]) { $1 }
+        let (input, output) = (Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let started = ContinuousClock.now
+        try process.run()
+        input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(ContinuousClock.now - started < .seconds(4.5))  // the slow call (limit 5 s) was stopped
+        let answers = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { try? JSONValue(parsing: Array($0.utf8)) }
+        let calls = answers.filter { $0["id"]?.intValue != nil }
+        #expect(calls.count == 300)
+        #expect(Set(calls.compactMap { $0["id"]?.intValue }).count == 300)
+        #expect(calls.allSatisfy { $0["result"]?["structuredContent"]?["echo"]?["count"] == $0["id"] }, "\(calls.prefix(2))")
+        #expect(!answers.contains { $0["id"] == "slow" })
+    }
+}

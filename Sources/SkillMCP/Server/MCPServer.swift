@@ -41,6 +41,8 @@ public final class MCPServer: Sendable {
     /// Where `tools/call` tasks run (the stdio transport's read loop), nil for the caller's thread first
     /// and the Swift pool after.
     private let callExecutor: (any TaskExecutor)?
+    /// Collects worker replies for the calls, on the loop that runs them (see ``CallReplyPoller``).
+    private let replyPoller: CallReplyPoller?
 
     private enum Phase { case new, initialized, ready }
 
@@ -72,12 +74,16 @@ public final class MCPServer: Sendable {
     ///     caller stops reading while ``pausesInput`` says so). Nil: a call starts on the thread that
     ///     calls ``receive(_:)`` and continues on the Swift pool after its first wait; ``receive(_:)``
     ///     blocks while `maximumCallsInFlight` calls are in flight.
+    ///   - replyPoller: polled by the loop that runs the calls (``MCPStdioTransport/replyPoller``): the
+    ///     calls' workers then reply into it instead of being spun for.
     public init(
         configuration: MCPServerConfiguration, backend: any MCPToolBackend,
         skills: any InstructionSkillSource = EmptyInstructionSkillSource(),
-        send: @escaping Sink, log: @escaping Sink = { _ in }, callExecutor: (any TaskExecutor)? = nil
+        send: @escaping Sink, log: @escaping Sink = { _ in }, callExecutor: (any TaskExecutor)? = nil,
+        replyPoller: CallReplyPoller? = nil
     ) {
         self.callExecutor = callExecutor
+        self.replyPoller = replyPoller
         self.configuration = configuration
         self.backend = backend
         self.pagination = MCPPagination(pageSize: configuration.pageSize)
@@ -301,15 +307,19 @@ public final class MCPServer: Sendable {
         // suspension: a call that finds a free place, an idle worker and a quick reply is answered without
         // any thread hand-off; one that must wait (for a place, a worker, a slow skill) continues on the
         // pool, and this thread goes on reading. The host's blocking work runs on threads it owns either way.
-        let operation: @Sendable () async -> Void = { [self, limit] in
+        let operation: @Sendable () async -> Void = { [self, limit, replyPoller] in
             var answer = ""
             if let limit {
                 if await limiter.acquire(limit) {
-                    answer = await run(tool, arguments, id: id, callID: callID, progressToken: progressToken)
+                    answer = await CallReplyPoller.$current.withValue(replyPoller) {
+                        await run(tool, arguments, id: id, callID: callID, progressToken: progressToken)
+                    }
                     limiter.release(limit)
                 }
             } else {
-                answer = await run(tool, arguments, id: id, callID: callID, progressToken: progressToken)
+                answer = await CallReplyPoller.$current.withValue(replyPoller) {
+                    await run(tool, arguments, id: id, callID: callID, progressToken: progressToken)
+                }
             }
             let cancelled = Task.isCancelled
             state.withLock { _ = $0.calls.removeValue(forKey: key) }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SkillHostCore
 import Synchronization
 
 /// MCP's stdio transport (spec 2025-11-25, basic/transports): newline-delimited JSON-RPC on stdin and
@@ -107,6 +108,11 @@ public final class MCPStdioTransport: Sendable {
     /// be set up (no pipe for its wake-ups); the server then uses its default.
     public var callExecutor: (any TaskExecutor)? { loop.isUsable ? loop : nil }
 
+    /// The worker replies of the calls on ``callExecutor`` (give it to ``MCPServer``'s `replyPoller`): the
+    /// loop polls them when it has nothing else to do. Nil without the loop.
+    public var replyPoller: CallReplyPoller? { loop.isUsable ? poller : nil }
+    private let poller = CallReplyPoller()
+
     /// Reads lines into `server` until end of input, then waits for the calls in flight.
     public func run(_ server: MCPServer) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -141,12 +147,25 @@ public final class MCPStdioTransport: Sendable {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var ended = false
         hold(true)
+        var spins = 0
         while true {
             loop.runJobs()
+            // Replies that came in resume their calls (as jobs on this loop): run them first.
+            if poller.poll() > 0 { continue }
             hold(false)
             if ended, server.callsInFlight == 0 { break }
             let paused = !ended && server.pausesInput
-            let ready = loop.wait(input: ended || paused ? nil : input)
+            let ready: Bool
+            if poller.hasPending {
+                // Only replies to wait for (each at most the slot's spin budget): look at the input now
+                // and then, without blocking.
+                spins &+= 1
+                ready = !ended && !paused && spins & 15 == 0 && inputIsReadable()
+                // The workers may need this core to answer.
+                if !ready { sched_yield() }
+            } else {
+                ready = loop.wait(input: ended || paused ? nil : input)
+            }
             hold(true)
             guard ready else { continue }
             let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
@@ -163,6 +182,11 @@ public final class MCPStdioTransport: Sendable {
         hold(false)
         loop.close()
         reader.store(0, ordering: .relaxed)
+    }
+
+    private func inputIsReadable() -> Bool {
+        var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
     }
 
     /// Without the loop: reads and hands over lines; the server blocks this thread when full.
