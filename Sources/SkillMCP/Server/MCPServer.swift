@@ -14,8 +14,8 @@ import Synchronization
 ///   request before `initialize` is answered with -32600, never left waiting.
 /// - Requests other than `tools/call` are answered on the caller's thread, in order; ``receive(_:)`` may
 ///   block on file I/O, so call it from a thread you own (the stdio transport has one).
-/// - `tools/call` runs as a task of its own: answers come back out of order, at most
-///   `maximumCallsInFlight` at once; `notifications/cancelled` cancels one (no answer is sent then);
+/// - `tools/call` runs as a task of its own (on `callExecutor` when given, else starting on the caller's
+///   thread): answers come back out of order, at most `maximumCallsInFlight` at once; `notifications/cancelled` cancels one (no answer is sent then);
 ///   `notifications/progress` is sent while it runs past `progressInterval` when the call carried a
 ///   `progressToken`.
 /// - ``refresh()`` (called by ``MCPChangeWatcher``) sends `notifications/tools/list_changed` and
