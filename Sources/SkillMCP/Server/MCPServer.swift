@@ -75,7 +75,7 @@ public final class MCPServer: Sendable {
     ///     calls ``receive(_:)`` and continues on the Swift pool after its first wait; ``receive(_:)``
     ///     blocks while `maximumCallsInFlight` calls are in flight.
     ///   - replyPoller: polled by the loop that runs the calls (``MCPStdioTransport/replyPoller``): the
-    ///     calls' workers then reply into it instead of being spun for.
+    ///     calls' workers then reply into it instead of being spun for. Ignored without `callExecutor`.
     public init(
         configuration: MCPServerConfiguration, backend: any MCPToolBackend,
         skills: any InstructionSkillSource = EmptyInstructionSkillSource(),
@@ -83,7 +83,8 @@ public final class MCPServer: Sendable {
         replyPoller: CallReplyPoller? = nil
     ) {
         self.callExecutor = callExecutor
-        self.replyPoller = replyPoller
+        // Only a loop that runs the calls polls for their replies: without one, nobody would.
+        self.replyPoller = callExecutor == nil ? nil : replyPoller
         self.configuration = configuration
         self.backend = backend
         self.pagination = MCPPagination(pageSize: configuration.pageSize)
