@@ -181,7 +181,7 @@ public final class SkillHost: Sendable {
         for gate in gates {
             if let trust = gate as? TrustGate {
                 // The catalog's look at the files stands for the gate's own (same paths, same moment).
-                try trust.check(skill, plugin: plugin, generation: snapshot.generation, stamps: snapshot.stamp(of:))
+                try trust.check(skill, plugin: plugin, build: snapshot.build, stamps: snapshot.stamp(of:))
             } else {
                 try gate.check(skill, plugin: plugin)
             }

@@ -12,16 +12,20 @@ final class ProcessCatalogCache: Sendable {
     struct Snapshot: Sendable {
         let catalog: Catalog
         let inputs: CatalogInputs
-        /// Numbers builds in this process (unique across hosts): a compiled schema made under the same
-        /// generation is current.
+        /// Counts builds in this process: a compiled schema made under the same generation is current.
         let generation: Int
         private let skillIndex: [String: (plugin: Int, skill: Int)]
         private let stamps: [String: CatalogInputs.Stamp]
 
-        init(catalog: Catalog, inputs: CatalogInputs, generation: Int) {
+        /// Numbers this build among all builds in the process (of every host): the trust gate keys its
+        /// verdicts by it.
+        let build: Int
+
+        init(catalog: Catalog, inputs: CatalogInputs, generation: Int, build: Int) {
             self.catalog = catalog
             self.inputs = inputs
             self.generation = generation
+            self.build = build
             var index: [String: (plugin: Int, skill: Int)] = [:]
             for (pluginIndex, plugin) in catalog.plugins.enumerated() {
                 for (skillIndex, skill) in plugin.skills.enumerated() where index[skill.id] == nil {
@@ -46,7 +50,7 @@ final class ProcessCatalogCache: Sendable {
     /// The last snapshot, and the call batch in which its inputs were last found unchanged (0: none).
     private let last = Mutex<(snapshot: Snapshot, checkedInBatch: UInt64)?>(nil)
     private let building = Mutex(0)
-    /// Builds in this process, for ``Snapshot/generation``.
+    /// Builds in this process, for ``Snapshot/build``.
     private static let builds = Atomic<Int>(0)
     /// The current call batch (``beginBatch()``); 0 while nobody uses batches.
     private let batch = Atomic<UInt64>(0)
@@ -84,7 +88,7 @@ final class ProcessCatalogCache: Sendable {
         guard snapshot.inputs.isCurrent else { return nil }
         if batch != 0 {
             last.withLock { entry in
-                if entry?.snapshot.generation == snapshot.generation { entry?.checkedInBatch = batch }
+                if entry?.snapshot.build == snapshot.build { entry?.checkedInBatch = batch }
             }
         }
         return snapshot
@@ -95,11 +99,10 @@ final class ProcessCatalogCache: Sendable {
     ) throws(HostError) -> Snapshot {
         let before = CatalogInputs.listing(paths)
         let catalog = try build()
-        // Numbered across the process, so a generation names one build of one host (the trust gate's
-        // verdicts are keyed by it).
-        generation = Self.builds.wrappingAdd(1, ordering: .relaxed).newValue
+        generation += 1
         let after = before.current()
-        let snapshot = Snapshot(catalog: catalog, inputs: after, generation: generation)
+        let snapshot = Snapshot(
+            catalog: catalog, inputs: after, generation: generation, build: Self.builds.wrappingAdd(1, ordering: .relaxed).newValue)
         // An input that changed during the build may or may not be in this catalog: keep it for this
         // call only, so the next one builds again.
         last.withLock { $0 = before == after ? (snapshot, batch) : nil }

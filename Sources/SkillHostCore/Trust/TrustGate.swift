@@ -18,7 +18,7 @@ public final class TrustGate: CallGate {
     /// A verdict that held, and what it depended on.
     private struct Verified {
         /// The catalog build whose files it was checked against (builds are numbered once per process).
-        var generation: Int
+        var build: Int
         var stamps: [Posix.FileIdentity]
         var pinned: String?
     }
@@ -65,24 +65,24 @@ public final class TrustGate: CallGate {
     /// the registry. A verdict that held for exactly these statuses (and this pinned digest) holds again
     /// without a `stat`; any change, or a path `stamps` does not know, checks afresh. Only a gate that reads
     /// its policy from the registry takes this way.
-    /// `generation` numbers the catalog build `stamps` come from: a verdict already checked against the
-    /// same build holds without even comparing the statuses.
+    /// `build` numbers the catalog build `stamps` come from (unique in the process): a verdict already
+    /// checked against the same build holds without even comparing the statuses.
     func check(
-        _ skill: SkillDescription, plugin: PluginRecord, generation: Int, stamps: (String) -> Posix.FileIdentity?
+        _ skill: SkillDescription, plugin: PluginRecord, build: Int, stamps: (String) -> Posix.FileIdentity?
     ) throws(HostError) {
         guard let registryPath else { return try check(skill, plugin: plugin) }
         let pinned = plugin.settings.sha256
         let known = verdicts.withLock { $0[plugin.path] }
-        if let known, known.generation == generation, known.pinned == pinned { return }
+        if let known, known.build == build, known.pinned == pinned { return }
         guard let key = dependencies(of: plugin.path, registryPath: registryPath, stamps: stamps) else {
             return try check(skill, plugin: plugin)
         }
         if let known, known.stamps == key, known.pinned == pinned {
-            verdicts.withLock { $0[plugin.path]?.generation = generation }
+            verdicts.withLock { $0[plugin.path]?.build = build }
             return
         }
         _ = try verdict(skill, plugin: plugin)
-        verdicts.withLock { $0[plugin.path] = Verified(generation: generation, stamps: key, pinned: pinned) }
+        verdicts.withLock { $0[plugin.path] = Verified(build: build, stamps: key, pinned: pinned) }
     }
 
     /// The status of every path the verdict for `pluginPath` reads, in a fixed order; nil when one is unknown.
