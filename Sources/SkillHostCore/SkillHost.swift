@@ -26,7 +26,8 @@ public final class SkillHost: Sendable {
     private let executors = Mutex<[String: (file: CatalogInputs.Stamp?, executor: any PluginExecutor)]>([:])
     private let validator = ArgumentValidator()
     private let catalogCache = ProcessCatalogCache()
-    private let madeDataDirectories = Mutex<Set<String>>([])
+    /// The data folders made by this host, by plugin id.
+    private let madeDataDirectories = Mutex<[String: String]>([:])
 
     /// - Parameters:
     ///   - helperExecutable: the `skillhost` binary (tests pass `.build/debug/skillhost`).
@@ -73,6 +74,14 @@ public final class SkillHost: Sendable {
     public func currentCatalog() throws(HostError) -> Catalog {
         try currentSnapshot().catalog
     }
+
+    /// Starts a call batch, for a long-lived server that reads requests in chunks (`skillhost mcp` calls it
+    /// per read): calls from now on share one look at the catalog's inputs (one `stat` each of the registry,
+    /// the plugins folder and files, the skills folders), taken by the first of them, until the next
+    /// batch; the trust gate reuses the same look. Every call is still checked against the files as they
+    /// were after its request arrived. Once a process has begun a batch, calls in it share looks this way;
+    /// a process that never calls this looks once per call.
+    public func beginCallBatch() { catalogCache.beginBatch() }
 
     /// The skills that may be offered to a model and called.
     public func enabledSkills() throws(HostError) -> [SkillDescription] {
@@ -158,8 +167,9 @@ public final class SkillHost: Sendable {
     /// (`denied`) → run through the plugin's executor with the timeout.
     /// - Returns: the skill's result JSON.
     public func invoke(skillID: String, arguments: JSONValue, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
-        let id = Identifier.normalize(skillID)
         let snapshot = try currentSnapshot()
+        // An id the catalog knows as it is was canonical already: normalize only the others.
+        let id = snapshot.skill(skillID) != nil ? skillID : Identifier.normalize(skillID)
         guard let (skill, plugin) = snapshot.skill(id) else {
             if let plugin = snapshot.catalog.plugin(id) {
                 let names = plugin.skills.map(\.id).joined(separator: ", ")
@@ -168,13 +178,23 @@ public final class SkillHost: Sendable {
             throw HostError(.notFound, "no skill \"\(id)\"; run 'skillhost list' to see the skills", skillID: id)
         }
         try checkUsable(skill, plugin)
-        for gate in gates { try gate.check(skill, plugin: plugin) }
+        for gate in gates {
+            if let trust = gate as? TrustGate {
+                // The catalog's look at the files stands for the gate's own (same paths, same moment).
+                try trust.check(skill, plugin: plugin, build: snapshot.build, stamps: snapshot.stamp(of:))
+            } else {
+                try gate.check(skill, plugin: plugin)
+            }
+        }
         try validator.validate(arguments, for: skill, generation: snapshot.generation)
         try await approve(skill, arguments, options)
-        let dataDirectory = paths.dataDirectory(forPlugin: plugin.id)
-        if !madeDataDirectories.withLock({ $0.contains(dataDirectory) }) {
+        let dataDirectory: String
+        if let made = madeDataDirectories.withLock({ $0[plugin.id] }) {
+            dataDirectory = made
+        } else {
+            dataDirectory = paths.dataDirectory(forPlugin: plugin.id)
             try Posix.makeDirectories(dataDirectory)
-            madeDataDirectories.withLock { _ = $0.insert(dataDirectory) }
+            madeDataDirectories.withLock { $0[plugin.id] = dataDirectory }
         }
         let callID = options.callID ?? UUID().uuidString.lowercased()
         let call = SkillCall(

@@ -10,6 +10,10 @@ public struct HostSkillBackend: SkillBackend {
     /// Values skills store for later skills of this conversation.
     public let sessionContext: SessionContext
 
+    /// Whether each invocation's ``SkillInvocation/callID`` is the host's call id too (it must then be
+    /// unique per call, as an MCP server's numbered ids are); false: the host makes a UUID per call.
+    public var forwardsCallIDs = false
+
     /// A backend over `host` with a fresh session context.
     public init(host: SkillHost, sessionContext: SessionContext = SessionContext()) {
         self.host = host
@@ -41,6 +45,7 @@ public struct HostSkillBackend: SkillBackend {
         var options = InvocationOptions(
             sessionID: invocation.sessionID, idempotencyKey: key, sessionContext: sessionContext, approval: hook)
         options.executionStarted = invocation.executionStarted
+        if forwardsCallIDs { options.callID = invocation.callID }
         do {
             return .success(try await host.invoke(skillID: invocation.skillID, arguments: invocation.arguments, options: options))
         } catch {

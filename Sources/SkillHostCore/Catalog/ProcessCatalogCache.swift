@@ -17,10 +17,15 @@ final class ProcessCatalogCache: Sendable {
         private let skillIndex: [String: (plugin: Int, skill: Int)]
         private let stamps: [String: CatalogInputs.Stamp]
 
-        init(catalog: Catalog, inputs: CatalogInputs, generation: Int) {
+        /// Numbers this build among all builds in the process (of every host): the trust gate keys its
+        /// verdicts by it.
+        let build: Int
+
+        init(catalog: Catalog, inputs: CatalogInputs, generation: Int, build: Int) {
             self.catalog = catalog
             self.inputs = inputs
             self.generation = generation
+            self.build = build
             var index: [String: (plugin: Int, skill: Int)] = [:]
             for (pluginIndex, plugin) in catalog.plugins.enumerated() {
                 for (skillIndex, skill) in plugin.skills.enumerated() where index[skill.id] == nil {
@@ -42,37 +47,65 @@ final class ProcessCatalogCache: Sendable {
         }
     }
 
-    private let last = Mutex<Snapshot?>(nil)
+    /// The last snapshot, and the call batch in which its inputs were last found unchanged (0: none).
+    private let last = Mutex<(snapshot: Snapshot, checkedInBatch: UInt64)?>(nil)
     private let building = Mutex(0)
+    /// Builds in this process, for ``Snapshot/build``.
+    private static let builds = Atomic<Int>(0)
+    /// The current call batch (``beginBatch()``); 0 while nobody uses batches.
+    private let batch = Atomic<UInt64>(0)
 
     init() {}
+
+    /// Starts a call batch: the first ``current(paths:build:)`` after this looks at the inputs, and later
+    /// ones reuse what it found until the next batch begins. A server begins one each time it has read new
+    /// requests, so every request is still checked against the files as they were after it arrived (an
+    /// `enable`, `disable`, `trust` or a replaced file that finished before a request was sent applies to
+    /// it), at one look per read instead of one per call. Without batches every call looks.
+    func beginBatch() { batch.wrappingAdd(1, ordering: .sequentiallyConsistent) }
 
     /// The last snapshot when its inputs are unchanged, else one built now with `build`.
     func current(
         paths: HostPaths, build: () throws(HostError) -> Catalog
     ) throws(HostError) -> Snapshot {
-        if let snapshot = last.withLock({ $0 }), snapshot.inputs.isCurrent { return snapshot }
+        // Read before any look at the files: a look taken after this may stand for the whole batch.
+        let batchNow = batch.load(ordering: .sequentiallyConsistent)
+        if let snapshot = currentSnapshot(batch: batchNow) { return snapshot }
         return try building.withLock { (generation: inout Int) throws(HostError) -> Snapshot in
             // Another caller may have rebuilt while this one waited.
-            if let snapshot = last.withLock({ $0 }), snapshot.inputs.isCurrent { return snapshot }
-            return try rebuild(paths: paths, generation: &generation, build: build)
+            if let snapshot = currentSnapshot(batch: batchNow) { return snapshot }
+            return try rebuild(paths: paths, batch: batchNow, generation: &generation, build: build)
         }
     }
 
     /// Forgets the snapshot (the next call builds).
     func invalidate() { last.withLock { $0 = nil } }
 
+    /// The last snapshot if it was checked in `batch`, or its inputs are unchanged now; nil otherwise.
+    private func currentSnapshot(batch: UInt64) -> Snapshot? {
+        guard let (snapshot, checked) = last.withLock({ $0 }) else { return nil }
+        if batch != 0, checked == batch { return snapshot }
+        guard snapshot.inputs.isCurrent else { return nil }
+        if batch != 0 {
+            last.withLock { entry in
+                if entry?.snapshot.build == snapshot.build { entry?.checkedInBatch = batch }
+            }
+        }
+        return snapshot
+    }
+
     private func rebuild(
-        paths: HostPaths, generation: inout Int, build: () throws(HostError) -> Catalog
+        paths: HostPaths, batch: UInt64, generation: inout Int, build: () throws(HostError) -> Catalog
     ) throws(HostError) -> Snapshot {
         let before = CatalogInputs.listing(paths)
         let catalog = try build()
         generation += 1
         let after = before.current()
-        let snapshot = Snapshot(catalog: catalog, inputs: after, generation: generation)
+        let snapshot = Snapshot(
+            catalog: catalog, inputs: after, generation: generation, build: Self.builds.wrappingAdd(1, ordering: .relaxed).newValue)
         // An input that changed during the build may or may not be in this catalog: keep it for this
         // call only, so the next one builds again.
-        last.withLock { $0 = before == after ? snapshot : nil }
+        last.withLock { $0 = before == after ? (snapshot, batch) : nil }
         return snapshot
     }
 }

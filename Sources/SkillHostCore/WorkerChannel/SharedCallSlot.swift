@@ -182,6 +182,14 @@ final class SharedCallSlot: @unchecked Sendable {
         take(.reply, claimingAs: .taken, ownSleeping: hostSleeping, body)
     }
 
+    /// Host: takes the reply if it is in the slot now, without spinning or going to sleep; nil when it is
+    /// not (yet) there. The worker keeps posting into the slot meanwhile, as the host is not asleep.
+    func tryTakeReply<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        guard state.pointee.load(ordering: .acquiring) == State.reply.rawValue, claim(.reply, as: .taken) else { return nil }
+        let count = Int(length.pointee.load(ordering: .relaxed))
+        return body(UnsafeRawBufferPointer(start: base + Self.dataOffset, count: min(count, Self.capacity)))
+    }
+
     /// Host: done waiting on the pipe; the worker may post replies again.
     func hostWoke() {
         hostSleeping.pointee.store(0, ordering: .sequentiallyConsistent)

@@ -170,6 +170,15 @@ package final class WorkerProcess: @unchecked Sendable {
         }
     }
 
+    /// Looks once, without spinning, for the reply in ``slot``; true when it is there (kept for
+    /// ``receiveReply(deadline:)``). A reply sent on the pipe is not seen here.
+    func pollSlotReply() -> Bool {
+        if slotReply != nil { return true }
+        guard let slot, !waitsOnPipe, let taken = slot.tryTakeReply(WorkerCallReply.decode(slotFrame:)) else { return false }
+        slotReply = taken
+        return true
+    }
+
     /// Spins on ``slot`` for the reply (once per call); true when it came that way (kept in ``slotReply``).
     /// Otherwise the worker sends it on the pipe.
     private func takeSlotReply() -> Bool {

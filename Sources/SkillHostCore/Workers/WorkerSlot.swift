@@ -24,6 +24,10 @@ final class WorkerSlot: @unchecked Sendable {
     /// How long the calling thread polls for a quick reply before handing the wait to ``thread``. A trivial
     /// skill answers in a few microseconds; skipping two thread hand-offs saves about a third of such a call.
     static let spinNanoseconds: UInt64 = 30_000
+    /// How long a ``CallReplyPoller`` looks for a reply before the slot's thread takes over the wait. Longer
+    /// than the spin: the poller's loop does other work meanwhile, and a worker that was asleep on its pipe
+    /// still answers into the slot once it woke, so the host side needs no wake-up of its own.
+    static let pollNanoseconds: UInt64 = 2_000_000
     /// Requests larger than this skip the fast path (their write could block the calling thread).
     static let fastPathFrameLimit = 32 << 10
 
@@ -60,24 +64,56 @@ final class WorkerSlot: @unchecked Sendable {
         cancelled.store(false, ordering: .sequentiallyConsistent)
         return await withTaskCancellationHandler {
             sendBuffer = request.encodedFrame(reusing: sendBuffer)
-            let fast = fastPath(deadline: deadline, configuration: configuration)
+            let poller = CallReplyPoller.current
+            let fast = fastPath(deadline: deadline, configuration: configuration, spin: poller == nil)
             if let outcome = fast.outcome { return outcome }
             let sent = fast.sent
-            return await withUnsafeContinuation { continuation in
-                let accepted = thread.submit { [self] in
-                    let outcome = sent ? awaitSentCall(deadline: deadline) : run(deadline: deadline, configuration: configuration)
-                    inFlight.withLock { $0 = nil }
-                    var retired: WorkerProcess?
-                    if case .reply = outcome {} else { retired = takeProcess() }
-                    continuation.resume(returning: outcome)
-                    retired?.stop()
+            if sent, let poller {
+                // The request is with the worker: let the caller's loop look for the reply between other work.
+                return await withUnsafeContinuation { continuation in
+                    let since = Posix.monotonicNanoseconds()
+                    poller.add { [self] in
+                        if let worker = process, worker.pollSlotReply(),
+                            case .success(let reply) = worker.receiveReply(deadline: deadline)
+                        {
+                            inFlight.withLock { $0 = nil }
+                            continuation.resume(returning: .reply(reply))
+                            return true
+                        }
+                        if Posix.monotonicNanoseconds() &- since < Self.pollNanoseconds,
+                            !cancelled.load(ordering: .sequentiallyConsistent)
+                        {
+                            return false
+                        }
+                        handOff(sent: true, deadline: deadline, configuration: configuration, continuation)
+                        return true
+                    }
                 }
-                // The pool shut down between handing out this slot and now.
-                if !accepted { continuation.resume(returning: .cancelled) }
+            }
+            return await withUnsafeContinuation { continuation in
+                handOff(sent: sent, deadline: deadline, configuration: configuration, continuation)
             }
         } onCancel: {
             cancel()
         }
+    }
+
+    /// Finishes the call on ``thread``: waits for the reply of a request already `sent`, or runs the whole
+    /// call; resumes `continuation` with the outcome.
+    private func handOff(
+        sent: Bool, deadline: UInt64, configuration: WorkerPoolConfiguration,
+        _ continuation: UnsafeContinuation<Outcome, Never>
+    ) {
+        let accepted = thread.submit { [self] in
+            let outcome = sent ? awaitSentCall(deadline: deadline) : run(deadline: deadline, configuration: configuration)
+            inFlight.withLock { $0 = nil }
+            var retired: WorkerProcess?
+            if case .reply = outcome {} else { retired = takeProcess() }
+            continuation.resume(returning: outcome)
+            retired?.stop()
+        }
+        // The pool shut down between handing out this slot and now.
+        if !accepted { continuation.resume(returning: .cancelled) }
     }
 
     /// Cancels the call in flight: kills its worker (SIGKILL). Any thread.
@@ -95,7 +131,8 @@ final class WorkerSlot: @unchecked Sendable {
     /// On the calling thread: with a live worker for an unchanged file, sends the request and polls briefly
     /// for the reply. Returns the outcome when the reply came back whole; otherwise whether the request was
     /// sent, and the slot's thread takes over.
-    private func fastPath(deadline: UInt64, configuration: WorkerPoolConfiguration) -> (outcome: Outcome?, sent: Bool) {
+    /// With `spin` false (a ``CallReplyPoller`` waits for the reply instead) it looks for the reply once.
+    private func fastPath(deadline: UInt64, configuration: WorkerPoolConfiguration, spin: Bool) -> (outcome: Outcome?, sent: Bool) {
         guard sendBuffer.count <= Self.fastPathFrameLimit, let worker = process,
             !cancelled.load(ordering: .sequentiallyConsistent)
         else { return (nil, false) }
@@ -106,7 +143,7 @@ final class WorkerSlot: @unchecked Sendable {
         }
         inFlight.withLock { $0 = worker }
         guard case .success = worker.send(sendBuffer) else { return (nil, false) }
-        guard worker.replyArrives(within: Self.spinNanoseconds),
+        guard spin ? worker.replyArrives(within: Self.spinNanoseconds) : worker.pollSlotReply(),
             case .success(let reply) = worker.receiveReply(deadline: deadline)
         else { return (nil, true) }
         inFlight.withLock { $0 = nil }

@@ -14,8 +14,8 @@ import Synchronization
 ///   request before `initialize` is answered with -32600, never left waiting.
 /// - Requests other than `tools/call` are answered on the caller's thread, in order; ``receive(_:)`` may
 ///   block on file I/O, so call it from a thread you own (the stdio transport has one).
-/// - `tools/call` runs as a task of its own: answers come back out of order, at most
-///   `maximumCallsInFlight` at once; `notifications/cancelled` cancels one (no answer is sent then);
+/// - `tools/call` runs as a task of its own (on `callExecutor` when given, else starting on the caller's
+///   thread): answers come back out of order, at most `maximumCallsInFlight` at once; `notifications/cancelled` cancels one (no answer is sent then);
 ///   `notifications/progress` is sent while it runs past `progressInterval` when the call carried a
 ///   `progressToken`.
 /// - ``refresh()`` (called by ``MCPChangeWatcher``) sends `notifications/tools/list_changed` and
@@ -34,17 +34,30 @@ public final class MCPServer: Sendable {
     private let log: Sink
     private let sessionID = "mcp-" + UUID().uuidString.prefix(8).lowercased()
     private let state = Mutex(State())
-    private let slots: DispatchSemaphore
+    private let places: MCPInFlightLimit
     private let inFlight = DispatchGroup()
     private let limiter = MCPCallLimiter()
     private let resultCheck = ResultSchemaCheck()
+    /// Where `tools/call` tasks run (the stdio transport's read loop), nil for the caller's thread first
+    /// and the Swift pool after.
+    private let callExecutor: (any TaskExecutor)?
+    /// Collects worker replies for the calls, on the loop that runs them (see ``CallReplyPoller``).
+    private let replyPoller: CallReplyPoller?
 
     private enum Phase { case new, initialized, ready }
+
+    /// A `tools/call` in flight, by its request id.
+    private enum Call {
+        /// Its id is taken; its task is being started on the reading thread.
+        case starting
+        /// Its task, for `notifications/cancelled`.
+        case running(Task<Void, Never>)
+    }
 
     private struct State {
         var phase = Phase.new
         var protocolVersion: String?
-        var calls: [String: Task<Void, Never>] = [:]
+        var calls: [String: Call] = [:]
         var nextCall = 0
         var catalog: MCPToolCatalog?
         var instructionSkills: [MCPInstructionSkill]?
@@ -56,19 +69,37 @@ public final class MCPServer: Sendable {
     ///   - skills: the instruction skills of the Skills extension.
     ///   - send: receives every outgoing line.
     ///   - log: receives diagnostics (the CLI writes them to stderr).
+    ///   - callExecutor: where `tools/call` tasks run: ``MCPStdioTransport/callExecutor`` (the read
+    ///     loop's thread; the server then never blocks the thread that calls ``receive(_:)``, and the
+    ///     caller stops reading while ``pausesInput`` says so). Nil: a call starts on the thread that
+    ///     calls ``receive(_:)`` and continues on the Swift pool after its first wait; ``receive(_:)``
+    ///     blocks while `maximumCallsInFlight` calls are in flight.
+    ///   - replyPoller: polled by the loop that runs the calls (``MCPStdioTransport/replyPoller``): the
+    ///     calls' workers then reply into it instead of being spun for. Ignored without `callExecutor`.
     public init(
         configuration: MCPServerConfiguration, backend: any MCPToolBackend,
         skills: any InstructionSkillSource = EmptyInstructionSkillSource(),
-        send: @escaping Sink, log: @escaping Sink = { _ in }
+        send: @escaping Sink, log: @escaping Sink = { _ in }, callExecutor: (any TaskExecutor)? = nil,
+        replyPoller: CallReplyPoller? = nil
     ) {
+        self.callExecutor = callExecutor
+        // Only a loop that runs the calls polls for their replies: without one, nobody would.
+        self.replyPoller = callExecutor == nil ? nil : replyPoller
         self.configuration = configuration
         self.backend = backend
         self.pagination = MCPPagination(pageSize: configuration.pageSize)
         self.skills = SkillsExtension(source: skills, pagination: pagination)
         self.send = send
         self.log = log
-        self.slots = DispatchSemaphore(value: max(1, configuration.maximumCallsInFlight))
+        self.places = MCPInFlightLimit(maximum: configuration.maximumCallsInFlight)
     }
+
+    /// `tools/call`s received and not yet answered (or cancelled).
+    public var callsInFlight: Int { places.running }
+
+    /// With a `callExecutor`: whether the caller of ``receive(_:)`` should stop reading input for now
+    /// (from the moment `maximumCallsInFlight` calls are in flight until half of them are done).
+    public var pausesInput: Bool { places.pausesInput() }
 
     /// The protocol version settled by `initialize`, nil before.
     public var protocolVersion: String? { state.withLock { $0.protocolVersion } }
@@ -106,6 +137,12 @@ public final class MCPServer: Sendable {
             }
         }
     }
+
+    /// New input was read: the requests handed to ``receive(_:)`` from now on arrived before this call, so
+    /// the host may look at its files (registry, plugins) once for all of them instead of once per call
+    /// (``MCPToolBackend/inputArrived()``). The stdio transport calls it for every chunk it reads; a
+    /// caller that never does gets a look per call.
+    public func inputArrived() { backend.inputArrived() }
 
     /// Convenience for tests: one line as a string.
     public func receive(_ line: String) { receive(Array(line.utf8)) }
@@ -209,8 +246,8 @@ public final class MCPServer: Sendable {
             }
         case "notifications/cancelled":
             guard let requestID = params?["requestId"], JSONRPCMessage.isValidID(requestID) else { return }
-            let task = state.withLock { $0.calls[requestID.serialized()] }
-            if let task {
+            let call = state.withLock { $0.calls[requestID.serialized()] }
+            if case .running(let task)? = call {
                 log("mcp: cancelling call \(requestID.serialized())\(params?["reason"]?.stringValue.map { ": " + $0 } ?? "")")
                 task.cancel()
             }
@@ -251,39 +288,70 @@ public final class MCPServer: Sendable {
         }
         let key = id.serialized()
         let progressToken = params?["_meta"]?["progressToken"]
-        slots.wait()
-        inFlight.enter()
-        let started = state.withLock { locked -> Bool in
-            guard locked.calls[key] == nil else { return false }
+        if callExecutor == nil { places.enter() } else { places.enterWithoutWaiting() }
+        // Reserve the id first: the call may finish before `Task.immediate` returns (see below), and a
+        // `notifications/cancelled` for it can only arrive on this thread, after this function returns.
+        let callID: String? = state.withLock { locked in
+            guard locked.calls[key] == nil else { return nil }
+            locked.calls[key] = .starting
             locked.nextCall += 1
-            let callID = "\(sessionID)-\(locked.nextCall)"
-            locked.calls[key] = Task { [self, limit] in
-                var result: JSONValue = .null
-                if let limit {
-                    if await limiter.acquire(limit) {
-                        result = await run(tool, arguments, callID: callID, progressToken: progressToken)
-                        limiter.release(limit)
-                    }
-                } else {
-                    result = await run(tool, arguments, callID: callID, progressToken: progressToken)
-                }
-                let cancelled = Task.isCancelled
-                state.withLock { _ = $0.calls.removeValue(forKey: key) }
-                if !cancelled { send(JSONRPCMessage.responseLine(id: id, result: result)) }
-                slots.signal()
-                inFlight.leave()
-            }
-            return true
+            return "\(sessionID)-\(locked.nextCall)"
         }
-        if !started {
-            slots.signal()
-            inFlight.leave()
+        guard let callID else {
+            places.leave()
             send(JSONRPCMessage.errorLine(id: id, error: JSONRPCError(
                 code: JSONRPCError.invalidRequestCode, "request id \(key) is already in flight; use a new id per request")))
+            return
+        }
+        inFlight.enter()
+        // Without an executor the call starts on this (the reading) thread and runs here until its first
+        // suspension: a call that finds a free place, an idle worker and a quick reply is answered without
+        // any thread hand-off; one that must wait (for a place, a worker, a slow skill) continues on the
+        // pool, and this thread goes on reading. The host's blocking work runs on threads it owns either way.
+        let operation: @Sendable () async -> Void = { [self, limit, replyPoller] in
+            var answer = ""
+            if let limit {
+                if await limiter.acquire(limit) {
+                    answer = await CallReplyPoller.$current.withValue(replyPoller) {
+                        await run(tool, arguments, id: id, callID: callID, progressToken: progressToken)
+                    }
+                    limiter.release(limit)
+                }
+            } else {
+                answer = await CallReplyPoller.$current.withValue(replyPoller) {
+                    await run(tool, arguments, id: id, callID: callID, progressToken: progressToken)
+                }
+            }
+            let cancelled = Task.isCancelled
+            state.withLock { _ = $0.calls.removeValue(forKey: key) }
+            if !cancelled { send(answer) }
+            places.leave()
+            inFlight.leave()
+        }
+        // On the read loop's executor the task runs on the reading thread once this chunk of input is
+        // handled, and resumes there; otherwise it runs here until it first waits.
+        let task = callExecutor.map { Task(executorPreference: $0, operation: operation) } ?? Task.immediate(operation: operation)
+        state.withLock { locked in
+            // Still there only while the call runs: keep its task for `notifications/cancelled`.
+            if locked.calls[key] != nil { locked.calls[key] = .running(task) }
         }
     }
 
-    private func run(_ tool: AgentTool, _ arguments: JSONValue, callID: String, progressToken: JSONValue?) async -> JSONValue {
+    /// Runs one call; returns the response line for request `id`.
+    private func run(_ tool: AgentTool, _ arguments: JSONValue, id: JSONValue, callID: String, progressToken: JSONValue?) async -> String {
+        let result = await result(tool, arguments, callID: callID, progressToken: progressToken)
+        switch result {
+        case .success(let value):
+            return MCPToolResult.responseLine(id: id, success: value, tool: tool, check: resultCheck)
+        case .failure(let failure):
+            return JSONRPCMessage.responseLine(id: id, result: failure.result)
+        }
+    }
+
+    /// The skill's result, or the tool result that reports its failure.
+    private func result(
+        _ tool: AgentTool, _ arguments: JSONValue, callID: String, progressToken: JSONValue?
+    ) async -> Result<JSONValue, ToolFailure> {
         let (approval, refused) = configuration.approval.handler()
         let invocation = SkillInvocation(
             skillID: tool.skillID, arguments: arguments, callID: callID, sessionID: sessionID, approval: approval)
@@ -292,16 +360,22 @@ public final class MCPServer: Sendable {
         reporter?.stop()
         switch outcome {
         case .success(let value):
-            return MCPToolResult.success(value, tool: tool, check: resultCheck)
+            return .success(value)
         case .failure(let error) where error.kind == .denied && refused.isSet:
-            return MCPToolResult.failure(text: configuration.approval.refusal(for: tool))
+            return .failure(ToolFailure(MCPToolResult.failure(text: configuration.approval.refusal(for: tool))))
         case .failure(let error) where error.kind == .invalidArguments:
             var fixed = error
             fixed.message += " (fix the arguments to match the tool's inputSchema and call again)"
-            return MCPToolResult.failure(fixed)
+            return .failure(ToolFailure(MCPToolResult.failure(fixed)))
         case .failure(let error):
-            return MCPToolResult.failure(error)
+            return .failure(ToolFailure(MCPToolResult.failure(error)))
         }
+    }
+
+    /// A tool result with `isError: true`, as an `Error` for `Result`.
+    private struct ToolFailure: Error {
+        let result: JSONValue
+        init(_ result: JSONValue) { self.result = result }
     }
 
     // MARK: - Catalog and change notifications

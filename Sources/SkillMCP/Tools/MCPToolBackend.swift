@@ -16,11 +16,16 @@ public protocol MCPToolBackend: Sendable {
     /// How many calls of each skill (by id) may run at once; skills not named are limited only by the
     /// server's `maximumCallsInFlight`. Called with ``tools()``, from threads the server owns.
     func callLimits() throws(HostError) -> [String: MCPCallLimit]
+    /// The server read new requests: calls started from now on may share one look at the backend's
+    /// inputs, taken after this call (see ``SkillHost/beginCallBatch()``). Cheap; called per read.
+    func inputArrived()
 }
 
 extension MCPToolBackend {
     /// No limits of its own.
     public func callLimits() throws(HostError) -> [String: MCPCallLimit] { [:] }
+    /// Nothing to share.
+    public func inputArrived() {}
 }
 
 /// The ``MCPToolBackend`` over a ``SkillHost``: calls go through ``HostSkillBackend`` (the host's
@@ -33,7 +38,9 @@ public struct HostMCPBackend: MCPToolBackend {
     /// A backend over `host`; one MCP connection is one session.
     public init(host: SkillHost) {
         self.host = host
-        self.backend = HostSkillBackend(host: host)
+        var backend = HostSkillBackend(host: host)
+        backend.forwardsCallIDs = true  // the server numbers its calls: no UUID per call
+        self.backend = backend
     }
 
     public func tools() throws(HostError) -> [AgentTool] {
@@ -43,6 +50,8 @@ public struct HostMCPBackend: MCPToolBackend {
     public func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
         await backend.run(invocation)
     }
+
+    public func inputArrived() { host.beginCallBatch() }
 
     /// A plugin's calls share its executor: `max_workers` at once (the same for in-process plugins).
     public func callLimits() throws(HostError) -> [String: MCPCallLimit] {

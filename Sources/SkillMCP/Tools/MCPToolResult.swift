@@ -16,6 +16,29 @@ public enum MCPToolResult {
         return success(result, tool: tool)
     }
 
+    /// The whole JSON-RPC response line for request `id` whose call succeeded with `result`: the same bytes
+    /// as ``JSONRPCMessage/responseLine(id:result:)`` of ``success(_:tool:check:)``, with the result
+    /// serialized once (the text content and `structuredContent` share it) and no intermediate objects.
+    public static func responseLine(id: JSONValue, success result: JSONValue, tool: AgentTool, check: ResultSchemaCheck?) -> String {
+        if let check, check.problem(with: result, of: tool.skill) != nil {
+            return JSONRPCMessage.responseLine(id: id, result: success(result, tool: tool, check: check))
+        }
+        let json = result.serialized()
+        let text = tool.summary.flatMap { ResultSummaryTemplate($0).render(result) } ?? json
+        var line = #"{"jsonrpc":"2.0","id":"#
+        line.reserveCapacity(64 + 2 * json.utf8.count + 48)
+        line += id.serialized()
+        line += #","result":{"content":[{"type":"text","text":"#
+        line += JSONValue.string(text).serialized()
+        line += #"}],"isError":false"#
+        if case .object = result {
+            line += #","structuredContent":"#
+            line += json
+        }
+        line += "}}"
+        return line
+    }
+
     /// The result of a call that succeeded.
     public static func success(_ result: JSONValue, tool: AgentTool) -> JSONValue {
         let text = tool.summary.flatMap { ResultSummaryTemplate($0).render(result) } ?? result.serialized()

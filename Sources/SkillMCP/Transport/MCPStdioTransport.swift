@@ -1,12 +1,15 @@
 import Foundation
 import Glibc
+import SkillHostCore
 import Synchronization
 
 /// MCP's stdio transport (spec 2025-11-25, basic/transports): newline-delimited JSON-RPC on stdin and
 /// stdout, nothing else on stdout. The protocol gets a private copy of stdout and the process's stdout
 /// is pointed at stderr, so a stray `print` (ours or an in-process plugin's) cannot corrupt the stream.
-/// Input is read on a thread of its own (``MCPServer/receive(_:)`` may block); the run ends at end of
-/// input, after every call in flight was answered.
+/// Input is read on a thread of its own (``MCPServer/receive(_:)`` may block), which also runs the
+/// server's `tools/call` tasks when the server was given ``callExecutor``: a loop that reads a chunk of
+/// requests, runs the calls' work, writes their answers in one batch and waits for more input or for a
+/// call to resume. The run ends at end of input, after every call in flight was answered.
 public final class MCPStdioTransport: Sendable {
     /// Lines longer than this are dropped and answered with -32700.
     public static let maximumLineLength = 64 << 20
@@ -14,12 +17,24 @@ public final class MCPStdioTransport: Sendable {
     private let output: Int32
     private let input: Int32
     private let pending = Mutex(Outbox())
+    /// The reading thread's executor (``callExecutor``).
+    private let loop = MCPReadLoopExecutor()
 
     /// Lines waiting to be written, and whether a thread is writing them now.
     private struct Outbox {
         var bytes: [UInt8] = []
         var writing = false
+        /// The reading thread is handling a chunk of input: the lines it writes itself wait for the end
+        /// of the chunk (or ``heldBytesLimit``), so a pipelined burst answered on that thread leaves in a
+        /// few large writes instead of one `write(2)` per answer.
+        var holding = false
     }
+
+    /// Lines the reading thread holds back beyond this many bytes are written at once.
+    static let heldBytesLimit = 32 << 10
+
+    /// `pthread_self()` of the reading thread while it runs (0 before).
+    private let reader = Atomic<UInt>(0)
 
     /// Takes over stdin and stdout of this process.
     public init() {
@@ -32,16 +47,35 @@ public final class MCPStdioTransport: Sendable {
     /// Writes one message line (plus the newline) to the protocol's stdout; thread-safe. Lines are written
     /// whole and in the order of the calls. When another thread is writing, the line joins its batch and
     /// this call returns at once: under load many answers leave in one `write(2)`; alone, a line leaves
-    /// at once.
+    /// at once. Lines written by the reading thread while it handles a chunk of input leave at the end of
+    /// that chunk.
     public func write(_ line: String) {
+        let held = reader.load(ordering: .relaxed) == UInt(pthread_self())
         let becameWriter = pending.withLock { outbox in
             outbox.bytes.append(contentsOf: line.utf8)
             outbox.bytes.append(0x0A)
             if outbox.writing { return false }
+            if held, outbox.holding, outbox.bytes.count < Self.heldBytesLimit { return false }
             outbox.writing = true
             return true
         }
-        guard becameWriter else { return }
+        if becameWriter { writePending() }
+    }
+
+    /// The reading thread starts (`true`) or ends (`false`) handling a chunk of input; at the end, what it
+    /// held back is written.
+    private func hold(_ holding: Bool) {
+        let becameWriter = pending.withLock { outbox in
+            outbox.holding = holding
+            if holding || outbox.writing || outbox.bytes.isEmpty { return false }
+            outbox.writing = true
+            return true
+        }
+        if becameWriter { writePending() }
+    }
+
+    /// Writes until the outbox is empty; the caller set `writing`.
+    private func writePending() {
         var batch: [UInt8] = []
         while true {
             let more = pending.withLock { outbox in
@@ -69,11 +103,25 @@ public final class MCPStdioTransport: Sendable {
         }
     }
 
+    /// Where the server should run `tools/call` tasks (give it to ``MCPServer``'s `callExecutor`): the
+    /// reading thread's loop, so calls run between reads with no thread hand-off. Nil when the loop cannot
+    /// be set up (no pipe for its wake-ups); the server then uses its default.
+    public var callExecutor: (any TaskExecutor)? { loop.isUsable ? loop : nil }
+
+    /// The worker replies of the calls on ``callExecutor`` (give it to ``MCPServer``'s `replyPoller`): the
+    /// loop polls them when it has nothing else to do. Nil without the loop.
+    public var replyPoller: CallReplyPoller? { loop.isUsable ? poller : nil }
+    private let poller = CallReplyPoller()
+
     /// Reads lines into `server` until end of input, then waits for the calls in flight.
     public func run(_ server: MCPServer) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let thread = Thread { [self] in
-                readLines(into: server)
+                if loop.isUsable {
+                    serveLoop(server)
+                } else {
+                    readLines(into: server)
+                }
                 continuation.resume()
             }
             thread.name = "skillhost-mcp-read"
@@ -89,35 +137,121 @@ public final class MCPStdioTransport: Sendable {
         while pending.withLock({ $0.writing || !$0.bytes.isEmpty }) { usleep(200) }
     }
 
-    private func readLines(into server: MCPServer) {
-        var pending: [UInt8] = []
+    /// The read loop (with ``callExecutor``): runs the calls' jobs, writes what they answered in one
+    /// batch, then waits for input or more jobs. Stops reading while the server has too many calls in
+    /// flight, and ends at end of input once the last call was answered.
+    private func serveLoop(_ server: MCPServer) {
+        loop.enterLoop()
+        reader.store(UInt(pthread_self()), ordering: .relaxed)
+        var lines = LineSplitter()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var discarding = false
+        var ended = false
+        hold(true)
+        var spins = 0
+        while true {
+            loop.runJobs()
+            // Replies that came in resume their calls (as jobs on this loop): run them first.
+            if poller.poll() > 0 { continue }
+            hold(false)
+            if ended, server.callsInFlight == 0 { break }
+            let paused = !ended && server.pausesInput
+            let ready: Bool
+            if poller.hasPending {
+                // Only replies to wait for (each at most the slot's spin budget): look at the input now
+                // and then, without blocking.
+                spins &+= 1
+                ready = !ended && !paused && spins & 15 == 0 && inputIsReadable()
+                // The workers may need this core to answer.
+                if !ready { sched_yield() }
+            } else {
+                ready = loop.wait(input: ended || paused ? nil : input)
+            }
+            hold(true)
+            guard ready else { continue }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            // Every request in this chunk arrived before now: the host may check its files once for all.
+            server.inputArrived()
+            if count <= 0 {
+                ended = true
+                lines.finish { server.receive($0) }
+            } else {
+                feed(buffer, count: count, into: server, lines: &lines)
+            }
+        }
+        hold(false)
+        loop.close()
+        reader.store(0, ordering: .relaxed)
+    }
+
+    private func inputIsReadable() -> Bool {
+        var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+
+    /// Without the loop: reads and hands over lines; the server blocks this thread when full.
+    private func readLines(into server: MCPServer) {
+        reader.store(UInt(pthread_self()), ordering: .relaxed)
+        defer { reader.store(0, ordering: .relaxed) }
+        var lines = LineSplitter()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            var start = 0
-            for index in 0..<count where buffer[index] == 0x0A {
-                if discarding {
-                    discarding = false
-                } else if pending.isEmpty {
-                    server.receive(buffer[start..<index])
-                } else {
-                    pending += buffer[start..<index]
-                    server.receive(pending)
-                    pending.removeAll(keepingCapacity: true)
-                }
-                start = index + 1
+            hold(true)
+            defer { hold(false) }
+            server.inputArrived()
+            if count <= 0 {
+                lines.finish { server.receive($0) }
+                break
             }
-            if !discarding { pending += buffer[start..<count] }
-            if pending.count > Self.maximumLineLength {
-                pending.removeAll()
-                discarding = true
-                write(JSONRPCMessage.errorLine(id: nil, error: JSONRPCError(
-                    code: JSONRPCError.parseErrorCode, "a line is longer than \(Self.maximumLineLength) bytes and was dropped; send smaller messages")))
-            }
+            feed(buffer, count: count, into: server, lines: &lines)
         }
-        if !pending.isEmpty, !discarding { server.receive(pending) }
+    }
+
+    private func feed(_ buffer: [UInt8], count: Int, into server: MCPServer, lines: inout LineSplitter) {
+        let fits = lines.feed(buffer[0..<count]) { server.receive($0) }
+        if !fits {
+            write(JSONRPCMessage.errorLine(id: nil, error: JSONRPCError(
+                code: JSONRPCError.parseErrorCode, "a line is longer than \(Self.maximumLineLength) bytes and was dropped; send smaller messages")))
+        }
+    }
+}
+
+/// Cuts the input into lines across reads; a line longer than ``MCPStdioTransport/maximumLineLength`` is
+/// dropped up to its newline.
+private struct LineSplitter {
+    private var pending: [UInt8] = []
+    private var discarding = false
+
+    /// Hands every complete line in `bytes` to `deliver`; false when a line grew too long (and is being
+    /// dropped).
+    mutating func feed(_ bytes: ArraySlice<UInt8>, deliver: (ArraySlice<UInt8>) -> Void) -> Bool {
+        var start = bytes.startIndex
+        for index in bytes.indices where bytes[index] == 0x0A {
+            if discarding {
+                discarding = false
+            } else if pending.isEmpty {
+                deliver(bytes[start..<index])
+            } else {
+                pending += bytes[start..<index]
+                deliver(pending[...])
+                pending.removeAll(keepingCapacity: true)
+            }
+            start = index + 1
+        }
+        if !discarding { pending += bytes[start..<bytes.endIndex] }
+        if pending.count > MCPStdioTransport.maximumLineLength {
+            pending.removeAll()
+            discarding = true
+            return false
+        }
+        return true
+    }
+
+    /// The last line when the input did not end with a newline.
+    mutating func finish(deliver: (ArraySlice<UInt8>) -> Void) {
+        if !pending.isEmpty, !discarding { deliver(pending[...]) }
+        pending.removeAll()
     }
 }

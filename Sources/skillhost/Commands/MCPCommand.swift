@@ -40,7 +40,8 @@ enum MCPCommand: Command {
         let skills = HostInstructionSkillSource(host: host)
         let server = MCPServer(
             configuration: configuration, backend: HostMCPBackend(host: host), skills: skills,
-            send: transport.write, log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+            send: transport.write, log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+            callExecutor: transport.callExecutor, replyPoller: transport.replyPoller)
         let watcher = MCPChangeWatcher(paths: [host.paths.registry, host.paths.plugins] + skills.watchedPaths) {
             server.refresh()
         }

@@ -1,0 +1,44 @@
+import Synchronization
+
+/// Lets a caller that runs its own event loop collect quick worker replies between other work instead of
+/// spinning for each: while a task runs with ``current`` set, a worker call whose request went through
+/// the shared slot does not spin for the reply; it registers a check here and suspends, and the loop calls
+/// ``poll()`` whenever it has nothing else to do. A reply that is not there within 2 ms is handed to the worker slot's own thread, which waits for it on the pipe as usual
+/// (timeouts, crashes and cancellation behave exactly as without a poller).
+///
+/// Under a pipelined burst this keeps two workers busy from one thread: the loop prepares the next call
+/// (parse, checks, validation) while a worker runs the last one. `skillhost mcp` sets it for its calls.
+/// Thread-safe; ``poll()`` runs the checks on the calling thread.
+public final class CallReplyPoller: Sendable {
+    /// A check: true when its call is settled (resumed, or handed to the slot's thread).
+    typealias Check = @Sendable () -> Bool
+
+    /// The poller of the calls the current task makes; nil: calls spin for their replies.
+    @TaskLocal public static var current: CallReplyPoller?
+
+    private let checks = Mutex<[Check]>([])
+
+    /// A poller with no calls.
+    public init() {}
+
+    /// Whether some call waits to be polled.
+    public var hasPending: Bool { checks.withLock { !$0.isEmpty } }
+
+    /// Checks every waiting call once; returns how many were settled.
+    @discardableResult
+    public func poll() -> Int {
+        let taken = checks.withLock { checks in
+            defer { checks.removeAll(keepingCapacity: true) }
+            return checks
+        }
+        guard !taken.isEmpty else { return 0 }
+        var waiting: [Check] = []
+        for check in taken where !check() { waiting.append(check) }
+        if !waiting.isEmpty { checks.withLock { $0.insert(contentsOf: waiting, at: 0) } }
+        return taken.count - waiting.count
+    }
+
+    func add(_ check: @escaping Check) {
+        checks.withLock { $0.append(check) }
+    }
+}
