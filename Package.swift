@@ -105,7 +105,7 @@ let package = Package(
         // their settings (file, zone) and file errors as skill failures; linked into both plugins.
         .target(name: "CalendarSkillSupport", dependencies: ["ICalendar", "SkillSDK"]),
         // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
-        .target(name: "SkillMCP", dependencies: ["SkillAgent", "SkillHostCore", "SkillJSON"]),
+        .target(name: "SkillMCP", dependencies: ["SkillAgent", "SkillHostCore", "SkillJSON", "SkillPosix"]),
         // The thin CLI.
         .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore"]),
 

@@ -17,15 +17,8 @@ public final class TrustVerifier: Sendable {
         case untrusted(warning: String)
     }
 
-    private struct FileIdentity: Hashable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modifiedSeconds: Int
-        var modifiedNanoseconds: Int
-    }
-
-    private let digests = Mutex<[String: (FileIdentity, String)]>([:])
+    /// Digests by path, each with the identity (`Posix.FileIdentity`) its file had when it was hashed.
+    private let digests = Mutex<[String: (Posix.FileIdentity, String)]>([:])
     private let digestCache: DigestCacheFile?
 
     /// A verifier; with `digestCache`, digests are also remembered across processes.
@@ -75,18 +68,13 @@ public final class TrustVerifier: Sendable {
     /// The SHA-256 of `path`, from the cache when the file is unchanged.
     /// - Throws: ``HostError`` of kind `io` or `notFound`.
     public func digest(of path: String) throws(HostError) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
+        let identity = Posix.FileIdentity(path: path)
+        guard !identity.isMissing else {
             throw HostError(
-                errno == ENOENT ? .notFound : .io, "cannot read \(path): \(Posix.describe(errno: errno))")
+                identity.error == ENOENT ? .notFound : .io, "cannot read \(path): \(Posix.describe(errno: identity.error))")
         }
-        let identity = FileIdentity(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
         if let (known, digest) = digests.withLock({ $0[path] }), known == identity { return digest }
-        let key = ScanCache.FileKey(
-            size: Int64(info.st_size), modificationNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-            inode: UInt64(info.st_ino))
+        let key = ScanCache.FileKey(size: identity.size, modificationNanoseconds: identity.modified, inode: identity.inode)
         if let digestCache, let digest = digestCache.digest(forPath: path, key: key) {
             digests.withLock { $0[path] = (identity, digest) }
             return digest

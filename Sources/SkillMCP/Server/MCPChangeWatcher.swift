@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SkillPosix
 import Synchronization
 
 /// Polls the status of a few files and folders (the registry, the plugins folder, skill folders) on a
@@ -39,7 +40,7 @@ public final class MCPChangeWatcher: Sendable {
         if !wasStopped { finished.wait() }
     }
 
-    private func run(from baseline: [String: [Int]]) {
+    private func run(from baseline: [String: Posix.FileIdentity]) {
         var last = baseline
         let micros = UInt32(max(1, interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000))
         while !stopped.withLock({ $0 }) {
@@ -53,34 +54,23 @@ public final class MCPChangeWatcher: Sendable {
         finished.signal()
     }
 
-    /// The status of every watched path and its entries.
-    func fingerprint() -> [String: [Int]] {
-        var result: [String: [Int]] = [:]
+    /// The identity of every watched path and its entries (`Posix.FileIdentity`: a `chmod` counts too,
+    /// since it changes what the permission gate decides).
+    func fingerprint() -> [String: Posix.FileIdentity] {
+        var result: [String: Posix.FileIdentity] = [:]
         var budget = 4096
         for path in paths { add(path, depth: 0, to: &result, budget: &budget) }
         return result
     }
 
-    private func add(_ path: String, depth: Int, to result: inout [String: [Int]], budget: inout Int) {
+    private func add(_ path: String, depth: Int, to result: inout [String: Posix.FileIdentity], budget: inout Int) {
         guard budget > 0 else { return }
         budget -= 1
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            result[path] = []
-            return
-        }
-        result[path] = [
-            Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec,
-            Int(status.st_mode),
-        ]
-        guard (status.st_mode & S_IFMT) == S_IFDIR, depth < 3, let directory = opendir(path) else { return }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
-            add(path + "/" + name, depth: depth + 1, to: &result, budget: &budget)
-        }
+        let identity = Posix.FileIdentity(path: path)
+        result[path] = identity
+        guard !identity.isMissing, identity.mode & UInt32(S_IFMT) == UInt32(S_IFDIR), depth < 3,
+            let entries = Posix.directoryEntries(path)
+        else { return }
+        for name in entries { add(path + "/" + name, depth: depth + 1, to: &result, budget: &budget) }
     }
 }

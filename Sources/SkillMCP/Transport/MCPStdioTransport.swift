@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SkillPosix
 import SkillHostCore
 import Synchronization
 
@@ -94,13 +95,7 @@ public final class MCPStdioTransport: Sendable {
     }
 
     private func writeAll(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0, errno == EINTR { continue }
-            if written <= 0 { return }  // the client went away; input will end too
-            offset += written
-        }
+        Posix.writeAll(output, bytes)  // false when the client went away; input will end too
     }
 
     /// Where the server should run `tools/call` tasks (give it to ``MCPServer``'s `callExecutor`): the
@@ -168,8 +163,8 @@ public final class MCPStdioTransport: Sendable {
             }
             hold(true)
             guard ready else { continue }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            let count = Posix.readSome(input, into: &buffer)
+            if count < 0, errno == EAGAIN { continue }
             // Every request in this chunk arrived before now: the host may check its files once for all.
             server.inputArrived()
             if count <= 0 {
@@ -196,8 +191,7 @@ public final class MCPStdioTransport: Sendable {
         var lines = LineSplitter()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = Posix.readSome(input, into: &buffer)
             hold(true)
             defer { hold(false) }
             server.inputArrived()
