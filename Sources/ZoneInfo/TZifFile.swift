@@ -197,7 +197,9 @@ extension TZifFile {
                     guard occurrence >= 0 else { throw TZifError("the first leap second occurs before 1970", at: at) }
                 } else {
                     let previous = leapSeconds[index - 1]
-                    guard occurrence - previous.occurrence >= 2_419_199 else {
+                    // Subtracted with overflow checking: a hostile file may put the next one near Int64.min.
+                    let (gap, overflow) = occurrence.subtractingReportingOverflow(previous.occurrence)
+                    guard !overflow, gap >= 2_419_199 else {
                         throw TZifError("leap second \(index) is less than 28 days after the one before", at: at)
                     }
                     guard abs(Int64(correction) - Int64(previous.correction)) == 1 else {
