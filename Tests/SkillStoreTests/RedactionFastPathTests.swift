@@ -61,3 +61,16 @@ import Testing
         #expect(decoded.problem == nil)
     }
 }
+
+/// The statement cache's cheap hash: equal SQL finds the same statement, different SQL never shares one,
+/// short texts included.
+@Suite struct StatementKeyTests {
+    @Test func statementsAreFoundByTheirWholeText() {
+        let texts = ["", "S", "SELECT 1", "SELECT 12", "SELECT 123456", "SELECT 1 -- a", "SELECT 2 -- a",
+                     "UPDATE t SET a = ? WHERE id = ?", "UPDATE t SET b = ? WHERE id = ?"]
+        var cache: [StatementKey: Int] = [:]
+        for (index, text) in texts.enumerated() { cache[StatementKey(sql: text)] = index }
+        #expect(cache.count == texts.count)
+        for (index, text) in texts.enumerated() { #expect(cache[StatementKey(sql: String(text))] == index) }
+    }
+}
