@@ -23,13 +23,74 @@ public struct SecretRedactor: Sendable {
         "token", "accesstoken", "refreshtoken", "bearer", "privatekey", "cookie", "setcookie",
     ]
 
+    /// ``secretNames`` as bytes, for the allocation-free ``isSecretName(_:)``.
+    static let secretNameBytes: [[UInt8]] = secretNames.map { Array($0.utf8) }
+    /// The longest secret name (a longer field name, less `-`/`_`, cannot be one).
+    static let longestSecretName = secretNameBytes.map(\.count).max() ?? 0
+
+    /// Whether `name`, ASCII-lowercased and without `-`/`_`, is one of ``secretNames``. Allocates nothing:
+    /// it runs for every field of every argument and result.
     static func isSecretName(_ name: String) -> Bool {
-        secretNames.contains(String(name.lowercased().filter { $0 != "_" && $0 != "-" }))
+        var name = name
+        return name.withUTF8 { bytes in
+            // 18 bytes cover the longest name ("proxyauthorization"); a longer field name is no secret name.
+            var folded: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            var count = 0
+            let fits = withUnsafeMutableBytes(of: &folded) { buffer -> Bool in
+                for byte in bytes where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") {
+                    guard count < longestSecretName else { return false }
+                    buffer[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                    count += 1
+                }
+                return true
+            }
+            guard fits, count > 0 else { return false }
+            return withUnsafeBytes(of: &folded) { buffer in
+                secretNameBytes.contains { secret in
+                    secret.count == count && secret.withUnsafeBytes { memcmp($0.baseAddress!, buffer.baseAddress!, count) == 0 }
+                }
+            }
+        }
     }
 
     /// `value` with `writeOnly` fields of `schema` (followed through `properties`, `items` and
     /// `additionalProperties`) and secret-named fields replaced, and known secrets scrubbed from strings.
     public func redact(_ value: JSONValue, schema: JSONValue? = nil) -> JSONValue {
+        // The common case: nothing to redact. Checked without building anything, and the value is kept whole.
+        guard needsRedaction(value, schema: schema) else { return value }
+        return rebuilt(value, schema: schema)
+    }
+
+    /// Whether ``redact(_:schema:)`` would change anything in `value` (allocates nothing for values it
+    /// leaves alone).
+    func needsRedaction(_ value: JSONValue, schema: JSONValue?) -> Bool {
+        if let schema, schema["writeOnly"]?.boolValue == true { return true }
+        switch value {
+        case .object(let object):
+            for (key, member) in object {
+                if Self.isSecretName(key) { return true }
+                let sub = schema?["properties"]?[key] ?? schema?["additionalProperties"]
+                if needsRedaction(member, schema: sub?.objectValue != nil ? sub : nil) { return true }
+            }
+            return false
+        case .array(let items):
+            let sub = schema?["items"]
+            let itemSchema = sub?.objectValue != nil ? sub : nil
+            return items.contains { needsRedaction($0, schema: itemSchema) }
+        case .string(let text):
+            return needsScrubbing(text)
+        default:
+            return false
+        }
+    }
+
+    /// Whether ``scrub(_:)`` would change `text` (or might: a `bearer` word).
+    func needsScrubbing(_ text: String) -> Bool {
+        secrets.contains { Self.contains(text, $0) } || Self.contains(text, "earer") || Self.contains(text, "EARER")
+    }
+
+    /// `value` redacted, rebuilt member by member.
+    private func rebuilt(_ value: JSONValue, schema: JSONValue?) -> JSONValue {
         if let schema, schema["writeOnly"]?.boolValue == true { return .string(Self.placeholder) }
         switch value {
         case .object(let object):

@@ -27,9 +27,10 @@ public final class PlannedCalls: Sendable {
     /// Marks `callID` as running since `milliseconds`; false when it is not planned.
     func start(_ callID: String, at milliseconds: Int64) -> Bool {
         calls.withLock { plans in
-            guard plans[callID] != nil else { return false }
-            plans[callID]?.started = true
-            plans[callID]?.call.startedMilliseconds = milliseconds
+            // One lookup: the plan is changed in place through its index.
+            guard let index = plans.index(forKey: callID) else { return false }
+            plans.values[index].started = true
+            plans.values[index].call.startedMilliseconds = milliseconds
             return true
         }
     }

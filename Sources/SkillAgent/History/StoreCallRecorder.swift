@@ -174,6 +174,8 @@ public final class StoreCallRecorder: CallRecorder {
     /// Context keys whose values differ from what was stored last, as JSON text; remembers them as stored.
     private func contextChanges() -> [String: String] {
         let now = context.snapshot
+        // Most calls run with an empty context: nothing to compare.
+        if now.isEmpty { return [:] }
         return storedContext.withLock { stored in
             var changes: [String: String] = [:]
             for (key, value) in now where stored[key] != value {

@@ -17,6 +17,9 @@ public enum ResultSummary {
 
     /// `text` on one line, cut to `limit` characters with an ellipsis.
     private static func oneLine(_ text: String, limit: Int) -> String {
+        // The common case, checked on the bytes: short ASCII-control-free text is its own line (every call
+        // that is recorded gets a summary; splitting and counting characters cost more than the rest).
+        if text.utf8.count <= limit, !text.utf8.contains(where: { $0 >= 0x0A && $0 <= 0x0D || $0 >= 0x80 }) { return text }
         let single = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return single.count > limit ? String(single.prefix(limit - 1)) + "…" : single
     }

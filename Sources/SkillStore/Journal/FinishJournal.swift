@@ -8,6 +8,8 @@ final class FinishJournal {
     private(set) var pending: [FinishRecord] = []
     /// Whether a timed flush is already on its way.
     var flushScheduled = false
+    /// The bytes of the record being logged: one buffer, reused for every record.
+    private var encoded: [UInt8] = []
 
     init(databasePath: String) {
         self.databasePath = databasePath
@@ -17,7 +19,9 @@ final class FinishJournal {
     /// written; the caller then commits the finish itself.
     func add(_ record: FinishRecord) throws(StoreError) {
         if log == nil { log = try FinishLog(databasePath: databasePath) }
-        try log?.append(FinishRecordCoding.encode(record))
+        encoded.removeAll(keepingCapacity: true)
+        FinishRecordCoding.encode(record, into: &encoded)
+        try log?.append(encoded)
         pending.append(record)
     }
 

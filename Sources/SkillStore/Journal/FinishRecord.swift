@@ -51,44 +51,56 @@ enum FinishRecordCoding {
 
     /// The record's bytes, header included.
     static func encode(_ record: FinishRecord) -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(128 + (record.outcome.resultJSON?.utf8.count ?? 0))
-        body.append(record.start == nil ? version : versionWithStart)
-        append(UInt64(bitPattern: record.rowID), to: &body)
-        append(UInt64(bitPattern: record.finishedMilliseconds), to: &body)
-        append(record.outcome.durationMilliseconds.bitPattern, to: &body)
-        appendOptional(record.outcome.startedMilliseconds, to: &body)
-        appendOptional(record.outcome.workerPID, to: &body)
-        append(record.outcome.status.rawValue, to: &body)
-        for text in [
-            record.outcome.resultJSON, record.outcome.summary, record.outcome.errorKind, record.outcome.error,
-            record.outcome.idempotencyKey, record.outcome.pluginVersion, record.outcome.pluginSHA256,
-        ] {
-            if let text {
-                body.append(1)
-                append(text, to: &body)
-            } else {
-                body.append(0)
+        var bytes: [UInt8] = []
+        encode(record, into: &bytes)
+        return bytes
+    }
+
+    /// Appends the record's bytes, header included, to `bytes` (a buffer the caller reuses: no allocation
+    /// once it has grown to the size of a record). The header is written last, over a placeholder.
+    static func encode(_ record: FinishRecord, into bytes: inout [UInt8]) {
+        let recordStart = bytes.count
+        bytes.reserveCapacity(recordStart + headerSize + 160 + (record.outcome.resultJSON?.utf8.count ?? 0)
+            + (record.start?.argumentsJSON.utf8.count ?? 0))
+        append(UInt64(0), to: &bytes)  // length and checksum, filled in below
+        let bodyStart = bytes.count
+        bytes.append(record.start == nil ? version : versionWithStart)
+        append(UInt64(bitPattern: record.rowID), to: &bytes)
+        append(UInt64(bitPattern: record.finishedMilliseconds), to: &bytes)
+        append(record.outcome.durationMilliseconds.bitPattern, to: &bytes)
+        appendOptional(record.outcome.startedMilliseconds, to: &bytes)
+        appendOptional(record.outcome.workerPID, to: &bytes)
+        append(record.outcome.status.rawValue, to: &bytes)
+        appendOptional(record.outcome.resultJSON, to: &bytes)
+        appendOptional(record.outcome.summary, to: &bytes)
+        appendOptional(record.outcome.errorKind, to: &bytes)
+        appendOptional(record.outcome.error, to: &bytes)
+        appendOptional(record.outcome.idempotencyKey, to: &bytes)
+        appendOptional(record.outcome.pluginVersion, to: &bytes)
+        appendOptional(record.outcome.pluginSHA256, to: &bytes)
+        append(UInt32(record.context.count), to: &bytes)
+        if record.context.count == 1, let (key, value) = record.context.first {
+            append(key, to: &bytes)
+            append(value, to: &bytes)
+        } else if !record.context.isEmpty {
+            for (key, value) in record.context.sorted(by: { $0.key < $1.key }) {
+                append(key, to: &bytes)
+                append(value, to: &bytes)
             }
         }
-        append(UInt32(record.context.count), to: &body)
-        for (key, value) in record.context.sorted(by: { $0.key < $1.key }) {
-            append(key, to: &body)
-            append(value, to: &body)
-        }
         if let start = record.start {
-            append(start.callID, to: &body)
-            append(start.sessionID, to: &body)
-            appendOptional(start.messagePosition, to: &body)
-            append(start.skillID, to: &body)
-            append(start.argumentsJSON, to: &body)
+            append(start.callID, to: &bytes)
+            append(start.sessionID, to: &bytes)
+            appendOptional(start.messagePosition, to: &bytes)
+            append(start.skillID, to: &bytes)
+            append(start.argumentsJSON, to: &bytes)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(headerSize + body.count)
-        append(UInt32(body.count), to: &bytes)
-        append(checksum(body), to: &bytes)
-        bytes.append(contentsOf: body)
-        return bytes
+        let bodyCount = bytes.count - bodyStart
+        let sum = bytes.withUnsafeBufferPointer { checksum($0[bodyStart...]) }
+        bytes.withUnsafeMutableBytes { buffer in
+            buffer.storeBytes(of: UInt32(bodyCount).littleEndian, toByteOffset: recordStart, as: UInt32.self)
+            buffer.storeBytes(of: sum.littleEndian, toByteOffset: recordStart + 4, as: UInt32.self)
+        }
     }
 
     /// Why bytes are not a record.
@@ -193,6 +205,12 @@ enum FinishRecordCoding {
             append(UInt32(utf8.count), to: &bytes)
             bytes.append(contentsOf: utf8)
         }
+    }
+
+    private static func appendOptional(_ text: String?, to bytes: inout [UInt8]) {
+        guard let text else { return bytes.append(0) }
+        bytes.append(1)
+        append(text, to: &bytes)
     }
 
     private static func appendOptional(_ value: Int64?, to bytes: inout [UInt8]) {

@@ -8,7 +8,7 @@ import Glibc
 final class SQLiteDatabase {
     let path: String
     private let handle: OpaquePointer
-    private var statements: [String: SQLiteStatement] = [:]
+    private var statements: [StatementKey: SQLiteStatement] = [:]
 
     /// Milliseconds a write waits for another process's lock before giving up.
     static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -38,12 +38,12 @@ final class SQLiteDatabase {
 
     /// The cached statement for `sql`, prepared on first use.
     func statement(_ sql: String) throws(StoreError) -> SQLiteStatement {
-        if let cached = statements[sql] { return cached }
+        if let cached = statements[StatementKey(sql: sql)] { return cached }
         var pointer: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
         guard code == SQLITE_OK, let pointer else { throw error(code, doing: "prepare") }
         let statement = SQLiteStatement(handle: pointer, database: self)
-        statements[sql] = statement
+        statements[StatementKey(sql: sql)] = statement
         return statement
     }
 

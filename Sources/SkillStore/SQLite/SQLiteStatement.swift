@@ -26,7 +26,9 @@ final class SQLiteStatement {
             case .null: sqlite3_bind_null(handle, index)
             case .integer(let number): sqlite3_bind_int64(handle, index, number)
             case .real(let number): sqlite3_bind_double(handle, index, number)
-            case .text(let text): sqlite3_bind_text(handle, index, text, -1, transientDestructor)
+            case .text(let text):
+                // The length is known (no strlen); SQLite copies the bytes before this returns.
+                sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), transientDestructor)
             }
         }
     }
