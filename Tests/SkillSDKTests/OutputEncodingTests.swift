@@ -310,7 +310,7 @@ enum OutputSamples {
         "map": Dictionary(uniqueKeysWithValues: (0..<30).map { ("key\($0)", $0) }),
         "many-members": ManyMembers(duplicate: false),
         "many-members-duplicate": ManyMembers(duplicate: true),
-        "rewrites": JSONCodingTestsRewrites(),
+        "rewrites": JSONCodingTests.Rewrites(),
         "late-nested-write": LateNestedWrite(),
         "single-twice": SingleTwice(),
     ]
@@ -321,16 +321,3 @@ enum OutputSamples {
     ]
 }
 
-/// Encodes `a` three times (a string, then an object, then a number) between two other members.
-struct JSONCodingTestsRewrites: Encodable {
-    enum Key: String, CodingKey { case a, b, c }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode("first", forKey: .a)
-        try container.encode(1, forKey: .b)
-        var nested = container.nestedContainer(keyedBy: Key.self, forKey: .a)
-        try nested.encode(true, forKey: .c)
-        try container.encode(["x"], forKey: .c)
-        try container.encode(3, forKey: .a)
-    }
-}
