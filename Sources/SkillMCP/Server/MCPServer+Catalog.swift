@@ -1,0 +1,55 @@
+import SkillJSON
+
+// The tools and instruction skills served, and the notifications sent when they change.
+extension MCPServer {
+    /// The current tools, computed on first use.
+    func catalog() throws(JSONRPCError) -> MCPToolCatalog {
+        if let catalog = state.withLock({ $0.catalog }) { return catalog }
+        return try refreshedCatalog()
+    }
+
+    func refreshedCatalog() throws(JSONRPCError) -> MCPToolCatalog {
+        let catalog: MCPToolCatalog
+        do {
+            catalog = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits())
+        } catch {
+            throw JSONRPCError(code: JSONRPCError.internalErrorCode, "the skills could not be listed: \(error.message)")
+        }
+        let notify = state.withLock { state in
+            defer { state.catalog = catalog }
+            return state.catalog != nil && state.catalog != catalog && state.phase == .ready
+        }
+        // The watcher compares with what is stored: tell the client here, or nobody will.
+        if notify { send(JSONRPCMessage.notificationLine(method: "notifications/tools/list_changed")) }
+        return catalog
+    }
+
+    /// Recomputes the tools and the instruction skills and notifies the client of what changed (only after
+    /// `notifications/initialized`). Blocks on file I/O: call it from a thread you own.
+    public func refresh() {
+        let tools: MCPToolCatalog?
+        do {
+            tools = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits())
+        } catch {
+            log("mcp: the skills could not be listed after a change (kept the previous list): \(error.message)")
+            tools = nil
+        }
+        let instructionSkills = try? skills.source.skills().sorted { $0.name < $1.name }
+        let (toolsChanged, skillsChanged, ready) = state.withLock { state in
+            var toolsChanged = false
+            var skillsChanged = false
+            if let tools, tools != state.catalog {
+                toolsChanged = state.catalog != nil
+                state.catalog = tools
+            }
+            if let instructionSkills, instructionSkills != state.instructionSkills {
+                skillsChanged = state.instructionSkills != nil
+                state.instructionSkills = instructionSkills
+            }
+            return (toolsChanged, skillsChanged, state.phase == .ready)
+        }
+        guard ready else { return }
+        if toolsChanged { send(JSONRPCMessage.notificationLine(method: "notifications/tools/list_changed")) }
+        if skillsChanged { send(JSONRPCMessage.notificationLine(method: "notifications/resources/list_changed")) }
+    }
+}
