@@ -1,7 +1,7 @@
 import SkillSDK
 
 /// `clock.add`: a date plus (or minus) an amount of seconds … years.
-struct AddTime: Skill {
+struct AddTime: SynchronousSkill {
     struct Arguments: Decodable {
         var start: String?
         var amount: Int
@@ -33,7 +33,7 @@ struct AddTime: Skill {
         "what date is {amount} {unit} after {start}",
     ]
 
-    func execute(_ arguments: Arguments, context: SkillContext) async throws -> ClockResult {
+    func run(_ arguments: Arguments, context: SkillContext) throws -> ClockResult {
         let clock = try ClockTime(zoneNamed: arguments.timezone, field: "/timezone")
         let start =
             try arguments.start.map { text throws(SkillError) in try clock.date(from: text, field: "/start") } ?? ClockTime.now()

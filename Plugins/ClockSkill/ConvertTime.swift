@@ -1,7 +1,7 @@
 import SkillSDK
 
 /// `clock.convert`: a time in one zone, shown in another.
-struct ConvertTime: Skill {
+struct ConvertTime: SynchronousSkill {
     struct Arguments: Decodable {
         var time: String
         var fromTimeZone: String?
@@ -35,7 +35,7 @@ struct ConvertTime: Skill {
         "convert {time} to {to_timezone}", "{time} {from_timezone} time in {to_timezone}",
     ]
 
-    func execute(_ arguments: Arguments, context: SkillContext) async throws -> ClockResult {
+    func run(_ arguments: Arguments, context: SkillContext) throws -> ClockResult {
         let source = try ClockTime(zoneNamed: arguments.fromTimeZone, field: "/from_timezone")
         let target = try ClockTime(zoneNamed: arguments.toTimeZone, field: "/to_timezone")
         let date = try source.date(from: arguments.time, field: "/time")

@@ -1,7 +1,7 @@
 import SkillSDK
 
 /// `clock.now`: the current date and time in a time zone.
-struct Now: Skill {
+struct Now: SynchronousSkill {
     struct Arguments: Decodable {
         var timezone: String?
     }
@@ -26,7 +26,7 @@ struct Now: Skill {
         "what is the date", "time now",
     ]
 
-    func execute(_ arguments: Arguments, context: SkillContext) async throws -> ClockReading {
+    func run(_ arguments: Arguments, context: SkillContext) throws -> ClockReading {
         let clock = try ClockTime(zoneNamed: arguments.timezone, field: "/timezone")
         return clock.describe(ClockTime.now())
     }

@@ -1,7 +1,7 @@
 import SkillSDK
 
 /// `clock.difference`: the time from one date to another (from now, by default).
-struct TimeDifference: Skill {
+struct TimeDifference: SynchronousSkill {
     struct Arguments: Decodable {
         var to: String
         var from: String?
@@ -56,7 +56,7 @@ struct TimeDifference: Skill {
 
     /// Days, hours, minutes and seconds are the calendar breakdown of the span, always positive; the totals
     /// are signed (negative when `to` is before `from`).
-    func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
+    func run(_ arguments: Arguments, context: SkillContext) throws -> Output {
         let clock = try ClockTime(zoneNamed: arguments.timezone, field: "/timezone")
         let end = try clock.date(from: arguments.to, field: "/to")
         let start =

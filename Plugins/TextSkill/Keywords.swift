@@ -1,7 +1,7 @@
 import SkillSDK
 
 /// `text.keywords`: the words and two-word phrases that characterize a text.
-struct Keywords: Skill {
+struct Keywords: SynchronousSkill {
     struct Arguments: Decodable {
         var text: String
         var count: Int?
@@ -37,7 +37,7 @@ struct Keywords: Skill {
         var keywords: [Keyword]
     }
 
-    func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
+    func run(_ arguments: Arguments, context: SkillContext) throws -> Output {
         var counts: [String: Int] = [:]
         for sentence in TextAnalysis.sentences(in: arguments.text) {
             let words = TextAnalysis.words(in: sentence)

@@ -1,7 +1,7 @@
 import SkillSDK
 
 /// `text.summarize`: an extractive summary of a text.
-struct Summarize: Skill {
+struct Summarize: SynchronousSkill {
     struct Arguments: Decodable {
         var text: String
         var sentences: Int?
@@ -43,7 +43,7 @@ struct Summarize: Skill {
         }
     }
 
-    func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
+    func run(_ arguments: Arguments, context: SkillContext) throws -> Output {
         let analysis = TextAnalysis(arguments.text)
         let chosen = try Summarize.rank(analysis.sentences, context: context).prefix(arguments.sentences ?? 3).sorted()
         let picked = chosen.map { String(analysis.sentences[$0]) }

@@ -1,7 +1,7 @@
 import SkillSDK
 
 /// `text.stats`: counts, reading time and the most frequent words of a text.
-struct TextStatistics: Skill {
+struct TextStatistics: SynchronousSkill {
     struct Arguments: Decodable {
         var text: String
         var top: Int?
@@ -74,7 +74,7 @@ struct TextStatistics: Skill {
         }
     }
 
-    func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
+    func run(_ arguments: Arguments, context: SkillContext) throws -> Output {
         let analysis = TextAnalysis(arguments.text)
         let words = analysis.words
         let letters = words.reduce(0) { $0 + $1.count }

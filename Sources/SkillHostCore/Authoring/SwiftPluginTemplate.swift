@@ -148,8 +148,10 @@ struct SwiftPluginTemplate {
         #"""
         import SkillSDK
 
-        /// `\#(scaffold.name).greet`: a greeting for someone, friendly or formal.
-        struct Greet: Skill {
+        /// `\#(scaffold.name).greet`: a greeting for someone, friendly or formal. A `SynchronousSkill`: its work
+        /// never waits, so it writes `run` and the SDK calls it without a task. Write a `Skill` with an async
+        /// `execute` instead for work that waits (network, sleeps, subprocesses) or uses session values.
+        struct Greet: SynchronousSkill {
             struct Arguments: Decodable {
                 var name: String
                 var tone: String?
@@ -173,7 +175,7 @@ struct SwiftPluginTemplate {
             let examples = ["greet {name}", "say hello to {name}", "write a greeting for {name}", "greet {name} formally"]
             let summary: String? = "{greeting}"
 
-            func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {
+            func run(_ arguments: Arguments, context: SkillContext) throws -> Output {
                 guard arguments.name.contains(where: { !$0.isWhitespace }) else {
                     throw SkillError.invalidArguments(field: "/name", message: "the name is blank", remedy: "give the person's name")
                 }

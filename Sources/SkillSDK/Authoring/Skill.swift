@@ -24,6 +24,10 @@ import SkillJSON
 /// `Arguments` is any `Decodable` type (or ``JSONValue`` for the raw object); `Output` any `Encodable` type
 /// (or ``JSONValue``). The SDK decodes and encodes them without Foundation.
 ///
+/// A skill whose work never waits conforms to ``SynchronousSkill`` instead and writes a synchronous
+/// ``SynchronousSkill/run(_:context:)``: the SDK then calls it on the host's thread with no `Task`, the
+/// cheapest call a Swift skill gets.
+///
 /// # Implementation requirements
 ///
 /// To implement a skill:

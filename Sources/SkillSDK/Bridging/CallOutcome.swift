@@ -31,18 +31,49 @@ enum CallOutcome: Sendable {
         let output: S.Output
         do {
             output = try await skill.execute(arguments, context: context)
-        } catch let error as SkillError {
-            return .failure(error)
-        } catch is CancellationError {
-            return .failure(.cancelled)
         } catch {
-            return .failure(.failed(message: "\(error)"))
+            return CallOutcome(thrown: error)
         }
+        return CallOutcome(output: output, of: skill)
+    }
+
+    /// The outcome of running a ``SynchronousSkill`` on the calling thread: decode, ``SynchronousSkill/run(_:context:)``,
+    /// encode, with no task.
+    static func runSynchronously<S: SynchronousSkill>(_ skill: S, arguments json: JSONValue, context: SkillContext)
+        -> CallOutcome
+    {
+        let arguments: S.Arguments
+        do {
+            arguments = try S.decodeArguments(json)
+        } catch {
+            return .failure(error)
+        }
+        let output: S.Output
+        do {
+            output = try skill.run(arguments, context: context)
+        } catch {
+            return CallOutcome(thrown: error)
+        }
+        return CallOutcome(output: output, of: skill)
+    }
+
+    /// The failure for an error a skill threw: a ``SkillError`` as it is, `CancellationError` as
+    /// ``SkillError/cancelled``, anything else as a failure with its description.
+    init(thrown error: any Error) {
+        switch error {
+        case let error as SkillError: self = .failure(error)
+        case is CancellationError: self = .failure(.cancelled)
+        default: self = .failure(.failed(message: "\(error)"))
+        }
+    }
+
+    /// The success holding `output` as JSON text, or an internal error when it cannot be encoded.
+    init<S: Skill>(output: S.Output, of skill: S) {
         do {
             let (value, captured) = try OutputCapture.run(for: S.self) { try S.encodeOutput(output) }
-            return .success(captured ?? JSONText(copying: value.serialized()))
+            self = .success(captured ?? JSONText(copying: value.serialized()))
         } catch {
-            return .internalError("skill \"\(skill.name)\" returned an output that cannot be encoded as JSON: \(error)")
+            self = .internalError("skill \"\(skill.name)\" returned an output that cannot be encoded as JSON: \(error)")
         }
     }
 

@@ -13,11 +13,24 @@ import SkillJSON
 /// The descriptor is allocated with room for a pointer to this object right after it, so the C `invoke`
 /// (which cannot capture anything) finds its plugin from the descriptor pointer the host passes back.
 final class PluginRuntime: Sendable {
-    let skills: [String: any Skill]
+    /// One skill as `invoke` runs it. A class: the lookup hands out a reference, not copies of both
+    /// existentials.
+    final class Entry: Sendable {
+        let skill: any Skill
+        /// The same skill when it is a ``SynchronousSkill``: then `invoke` calls its `run` with no task.
+        let synchronous: (any SynchronousSkill)?
+
+        init(_ skill: any Skill) {
+            self.skill = skill
+            synchronous = skill as? any SynchronousSkill
+        }
+    }
+
+    let skills: [String: Entry]
     let skillIDs: [String]
     /// The skills by id as NUL-terminated C strings, in manifest order: a plugin has few skills, so the
     /// id the host passes is compared in place (no `String` made per call).
-    nonisolated(unsafe) private let skillsByCString: [(id: UnsafePointer<CChar>, skill: any Skill)]
+    nonisolated(unsafe) private let skillsByCString: [(id: UnsafePointer<CChar>, entry: Entry)]
     /// Above this many skills the lookup hashes a `String` instead.
     private static let linearLookupLimit = 16
     nonisolated(unsafe) let descriptor: UnsafePointer<skill_plugin_descriptor>
@@ -27,12 +40,12 @@ final class PluginRuntime: Sendable {
         / MemoryLayout<UnsafeRawPointer>.alignment * MemoryLayout<UnsafeRawPointer>.alignment
 
     init(plugin: SkillPlugin) {
-        var skills: [String: any Skill] = [:]
-        for skill in plugin.skills { skills[plugin.skillID(of: skill)] = skill }
+        var skills: [String: Entry] = [:]
+        for skill in plugin.skills { skills[plugin.skillID(of: skill)] = Entry(skill) }
         self.skills = skills
         skillIDs = plugin.skills.map(plugin.skillID(of:))
         skillsByCString = plugin.skills.map { skill in
-            (UnsafePointer(PluginRuntime.copyToCString(plugin.skillID(of: skill)).pointer), skill)
+            (UnsafePointer(PluginRuntime.copyToCString(plugin.skillID(of: skill)).pointer), Entry(skill))
         }
 
         let manifest = PluginRuntime.copyToCString(plugin.manifest.serialized())
@@ -67,7 +80,7 @@ final class PluginRuntime: Sendable {
     func invoke(skillID: UnsafePointer<CChar>, arguments: UnsafeRawBufferPointer, context: UnsafePointer<skill_call_context>?)
         -> CallOutcome
     {
-        guard let skill = skill(withID: skillID) else {
+        guard let entry = entry(withID: skillID) else {
             let known = skillIDs.joined(separator: ", ")
             return .notFound("no skill \"\(String(cString: skillID))\" in this plugin; it has: \(known)")
         }
@@ -80,7 +93,16 @@ final class PluginRuntime: Sendable {
         guard let context else {
             return .failure(.failed(message: "invoke was called without a call context; the host must pass one"))
         }
-        let rendezvous = CallRendezvous(context: context, skill: skill, arguments: json)
+        if let synchronous = entry.synchronous {
+            // A synchronous skill runs right here: no task, no rendezvous, its context's callbacks called
+            // directly. The host's thread waits for it as it waits for a C plugin.
+            let channel = CallThreadChannel(context: context)
+            let outcome = CallOutcome.runSynchronously(
+                synchronous, arguments: json, context: SkillContext(cContext: context, channel: channel))
+            channel.close()
+            return outcome
+        }
+        let rendezvous = CallRendezvous(context: context, skill: entry.skill, arguments: json)
         // `Task.immediate` runs the skill on this thread until it first suspends: a skill that finishes
         // without suspending costs no hop to the concurrency pool and back (its outcome is there before
         // `wait` looks). One that suspends continues on the pool, and `wait` serves its context requests,
@@ -92,9 +114,9 @@ final class PluginRuntime: Sendable {
     }
 
     /// The skill whose id is the C string `id`, if any.
-    private func skill(withID id: UnsafePointer<CChar>) -> (any Skill)? {
+    private func entry(withID id: UnsafePointer<CChar>) -> Entry? {
         guard skillsByCString.count <= PluginRuntime.linearLookupLimit else { return skills[String(cString: id)] }
-        for entry in skillsByCString where strcmp(entry.id, id) == 0 { return entry.skill }
+        for candidate in skillsByCString where strcmp(candidate.id, id) == 0 { return candidate.entry }
         return nil
     }
 

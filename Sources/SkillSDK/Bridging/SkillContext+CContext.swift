@@ -3,7 +3,7 @@ import SkillJSON
 
 extension SkillContext {
     /// A context for a host call: strings copied out of the C context, callbacks through `channel`.
-    convenience init(cContext context: UnsafePointer<skill_call_context>, channel: CallRendezvous) {
+    convenience init(cContext context: UnsafePointer<skill_call_context>, channel: any ContextChannel) {
         let c = context.pointee
         func string(_ pointer: UnsafePointer<CChar>?) -> String {
             guard let pointer, pointer.pointee != 0 else { return "" }  // ids are often empty
