@@ -4,7 +4,9 @@
 #
 # Rows (each with median, min, max; the machine's core count and load are in the header):
 #   - dispatch: a direct Swift call, the in-process C echo call, the same echo written with SkillSDK
-#     (Plugins/BenchEchoSkill, in process: what the SDK adds), the worker round trip, a whole executor call,
+#     (Plugins/BenchEchoSkill, in process: what the SDK adds; `bench.echo` is a SynchronousSkill, and the
+#     "async" row its twin `bench.echo_async` with an async execute; scripts/bench-sdk.sh counts their
+#     instructions), the worker round trip, a whole executor call,
 #     next to the floors measured in the same run (bare pipe ping-pong, futex ping-pong with and without a
 #     short spin): __bench-dispatch reports 20 batch means per mode;
 #   - start-up: `skillhost --help`, a worker ready for a C plugin (spawn to ready, measured by the host), and
@@ -182,6 +184,9 @@ notes = {
     "in-process invoke, Swift SDK skill": (
         f"+{micro['in-process invoke, Swift SDK skill'][0] - micro['in-process invoke'][0]:.2f} µs over the C echo"
         if "in-process invoke, Swift SDK skill" in micro and "in-process invoke" in micro else ""),
+    "in-process invoke, Swift SDK skill, async": (
+        f"+{micro['in-process invoke, Swift SDK skill, async'][0] - micro['in-process invoke'][0]:.2f} µs over the C echo"
+        if "in-process invoke, Swift SDK skill, async" in micro and "in-process invoke" in micro else ""),
     "worker frame round trip": ratio("worker frame round trip", "in-process invoke"),
     "worker executor execute": ratio("worker executor execute", "in-process invoke"),
 }

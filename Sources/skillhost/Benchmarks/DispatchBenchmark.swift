@@ -70,6 +70,16 @@ enum DispatchBenchmark {
                     _ = twin.invoke(skillID: skillID, arguments: argumentBytes, context: context)
                 }
             })
+            // The twin's `<skill>_async`, when it has one: the same skill with an async `execute` (the SDK's
+            // Task.immediate path; `bench.echo` itself is a SynchronousSkill).
+            let asyncID = skillID + "_async"
+            if twin.invoke(skillID: asyncID, arguments: argumentBytes, context: context).status == 0 {
+                swiftTwin.append(await BlockingThread.runDetached {
+                    time("in-process invoke, Swift SDK skill, async", iterations: iterations, warmUp: warmUp) {
+                        _ = twin.invoke(skillID: asyncID, arguments: argumentBytes, context: context)
+                    }
+                })
+            }
         }
 
         // 2. One frame round trip, measured on the thread that owns the pipes; first, how long a worker takes
