@@ -102,9 +102,25 @@ enum SynchronousTestSkills {
         }
     }
 
+    /// An async skill that keeps its context without reading it, for looking at it after the call.
+    struct KeepAsync: Skill {
+        let name = "keep_async"
+        let title = "Keep (async)"
+        let description = "Keeps its context."
+        let parameters = ParameterSchema.object([:], required: [])
+
+        static let lastContext = Mutex<SkillContext?>(nil)
+
+        func execute(_ arguments: JSONValue, context: SkillContext) async throws -> JSONValue {
+            KeepAsync.lastContext.withLock { $0 = context }
+            return [:]
+        }
+    }
+
     static let plugin = SkillPlugin(
         id: "synctest", name: "Synchronous test", version: "0.1.0",
-        description: "Synchronous skills for the SDK's tests.", skills: [Greet(), Spin(), Fail(), Elsewhere()])
+        description: "Synchronous skills for the SDK's tests.",
+        skills: [Greet(), Spin(), Fail(), Elsewhere(), KeepAsync()])
 
     static var descriptor: UnsafePointer<skill_plugin_descriptor> {
         plugin.export(1, 0, nil)!.assumingMemoryBound(to: skill_plugin_descriptor.self)
@@ -185,6 +201,22 @@ enum SynchronousTestSkills {
         #expect(await context.value(forKey: "counter") == nil)
         await #expect(throws: SkillError.self) { try await context.set(2, forKey: "counter") }
         #expect(!host.logs.map(\.message).contains("too late"))
+    }
+
+    /// The context's strings stay in the host's C context until read; a context that outlives its call
+    /// (never read during it) still has them after the host has freed its own.
+    @Test(arguments: ["synctest.elsewhere", "synctest.keep_async"])
+    func keptContextKeepsTheCallsStrings(skillID: String) async throws {
+        _ = await host.call(descriptor, skillID, idempotencyKey: "key-7", dataDirectory: "/tmp/kept-data")
+        let kept =
+            skillID == "synctest.elsewhere"
+            ? SynchronousTestSkills.Elsewhere.lastContext.withLock { $0 }
+            : SynchronousTestSkills.KeepAsync.lastContext.withLock { $0 }
+        let context = try #require(kept)
+        #expect(context.callID == "call-1")
+        #expect(context.sessionID == "session-1")
+        #expect(context.idempotencyKey == "key-7")
+        #expect(context.dataDirectory == "/tmp/kept-data")
     }
 
     @Test func contextFromAHostWithoutCallbacksIsNotCalledBack() async {

@@ -7,7 +7,8 @@
  * Under `valgrind --tool=callgrind` the instruction count per call is the difference between two runs with
  * different N (start-up cancels out): scripts/bench-sdk.sh does that.
  *
- * usage: sdk_invoke_loop PLUGIN.so SKILL_ID ARGUMENTS_JSON N
+ * usage: sdk_invoke_loop PLUGIN.so SKILL_ID ARGUMENTS_JSON N [host]
+ *   host: the strings a real host passes instead (a UUID call id and idempotency key, a data folder path).
  */
 #define _GNU_SOURCE
 #include "skill_abi.h"
@@ -30,8 +31,8 @@ static void drop_log(const skill_call_context *context, int32_t level, const cha
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s PLUGIN.so SKILL_ID ARGUMENTS_JSON N\n", argv[0]);
+    if (argc != 5 && !(argc == 6 && strcmp(argv[5], "host") == 0)) {
+        fprintf(stderr, "usage: %s PLUGIN.so SKILL_ID ARGUMENTS_JSON N [host]\n", argv[0]);
         return 2;
     }
     void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
@@ -58,6 +59,11 @@ int main(int argc, char **argv) {
     context.config_json = "{}";
     context.config_json_length = 2;
     context.data_dir = "/tmp";
+    if (argc == 6) {
+        context.call_id = "3f6c1a2e-8b4d-4c1e-9a7f-2d5e8b1c4a90";
+        context.idempotency_key = "3f6c1a2e-8b4d-4c1e-9a7f-2d5e8b1c4a90";
+        context.data_dir = "/home/someone/.local/share/skillhost/data/bench";
+    }
     context.is_cancelled = never_cancelled;
     context.log = drop_log;
 

@@ -1,5 +1,6 @@
 import SkillJSON
 internal import SkillPosix
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -24,32 +25,64 @@ public final class SkillContext: Sendable {
     }
 
     /// Unique id of this call, for logs and traces.
-    public let callID: String
+    public var callID: String { strings.callID }
     /// The conversation the call belongs to; "" outside a session.
-    public let sessionID: String
+    public var sessionID: String { strings.sessionID }
     /// The same for retries of one logical call: a skill with side effects uses it to avoid repeating them.
-    public let idempotencyKey: String
+    public var idempotencyKey: String { strings.idempotencyKey }
     /// Wall-clock deadline in milliseconds since the Unix epoch, when the call has one.
     public let deadlineUnixMilliseconds: Int64?
     /// The plugin's configuration from the user's registry (an object, `{}` when none).
     public let configuration: JSONValue
     /// A folder the plugin may keep data in; it exists when the call starts.
-    public let dataDirectory: String
+    public var dataDirectory: String { strings.dataDirectory }
 
     let channel: any ContextChannel
+
+    /// The call's strings, or where to copy them from on first use (``CallStrings``).
+    private let lazyStrings: Mutex<LazyCallStrings>
 
     init(
         callID: String, sessionID: String, idempotencyKey: String, deadlineUnixMilliseconds: Int64?,
         configuration: JSONValue, dataDirectory: String, channel: any ContextChannel
     ) {
-        self.callID = callID
-        self.sessionID = sessionID
-        self.idempotencyKey = idempotencyKey
+        lazyStrings = Mutex(
+            .copied(
+                CallStrings(
+                    callID: callID, sessionID: sessionID, idempotencyKey: idempotencyKey,
+                    dataDirectory: dataDirectory)))
         self.deadlineUnixMilliseconds = deadlineUnixMilliseconds
         self.configuration = configuration
-        self.dataDirectory = dataDirectory
         self.channel = channel
     }
+
+    /// A context with `strings` copied or pending; a pending source must stay valid until ``keepStrings()``
+    /// (or until the context is gone).
+    init(
+        strings: LazyCallStrings, deadlineUnixMilliseconds: Int64?, configuration: JSONValue,
+        channel: any ContextChannel
+    ) {
+        lazyStrings = Mutex(strings)
+        self.deadlineUnixMilliseconds = deadlineUnixMilliseconds
+        self.configuration = configuration
+        self.channel = channel
+    }
+
+    /// The strings, copied now if they are still pending.
+    private var strings: CallStrings {
+        lazyStrings.withLock { state in
+            switch state {
+            case .copied(let strings): return strings
+            case .pending(let source):
+                let strings = source.callStrings()
+                state = .copied(strings)
+                return strings
+            }
+        }
+    }
+
+    /// Copies the strings if they are still pending: the call's end, after which their source is gone.
+    func keepStrings() { _ = strings }
 
     /// A context without a host, for testing skills: session values live in memory and log lines are kept
     /// in ``loggedLines``.

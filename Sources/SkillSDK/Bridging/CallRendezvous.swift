@@ -47,6 +47,10 @@ final class CallRendezvous: ContextChannel {
     nonisolated(unsafe) private let callContext: UnsafePointer<skill_call_context>
     /// The thread inside `invoke`.
     private let callThread = pthread_self()
+    /// The skill's context when the call thread made it (the usual case: the task starts there), with its
+    /// strings still in the C context; ``keepContextStrings()`` copies them before the call returns if the
+    /// context outlives it. Read and written on the call thread only.
+    nonisolated(unsafe) private var lazyContext: SkillContext?
 
     init(context: UnsafePointer<skill_call_context>, skill: any Skill, arguments: JSONValue) {
         hasCallbacks = context.pointee.struct_size >= SKILL_CALL_CONTEXT_SIZE_1_0
@@ -68,8 +72,13 @@ final class CallRendezvous: ContextChannel {
 
     /// The skill's context, or nil when the call has already returned.
     private func makeContext() -> SkillContext? {
-        // Started by `Task.immediate` inside `invoke` (as it always is): the host keeps the C context valid.
-        if pthread_equal(pthread_self(), callThread) != 0 { return SkillContext(cContext: callContext, channel: self) }
+        // Started by `Task.immediate` inside `invoke` (as it always is): the host keeps the C context valid,
+        // and `wait` (on this thread) copies the strings if the context outlives the call.
+        if pthread_equal(pthread_self(), callThread) != 0 {
+            let context = SkillContext(lazyCContext: callContext, channel: self)
+            lazyContext = context
+            return context
+        }
         // Started elsewhere: the call may have returned already, so read the C context only while open.
         return state.withLock { state in state.context.map { SkillContext(cContext: $0, channel: self) } }
     }
@@ -187,7 +196,10 @@ final class CallRendezvous: ContextChannel {
                 }
                 return (state.requests, state.outcome, state.context, state.wakeUp)
             }
-            if let outcome, requests.isEmpty { return outcome.stopped(by: stopReason) }
+            if let outcome, requests.isEmpty {
+                keepContextStrings()
+                return outcome.stopped(by: stopReason)
+            }
             for request in requests { request(context) }
             if let outcome { return close(with: outcome.stopped(by: stopReason)) }
             if !requests.isEmpty { continue }
@@ -209,9 +221,18 @@ final class CallRendezvous: ContextChannel {
         }
     }
 
+    /// Copies the context's strings out of the C context unless nothing else holds the context any more
+    /// (then it goes with this rendezvous). On the call thread, before the call returns.
+    private func keepContextStrings() {
+        guard var context = lazyContext else { return }
+        lazyContext = nil
+        if !isKnownUniquelyReferenced(&context) { context.keepStrings() }
+    }
+
     /// Ends the call: later requests run with a nil context, queued ones are answered with nil, and an
     /// outcome that arrived after the last look (the call returns `outcome` instead) is released.
     private func close(with outcome: CallOutcome) -> CallOutcome {
+        keepContextStrings()
         let (pending, late) = state.withLock { state in
             state.context = nil
             defer {

@@ -96,9 +96,12 @@ final class PluginRuntime: Sendable {
         if let synchronous = entry.synchronous {
             // A synchronous skill runs right here: no task, no rendezvous, its context's callbacks called
             // directly. The host's thread waits for it as it waits for a C plugin.
+            // The context's strings stay in the C context until read (most skills never do); a context the
+            // skill kept gets its copy now, while the C context is still valid.
             let channel = CallThreadChannel(context: context)
-            let outcome = CallOutcome.runSynchronously(
-                synchronous, arguments: json, context: SkillContext(cContext: context, channel: channel))
+            var skillContext = SkillContext(lazyCContext: context, channel: channel)
+            let outcome = CallOutcome.runSynchronously(synchronous, arguments: json, context: skillContext)
+            if !isKnownUniquelyReferenced(&skillContext) { skillContext.keepStrings() }
             channel.close()
             return outcome
         }
