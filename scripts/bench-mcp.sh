@@ -44,9 +44,18 @@ version=$("$python" -c 'import importlib.metadata as m; print(m.version("mcp"))'
 
 echo "MCP tools/call benchmark: bench.echo {\"text\":\"hello\"}, $calls pipelined calls, $(nproc) cores"
 printf '%-34s ' "skillhost mcp (workers${workers:+, max_workers $workers}):"
+# CPU of the server and its workers (user + system, the workers reaped by the server), per call: a figure the
+# load of other processes distorts far less than calls per second.
+timed=()
+if [ -x /usr/bin/time ]; then timed=(/usr/bin/time -f '%U %S %w %c' -o "$work/skillhost.time"); fi
 "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$calls" 500 -- \
-    "$binary" mcp --plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache" \
+    "${timed[@]}" "$binary" mcp --plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache" \
     2>"$work/skillhost.log"
+if [ -s "$work/skillhost.time" ]; then
+    read -r user system voluntary involuntary < "$work/skillhost.time"
+    awk -v u="$user" -v s="$system" -v v="$voluntary" -v i="$involuntary" -v n="$((calls + 500))" \
+        'BEGIN { printf "%-34s %.1f us CPU per call (server + workers), %.2f voluntary / %.2f involuntary switches per call\n", "", (u + s) * 1e6 / n, v / n, i / n }'
+fi
 python_calls=$(( calls < 5000 ? calls : 5000 ))
 printf '%-34s ' "python mcp $version MCPServer:"
 "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$python_calls" 200 -- \

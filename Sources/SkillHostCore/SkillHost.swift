@@ -25,6 +25,8 @@ public final class SkillHost: Sendable {
     /// By isolation mode and path, with the status of the file the executor was made for.
     private let executors = Mutex<[String: (file: CatalogInputs.Stamp?, executor: any PluginExecutor)]>([:])
     private let validator = ArgumentValidator()
+    /// ``gates`` with each ``TrustGate`` picked out once, so calls do not cast every gate every time.
+    private let gateKinds: [GateKind]
     private let catalogCache = ProcessCatalogCache()
     /// The data folders made by this host, by plugin id.
     private let madeDataDirectories = Mutex<[String: String]>([:])
@@ -48,6 +50,14 @@ public final class SkillHost: Sendable {
         self.scanner = PluginScanner(helperExecutable: helperExecutable, timeout: scanTimeout)
         self.executorFactory = executorFactory
         self.gates = gates ?? CallGates.standard(for: paths, diagnostics: diagnostics)
+        self.gateKinds = self.gates.map { gate in (gate as? TrustGate).map(GateKind.trust) ?? .other(gate) }
+    }
+
+    /// A gate as ``invoke(skillID:arguments:options:)`` runs it.
+    private enum GateKind: Sendable {
+        /// Checked against the catalog's look at the files (see ``TrustGate/check(_:plugin:build:stamps:)``).
+        case trust(TrustGate)
+        case other(any CallGate)
     }
 
     // MARK: - Catalog
@@ -178,11 +188,12 @@ public final class SkillHost: Sendable {
             throw HostError(.notFound, "no skill \"\(id)\"; run 'skillhost list' to see the skills", skillID: id)
         }
         try checkUsable(skill, plugin)
-        for gate in gates {
-            if let trust = gate as? TrustGate {
+        for gate in gateKinds {
+            switch gate {
+            case .trust(let trust):
                 // The catalog's look at the files stands for the gate's own (same paths, same moment).
                 try trust.check(skill, plugin: plugin, build: snapshot.build, stamps: snapshot.stamp(of:))
-            } else {
+            case .other(let gate):
                 try gate.check(skill, plugin: plugin)
             }
         }

@@ -64,6 +64,34 @@ struct SharedCallSlotTests {
         #expect(worker.takeRequest { Array($0) } == Self.frame(.call, "next"))
     }
 
+    @Test("a worker of a pipelined host sleeps at once instead of spinning; without the word it spins its budget")
+    func pipelinedHostStopsTheWorkerSpin() throws {
+        // Not pipelined: a wait with nothing to take lasts the whole spin budget (a lower bound, whatever the load).
+        let (plainHost, plainWorker) = try Self.pair()
+        let plainStart = Posix.monotonicNanoseconds()
+        #expect(plainWorker.takeRequest { _ in 0 } == nil)
+        #expect(Posix.monotonicNanoseconds() - plainStart >= SpinBudget.maximum)
+        #expect(!plainHost.postRequest(Self.frame(.call, "x")))  // it sleeps on its pipe now
+        // Pipelined: one look, then asleep. The fastest of a few waits is far below the budget (a single
+        // wait may be preempted on a loaded machine; all of them are not).
+        var fastest = UInt64.max
+        for _ in 0..<5 {
+            let (host, worker) = try Self.pair()
+            host.announcePipelined(true)
+            let start = Posix.monotonicNanoseconds()
+            #expect(worker.takeRequest { _ in 0 } == nil)
+            fastest = min(fastest, Posix.monotonicNanoseconds() - start)
+            #expect(!host.postRequest(Self.frame(.call, "x")))  // the worker sleeps: the request takes the pipe
+            // The host stops pipelining: the worker, awake again, spins for the next request as before.
+            worker.workerWoke()
+            host.announcePipelined(false)
+            let again = Posix.monotonicNanoseconds()
+            #expect(worker.takeRequest { _ in 0 } == nil)
+            #expect(Posix.monotonicNanoseconds() - again >= SpinBudget.maximum)
+        }
+        #expect(fastest < SpinBudget.maximum / 2)
+    }
+
     @Test("a frame larger than the slot goes on the pipe")
     func largeFrames() throws {
         let (host, _) = try Self.pair()

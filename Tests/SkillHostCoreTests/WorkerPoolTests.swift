@@ -151,6 +151,22 @@ struct WorkerPoolTests {
         await executor.shutdown()
     }
 
+    @Test("after calls back to back (the CPU clock not read for each), a runaway call still meets SIGXCPU")
+    func cpuLimitAfterQuickCalls() async throws {
+        let path = try HostilePlugins.library("hostile")
+        let executor = try HostilePlugins.executor(path, limits: ResourceLimits(cpuSeconds: 1))
+        for _ in 0..<50 {
+            let result = try await executor.execute(HostilePlugins.call("ok", path: path))
+            #expect(result != .null)
+        }
+        let error = await HostilePlugins.failure { () async throws(HostError) -> JSONValue in
+            try await executor.execute(HostilePlugins.call("loop", path: path, timeout: 60))
+        }
+        #expect(error?.kind == .pluginCrashed, "\(String(describing: error))")
+        #expect(error?.message.contains("CPU time limit") == true, "\(error?.message ?? "")")
+        await executor.shutdown()
+    }
+
     @Test("repeated crashes mark the plugin broken, persistently, until its file changes")
     func brokenAfterRepeatedCrashes() async throws {
         let path = try HostilePlugins.privateCopy("hostile")

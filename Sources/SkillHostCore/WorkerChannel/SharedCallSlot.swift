@@ -18,6 +18,11 @@ import Glibc
 /// of the two sees the other) and, if the peer sleeps, takes its post back with a compare-and-swap and
 /// sends it on the pipe instead. Exactly one of "the peer claimed it" and "it was taken back" happens.
 ///
+/// Pipelined hosts. A host that sends its requests from an event loop doing other work between them (a
+/// ``CallReplyPoller``: `skillhost mcp` under a burst) says so in the `pipelined` word. Its next request
+/// never comes within a spin (the loop parses, checks and answers other calls first), so the worker does
+/// not spin for it: it goes to sleep on its pipe at once and leaves the core to the host and its client.
+///
 /// Not thread-safe per side: the host's slot is used by the thread running the call, the worker's by its
 /// serving thread.
 final class SharedCallSlot: @unchecked Sendable {
@@ -42,12 +47,17 @@ final class SharedCallSlot: @unchecked Sendable {
     let descriptor: Int32
     private let base: UnsafeMutableRawPointer
     private var hostSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(0) }
+    /// Beside `hostSleeping`, on its cache line (which the worker reads for every reply anyway): 1 while the
+    /// host sends its requests from a loop that does other work between them (see the type's notes).
+    private var hostPipelined: UnsafeMutablePointer<Atomic<UInt32>> { word(4) }
     private var workerSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(64) }
     private var state: UnsafeMutablePointer<Atomic<UInt32>> { word(128) }
     /// Beside `state`, on its cache line: the peer that sees a post reads both with one miss.
     private var length: UnsafeMutablePointer<Atomic<UInt32>> { word(132) }
     /// Adapts how long this side spins (see ``SpinBudget``).
     private var budget = SpinBudget()
+    /// Host: what ``hostPipelined`` was last set to (written only when it changes).
+    private var announcedPipelined = false
 
     private init(descriptor: Int32, base: UnsafeMutableRawPointer) {
         self.descriptor = descriptor
@@ -129,15 +139,16 @@ final class SharedCallSlot: @unchecked Sendable {
 
     /// Spins for a post of kind `wanted` and claims it; on success hands the frame bytes to `body`. When the
     /// budget runs out, raises `ownSleeping` (so the peer stops posting here) and makes a last claim.
+    /// With `spinning` false it raises the flag at once (one look, no spin, the budget untouched).
     private func take<Result>(
         _ wanted: State, claimingAs claimed: State, ownSleeping: UnsafeMutablePointer<Atomic<UInt32>>,
-        _ body: (UnsafeRawBufferPointer) -> Result
+        spinning: Bool = true, _ body: (UnsafeRawBufferPointer) -> Result
     ) -> Result? {
-        let start = Posix.monotonicNanoseconds()
-        let limit = budget.nanoseconds
+        let start = spinning ? Posix.monotonicNanoseconds() : 0
+        let limit = spinning ? budget.nanoseconds : 0
         var claimedIt = false
         var spins = 0
-        while true {
+        while spinning {
             if state.pointee.load(ordering: .acquiring) == wanted.rawValue, claim(wanted, as: claimed) {
                 claimedIt = true
                 break
@@ -154,12 +165,12 @@ final class SharedCallSlot: @unchecked Sendable {
         if !claimedIt {
             ownSleeping.pointee.store(1, ordering: .sequentiallyConsistent)
             guard claim(wanted, as: claimed) else {
-                budget.missed()
+                if spinning { budget.missed() }
                 return nil
             }
             ownSleeping.pointee.store(0, ordering: .sequentiallyConsistent)
         }
-        budget.hit()
+        if spinning { budget.hit() }
         let count = Int(length.pointee.load(ordering: .relaxed))
         // No store after reading: the claim already says "nobody's post", and a write here would pull the line
         // back from the peer, which is spinning on it for the next post.
@@ -190,6 +201,15 @@ final class SharedCallSlot: @unchecked Sendable {
         return body(UnsafeRawBufferPointer(start: base + Self.dataOffset, count: min(count, Self.capacity)))
     }
 
+    /// Host: tells the worker whether requests come from a loop that does other work between them
+    /// (a ``CallReplyPoller``), so that it sleeps at once after its reply instead of spinning for the next
+    /// request. Call before sending each request; the shared word is written only when the answer changes.
+    func announcePipelined(_ pipelined: Bool) {
+        guard pipelined != announcedPipelined else { return }
+        announcedPipelined = pipelined
+        hostPipelined.pointee.store(pipelined ? 1 : 0, ordering: .relaxed)
+    }
+
     /// Host: done waiting on the pipe; the worker may post replies again.
     func hostWoke() {
         hostSleeping.pointee.store(0, ordering: .sequentiallyConsistent)
@@ -197,9 +217,11 @@ final class SharedCallSlot: @unchecked Sendable {
 
     // MARK: - Worker side
 
-    /// Worker: spins for the next request; nil means read the pipe (and call ``workerWoke()`` after).
+    /// Worker: spins for the next request (not at all while the host is pipelined: see
+    /// ``announcePipelined(_:)``); nil means read the pipe (and call ``workerWoke()`` after).
     func takeRequest<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        take(.request, claimingAs: .claimed, ownSleeping: workerSleeping, body)
+        let spinning = hostPipelined.pointee.load(ordering: .relaxed) == 0
+        return take(.request, claimingAs: .claimed, ownSleeping: workerSleeping, spinning: spinning, body)
     }
 
     /// Worker: a request came on the pipe; the host may post requests again.

@@ -35,6 +35,10 @@ package final class WorkerProcess: @unchecked Sendable {
     private var waitsOnPipe = false
     /// When the last reply arrived (CLOCK_MONOTONIC nanoseconds).
     private var lastReply: UInt64 = 0
+    /// Whether requests come from a loop that does other work between them (a ``CallReplyPoller``): the
+    /// worker then sleeps on its pipe right after each reply instead of spinning for the next request
+    /// (``SharedCallSlot/announcePipelined(_:)``). Set by the caller before ``send(_:)``.
+    var pipelined = false
     /// A worker idle longer than this is checked for life before a request goes into ``slot``.
     private static let idleCheckNanoseconds: UInt64 = 1_000_000
     /// Set once the process has been reaped, so its pid is never signalled after reuse.
@@ -124,6 +128,7 @@ package final class WorkerProcess: @unchecked Sendable {
             if Posix.monotonicNanoseconds() &- lastReply > Self.idleCheckNanoseconds, peerClosed() {
                 return .failure(.closed)
             }
+            slot.announcePipelined(pipelined)
             if slot.postRequest(frame) { return .success(()) }
         }
         do {

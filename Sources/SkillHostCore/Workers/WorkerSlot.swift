@@ -37,6 +37,9 @@ final class WorkerSlot: @unchecked Sendable {
     /// The plugin file as it was when ``process`` loaded it; a changed file retires the worker.
     private var loadedFile: Posix.FileStatus?
     private var sendBuffer: [UInt8] = []
+    /// Whether the call in flight is collected by a ``CallReplyPoller`` (its caller is a loop that does
+    /// other work between requests); told to the worker with each request (``WorkerProcess/pipelined``).
+    private var pipelined = false
     /// When the fast path last compared the plugin file with ``loadedFile`` (CLOCK_MONOTONIC nanoseconds).
     private var lastFileCheck: UInt64 = 0
     /// How often the fast path looks at the plugin file (a `stat`); the slow path always does.
@@ -65,6 +68,7 @@ final class WorkerSlot: @unchecked Sendable {
         return await withTaskCancellationHandler {
             sendBuffer = request.encodedFrame(reusing: sendBuffer)
             let poller = CallReplyPoller.current
+            pipelined = poller != nil
             let fast = fastPath(deadline: deadline, configuration: configuration, spin: poller == nil)
             if let outcome = fast.outcome { return outcome }
             let sent = fast.sent
@@ -142,6 +146,7 @@ final class WorkerSlot: @unchecked Sendable {
             lastFileCheck = now
         }
         inFlight.withLock { $0 = worker }
+        worker.pipelined = pipelined
         guard case .success = worker.send(sendBuffer) else { return (nil, false) }
         guard spin ? worker.replyArrives(within: Self.spinNanoseconds) : worker.pollSlotReply(),
             case .success(let reply) = worker.receiveReply(deadline: deadline)
@@ -164,6 +169,7 @@ final class WorkerSlot: @unchecked Sendable {
             // The file was replaced or rewritten: the worker runs the old code (or a torn mapping of it).
             takeProcess()?.stop()
         }
+        process?.pipelined = pipelined
         if let idle = process, case .failure(.closed) = idle.send(sendBuffer) {
             // The worker died while idle (killed from outside, out of memory): the request never reached
             // it, so a fresh worker can take it without running anything twice.
@@ -195,6 +201,7 @@ final class WorkerSlot: @unchecked Sendable {
         loadedFile = file
         inFlight.withLock { $0 = worker }
         if cancelled.load(ordering: .sequentiallyConsistent) { return .cancelled }
+        worker.pipelined = pipelined
         if case .failure(let failure) = worker.send(sendBuffer), case .system = failure {
             return finish(.failure(.system("cannot write to the worker: \(failure)")))
         }
