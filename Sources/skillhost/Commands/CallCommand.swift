@@ -27,6 +27,12 @@ enum CallCommand: Command {
     static let earlySpare = Mutex<SpareWorker?>(nil)
 
     static func run(_ arguments: [String]) async throws -> Int32 {
+        var early = earlySpare.withLock { spare in
+            defer { spare = nil }
+            return spare
+        }
+        // A command line refused before the host exists ends the forked spare here (it loaded nothing).
+        defer { early?.discard() }
         let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json"], options: [])
         guard (1...2).contains(parsed.positionals.count) else {
             throw UsageError("expected SKILL_ID and optionally a JSON object (or '-' for stdin)")
@@ -43,7 +49,8 @@ enum CallCommand: Command {
         let host = HostOptions.host(parsed)
         // The worker is ready for its plugin while this process reads the catalog and runs the gates: forked
         // first thing in main, or started now.
-        if let spare = Self.earlySpare.withLock({ spare in defer { spare = nil }; return spare }) {
+        if let spare = early {
+            early = nil
             host.holdSpareWorker(spare)
         } else {
             await host.startSpareWorker()
