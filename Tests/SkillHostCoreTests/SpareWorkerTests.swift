@@ -105,6 +105,15 @@ struct SpareWorkerTests {
         #expect(!prestart.hasSpare)
     }
 
+    @Test("a process that already runs threads does not fork a spare (the child would lack them)")
+    func noForkWithThreads() throws {
+        #expect((try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")).count > 1)
+        guard case .unavailable = SpareWorker.forkEarly(executable: try HostilePlugins.workerExecutable()) else {
+            Issue.record("forkEarly forked a process with several threads")
+            return
+        }
+    }
+
     @Test("a spare killed before it was adopted is replaced by a fresh worker")
     func deadSpare() async throws {
         let path = try HostilePlugins.library("hostile")
