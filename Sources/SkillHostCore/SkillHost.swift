@@ -280,7 +280,12 @@ public final class SkillHost: Sendable {
         }
         for executor in all { await executor.shutdown() }
         // After the executors: the spare's spawning thread must outlive every worker made from it.
-        await prestart.withLock({ $0 })?.shutdown()
+        // A later startSpareWorker() makes a new holder (this one's thread ends now).
+        let holder = prestart.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        await holder?.shutdown()
     }
 
     /// The process id of the spare worker waiting to be adopted, if any.

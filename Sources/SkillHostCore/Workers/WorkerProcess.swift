@@ -66,6 +66,8 @@ package final class WorkerProcess: @unchecked Sendable {
     ) throws(Failure) -> WorkerProcess {
         let workerArguments = [pluginPath] + limits.workerArguments + (sandbox?.workerArguments ?? [])
         let worker: WorkerProcess
+        // A spare of another executable cannot serve this launch: it ends unused.
+        if let spare, spare.executable != executable { spare.discard() }
         if let spare, spare.executable == executable, let adopted = adopt(spare, loading: workerArguments) {
             worker = adopted
         } else {
