@@ -128,7 +128,9 @@ mkdir -p "$work/call/plugins"
 cp "$work/swift-plugins/clock.so" "$work/call/plugins/"
 "$skillhost" trust clock >/dev/null  # the usual state: the plugin's SHA-256 pinned (checked on each call)
 timed "call clock.now (Swift skill, host + worker)" "$runs" -- "$skillhost" call clock.now '{}'
-# The worker's share of that call: a `__worker` that loads clock.so (Swift runtime, no Foundation) and exits.
+# A spawned `__worker` that loads clock.so (Swift runtime, no Foundation) and exits. `call` itself forks its
+# worker first thing and overlaps it with the gates (docs/isolation.md, "Spare worker"), so the call costs
+# less than the host's share plus this row.
 timed "skillhost __worker (Swift clock plugin: load, ready, exit)" "$runs" -- "$skillhost" __worker "$work/call/plugins/clock.so"
 unset SKILLHOST_PLUGINS SKILLHOST_REGISTRY SKILLHOST_CACHE
 fi

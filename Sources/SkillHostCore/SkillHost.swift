@@ -30,6 +30,8 @@ public final class SkillHost: Sendable {
     private let catalogCache = ProcessCatalogCache()
     /// The data folders made by this host, by plugin id.
     private let madeDataDirectories = Mutex<[String: String]>([:])
+    /// Made by the first ``startSpareWorker()``.
+    private let prestart = Mutex<WorkerPrestart?>(nil)
 
     /// - Parameters:
     ///   - helperExecutable: the `skillhost` binary (tests pass `.build/debug/skillhost`).
@@ -267,7 +269,8 @@ public final class SkillHost: Sendable {
         let mode = plugin.settings.isolation
         let key = "\(mode.rawValue):\(plugin.path)"
         if let existing = executors.withLock({ $0[key] }), existing.file == file { return existing.executor }
-        let request = ExecutorFactory.Request(plugin: plugin, paths: paths, helperExecutable: helperExecutable)
+        var request = ExecutorFactory.Request(plugin: plugin, paths: paths, helperExecutable: helperExecutable)
+        request.workerPrestart = prestart.withLock { $0 }
         let made = try executorFactory.maker(for: mode)(request)
         // Another call may have made one meanwhile: keep the first, shut down what is not kept.
         let (chosen, unused) = executors.withLock { executors -> (any PluginExecutor, (any PluginExecutor)?) in
@@ -287,5 +290,39 @@ public final class SkillHost: Sendable {
             return executors.values.map(\.executor)
         }
         for executor in all { await executor.shutdown() }
+        // After the executors: the spare's spawning thread must outlive every worker made from it.
+        // A later startSpareWorker() makes a new holder (this one's thread ends now).
+        let holder = prestart.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        await holder?.shutdown()
+    }
+
+    /// The process id of the spare worker waiting to be adopted, if any.
+    package var spareWorkerPID: Int32? { prestart.withLock { $0 }?.sparePID }
+
+    /// Starts a worker process now, before the call that needs it is checked, so that its start-up overlaps
+    /// the catalog, trust and permission gates (a one-shot `skillhost call`; issue #9). The first worker
+    /// launched for a `process` plugin adopts it and only then learns which plugin to load
+    /// (``WorkerLoadOrder``); a call refused by a gate never loads its plugin. ``shutdown()`` kills a spare
+    /// nobody adopted.
+    public func startSpareWorker() async {
+        await prestartHolder().start(executable: helperExecutable)
+    }
+
+    /// Keeps a spare the process forked for itself (``SpareWorker/forkEarly(executable:)``), as
+    /// ``startSpareWorker()`` would have started one.
+    package func holdSpareWorker(_ spare: SpareWorker) {
+        prestartHolder().hold(spare)
+    }
+
+    private func prestartHolder() -> WorkerPrestart {
+        prestart.withLock { current in
+            if let current { return current }
+            let made = WorkerPrestart()
+            current = made
+            return made
+        }
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 
 /// The command line with global options that stand before the command word moved behind it, so
 /// `skillhost --plugins DIR list` and `skillhost list --plugins DIR` mean the same.
-let arguments: [String] = {
+let commandLine: [String] = {
     var rest = Array(CommandLine.arguments.dropFirst())
     var leading: [String] = []
     while let first = rest.first, ParsedArguments.globalOptions.contains(where: { first == $0 || first.hasPrefix($0 + "=") }) {
@@ -17,6 +17,19 @@ let arguments: [String] = {
     return [rest[0]] + leading + rest.dropFirst()
 }()
 signal(SIGPIPE, SIG_IGN)
+// `call` forks its spare worker now, while the process has one thread (docs/isolation.md, "Spare worker");
+// the child goes on as `__worker --await-load`. A spare (forked or spawned) reads its words first.
+var givenArguments = commandLine
+if commandLine.first == "call", !commandLine.contains("--help"), !commandLine.contains("-h"),
+    let executable = Posix.executablePath()
+{
+    switch SpareWorker.forkEarly(executable: executable) {
+    case .parent(let spare): CallCommand.earlySpare.withLock { $0 = spare }
+    case .child: givenArguments = ["__worker", WorkerLoadOrder.awaitFlag]
+    case .unavailable: break
+    }
+}
+let arguments = WorkerLoadOrder.resolve(commandLine: givenArguments)
 // A worker enters its sandbox before anything starts a thread (Landlock binds the calling thread).
 if arguments.first == "__worker" { WorkerSandbox.enterEarly(workerArguments: Array(arguments.dropFirst())) }
 

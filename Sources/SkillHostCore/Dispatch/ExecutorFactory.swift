@@ -12,6 +12,8 @@ public struct ExecutorFactory: Sendable {
         public var paths: HostPaths
         /// The `skillhost` executable to start as a worker.
         public var helperExecutable: String
+        /// Where the host keeps a worker started ahead of need, for the first launch to adopt.
+        public var workerPrestart: WorkerPrestart? = nil
     }
 
     /// Makes an executor for one plugin.

@@ -13,6 +13,10 @@ public enum WorkerFrame {
     public enum Kind: UInt8, Sendable {
         /// Host → worker: one call (``WorkerCallRequest``).
         case call = 1
+        /// Host → worker: the plugin to load, for a worker started before the host knew it
+        /// (`__worker --await-load`, ``WorkerLoadOrder``). Payload: the words that follow `__worker` on a
+        /// worker's command line. Sent once, first, and only after the call passed every gate.
+        case load = 2
         /// Worker → host: the plugin is loaded and the worker waits for calls. Payload: empty.
         case ready = 10
         /// Worker → host: the plugin could not be loaded. Payload: one string, the reason. The worker exits.

@@ -19,6 +19,9 @@ public struct WorkerPoolConfiguration: Sendable {
     public var healthStore: PluginHealthStore?
     /// The sandbox each worker enters before loading the plugin; nil = none (see ``SandboxPolicy``).
     public var sandbox: SandboxPolicy? = nil
+    /// Where a worker started ahead of need waits to be adopted by this pool's first launch (``WorkerPrestart``);
+    /// nil = every worker is spawned when it is needed.
+    public var prestart: WorkerPrestart? = nil
 
     public init(
         pluginID: String, pluginPath: String, workerExecutable: String, maxWorkers: Int = 2,

@@ -10,6 +10,7 @@ extension WorkerPoolExecutor {
         configuration.sandbox = SandboxPolicy.resolve(
             plugin: request.plugin, paths: request.paths, home: HostPaths.homeDirectory)
         configuration.sandbox?.createMissingWritableFolders()
+        configuration.prestart = request.workerPrestart
         return WorkerPoolExecutor(configuration)
     }
 }

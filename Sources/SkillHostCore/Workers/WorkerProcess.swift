@@ -60,27 +60,36 @@ package final class WorkerProcess: @unchecked Sendable {
     ///   - pluginPath: absolute path of the plugin file.
     ///   - limits: resource limits the worker applies before loading the plugin.
     ///   - startupTimeout: seconds to wait for the plugin to load.
+    ///   - spare: a worker of `executable` already started with `--await-load` (``SpareWorker``): it is sent
+    ///     the plugin to load instead of a new process being spawned; a spare that died meanwhile is reaped
+    ///     and a new process spawned.
     ///   - started: told about the process as soon as it exists (so it can be killed while it loads).
     package static func launch(
         executable: String, pluginPath: String, limits: ResourceLimits, startupTimeout: Double,
-        sandbox: SandboxPolicy? = nil, started: (WorkerProcess) -> Void = { _ in }
+        sandbox: SandboxPolicy? = nil, spare: SpareWorker? = nil, started: (WorkerProcess) -> Void = { _ in }
     ) throws(Failure) -> WorkerProcess {
-        let pid: pid_t
-        let child: Posix.PipedChild
-        // Calls whose frames fit travel through shared memory while both sides are awake (SharedCallSlot).
-        let slot = SharedCallSlot.create()
-        do {
-            child = try Posix.spawnPiped(
-                executable, arguments: ["__worker", pluginPath] + limits.workerArguments + (sandbox?.workerArguments ?? []),
-                pipeStandardInput: true, standardError: .inherit(2),
-                extraEnvironment: slot == nil ? [] : ["\(SharedCallSlot.environmentKey)=\(SharedCallSlot.workerDescriptor)"],
-                descriptor3: slot?.descriptor ?? -1)
-            pid = child.pid
-        } catch {
-            throw .system("cannot start the worker \(executable): \(error.message)")
+        let workerArguments = [pluginPath] + limits.workerArguments + (sandbox?.workerArguments ?? [])
+        let worker: WorkerProcess
+        // A spare of another executable cannot serve this launch: it ends unused.
+        if let spare, spare.executable != executable { spare.discard() }
+        if let spare, spare.executable == executable, let adopted = adopt(spare, loading: workerArguments) {
+            worker = adopted
+        } else {
+            let child: Posix.PipedChild
+            // Calls whose frames fit travel through shared memory while both sides are awake (SharedCallSlot).
+            let slot = SharedCallSlot.create()
+            do {
+                child = try Posix.spawnPiped(
+                    executable, arguments: ["__worker"] + workerArguments,
+                    pipeStandardInput: true, standardError: .inherit(2),
+                    extraEnvironment: slot == nil ? [] : ["\(SharedCallSlot.environmentKey)=\(SharedCallSlot.workerDescriptor)"],
+                    descriptor3: slot?.descriptor ?? -1)
+            } catch {
+                throw .system("cannot start the worker \(executable): \(error.message)")
+            }
+            worker = WorkerProcess(pid: child.pid, channel: FrameChannel(input: child.output, output: child.input))
+            worker.slot = slot
         }
-        let worker = WorkerProcess(pid: pid, channel: FrameChannel(input: child.output, output: child.input))
-        worker.slot = slot
         started(worker)
         let deadline = Posix.monotonicNanoseconds() + UInt64(startupTimeout * 1e9)
         let first: (kind: WorkerFrame.Kind, message: String)
@@ -104,6 +113,26 @@ package final class WorkerProcess: @unchecked Sendable {
         default:
             worker.stop()
             throw .protocolViolation("the worker sent a \(first.kind) frame before it was ready")
+        }
+    }
+
+    /// Takes over `spare` and sends it the load order; nil (the spare reaped) when it is gone.
+    private static func adopt(_ spare: SpareWorker, loading workerArguments: [String]) -> WorkerProcess? {
+        // A spare that already ended (killed while it waited) is replaced; its death is not the plugin's.
+        if Posix.reap(spare.pid, blocking: false) != nil {
+            spare.discard(reaped: true)
+            return nil
+        }
+        spare.markAdopted()
+        let worker = WorkerProcess(pid: spare.pid, channel: FrameChannel(input: spare.child.output, output: spare.child.input))
+        worker.slot = spare.slot
+        do {
+            try worker.channel.send(WorkerLoadOrder(workerArguments: workerArguments).encodedFrame())
+            return worker
+        } catch {
+            worker.kill(SIGKILL)
+            _ = worker.waitForExit(milliseconds: nil)
+            return nil
         }
     }
 

@@ -188,6 +188,7 @@ final class WorkerSlot: @unchecked Sendable {
                 executable: configuration.workerExecutable, pluginPath: configuration.pluginPath,
                 limits: configuration.limits, startupTimeout: Double(min(startupDeadline, deadline) - now) / 1e9,
                 sandbox: configuration.sandbox,
+                spare: configuration.prestart?.take(executable: configuration.workerExecutable),
                 started: { [self] loading in
                     // From now on a cancellation kills the worker even while it loads the plugin.
                     inFlight.withLock { $0 = loading }

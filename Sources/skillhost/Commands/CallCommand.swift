@@ -1,6 +1,7 @@
 import Foundation
 import SkillHostCore
 import SkillJSON
+import Synchronization
 
 /// `skillhost call SKILL_ID [JSON|-] [--yes] [--json]`: calls one skill and prints its result.
 enum CallCommand: Command {
@@ -22,7 +23,16 @@ enum CallCommand: Command {
         8 plugin crashed, 9 invalid plugin, 10 denied, 11 rate limited (docs/cli.md).
         """
 
+    /// The spare worker `main` forked before anything else ran (``SpareWorker/forkEarly(executable:)``).
+    static let earlySpare = Mutex<SpareWorker?>(nil)
+
     static func run(_ arguments: [String]) async throws -> Int32 {
+        var early = earlySpare.withLock { spare in
+            defer { spare = nil }
+            return spare
+        }
+        // A command line refused before the host exists ends the forked spare here (it loaded nothing).
+        defer { early?.discard() }
         let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json"], options: [])
         guard (1...2).contains(parsed.positionals.count) else {
             throw UsageError("expected SKILL_ID and optionally a JSON object (or '-' for stdin)")
@@ -37,6 +47,14 @@ enum CallCommand: Command {
             throw HostError(.invalidArguments, "the arguments from \(source) are not JSON (\(error.description)); pass an object like '{\"key\": \"value\"}'")
         }
         let host = HostOptions.host(parsed)
+        // The worker is ready for its plugin while this process reads the catalog and runs the gates: forked
+        // first thing in main, or started now.
+        if let spare = early {
+            early = nil
+            host.holdSpareWorker(spare)
+        } else {
+            await host.startSpareWorker()
+        }
         let options = InvocationOptions(approval: TerminalApproval.handler(assumeYes: parsed.has("--yes")))
         do {
             let result = try await host.invoke(skillID: parsed.positionals[0], arguments: callArguments, options: options)

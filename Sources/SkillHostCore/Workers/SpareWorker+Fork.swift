@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SpareWorker {
+    /// Which side of ``forkEarly(executable:)`` returned.
+    package enum EarlyFork {
+        /// The host: the child is its spare.
+        case parent(SpareWorker)
+        /// The child: its stdin and stdout are the frame pipes and the shared slot is descriptor 3; go on as
+        /// `__worker --await-load`.
+        case child
+        /// No fork (the process already has threads, or a system call failed): spawn a spare instead.
+        case unavailable
+    }
+
+    /// Forks this process into a spare worker, for a one-shot `skillhost call`, while the process still has
+    /// one thread (first thing in `main`): the child skips the exec, the loader's relocations and the
+    /// runtime's start that a spawned `__worker` pays (issue #9), then waits for its ``WorkerLoadOrder`` like
+    /// any spare and from there starts exactly as a spawned worker does (sandbox and death signal first).
+    /// The child gets the same descriptors a spawned worker gets: frame pipes on 0 and 1, the host's stderr,
+    /// the shared slot on 3; anything else the host had open is closed by the worker's own descriptor
+    /// hygiene, as for a spawned worker.
+    /// - Parameter executable: this process's executable (the spare may only be adopted for it).
+    package static func forkEarly(executable: String) -> EarlyFork {
+        guard (Posix.directoryEntries("/proc/self/task")?.count ?? 0) == 1 else { return .unavailable }
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0 else { return .unavailable }
+        guard pipe(&fromChild) == 0 else {
+            toChild.forEach { close($0) }
+            return .unavailable
+        }
+        for end in toChild + fromChild { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let slot = SharedCallSlot.create()
+        let pid = fork()
+        if pid < 0 {
+            (toChild + fromChild).forEach { close($0) }
+            return .unavailable
+        }
+        if pid == 0 {
+            // The child: frames on 0 and 1 (dup2 clears close-on-exec), the slot on 3, nothing else kept.
+            guard dup2(toChild[0], 0) == 0, dup2(fromChild[1], 1) == 1 else { _exit(WorkerServer.protocolFailureStatus) }
+            for end in toChild + fromChild where end > 1 { close(end) }
+            if let slot {
+                // The object stays alive (its deinit would unmap and close what the worker now uses).
+                _ = Unmanaged.passRetained(slot)
+                if slot.descriptor != SharedCallSlot.workerDescriptor {
+                    guard dup2(slot.descriptor, SharedCallSlot.workerDescriptor) == SharedCallSlot.workerDescriptor else {
+                        _exit(WorkerServer.protocolFailureStatus)
+                    }
+                    close(slot.descriptor)
+                }
+                setenv(SharedCallSlot.environmentKey, String(SharedCallSlot.workerDescriptor), 1)
+            } else {
+                unsetenv(SharedCallSlot.environmentKey)
+            }
+            return .child
+        }
+        close(toChild[0])
+        close(fromChild[1])
+        let child = Posix.PipedChild(pid: pid, input: toChild[1], output: fromChild[0], errors: -1)
+        return .parent(SpareWorker(executable: executable, child: child, slot: slot))
+    }
+}

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A worker process started before the host knows which plugin it will serve: `skillhost __worker
+/// --await-load`, with its frame pipes and shared-memory slot set up as for any worker. It starts its runtime
+/// while the host checks the catalog, trust and permissions, and waits on stdin for a ``WorkerLoadOrder``.
+///
+/// Handed to ``WorkerProcess/launch(executable:pluginPath:limits:startupTimeout:sandbox:spare:started:)``,
+/// which sends the order and from then on owns the process and its descriptors. Not adopted, it is
+/// ``discard()``ed: it never loaded anything, so it is killed at once.
+package final class SpareWorker: @unchecked Sendable {
+    /// The executable it runs; only a launch of the same executable may adopt it.
+    package let executable: String
+    let child: Posix.PipedChild
+    let slot: SharedCallSlot?
+    /// Set when a ``WorkerProcess`` took over the descriptors.
+    private var adopted = false
+
+    init(executable: String, child: Posix.PipedChild, slot: SharedCallSlot?) {
+        self.executable = executable
+        self.child = child
+        self.slot = slot
+    }
+
+    deinit {
+        if !adopted {
+            close(child.input)
+            close(child.output)
+        }
+    }
+
+    /// Spawns `executable __worker --await-load`. Spawn from a thread that outlives the worker: the death
+    /// signal a worker arms (`PR_SET_PDEATHSIG`) follows the thread that started it.
+    package static func start(executable: String) throws(HostError) -> SpareWorker {
+        let slot = SharedCallSlot.create()
+        let child = try Posix.spawnPiped(
+            executable, arguments: ["__worker", WorkerLoadOrder.awaitFlag],
+            pipeStandardInput: true, standardError: .inherit(2),
+            extraEnvironment: slot == nil ? [] : ["\(SharedCallSlot.environmentKey)=\(SharedCallSlot.workerDescriptor)"],
+            descriptor3: slot?.descriptor ?? -1)
+        return SpareWorker(executable: executable, child: child, slot: slot)
+    }
+
+    /// The process id.
+    package var pid: pid_t { child.pid }
+
+    /// Hands the descriptors to the ``WorkerProcess`` that adopts this spare (it closes them from now on).
+    func markAdopted() {
+        adopted = true
+    }
+
+    /// Kills the unused spare (it has loaded nothing) and reaps it; `reaped` when it was reaped already.
+    package func discard(reaped: Bool = false) {
+        guard !adopted else { return }
+        adopted = true
+        close(child.input)
+        close(child.output)
+        if reaped { return }
+        Posix.sendSignal(SIGKILL, to: child.pid)
+        _ = Posix.reap(child.pid, waitingUpTo: nil)
+    }
+}
