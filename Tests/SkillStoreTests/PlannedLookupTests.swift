@@ -9,17 +9,39 @@ import Testing
 /// stored the assistant message asking for them (no read transaction of their own), plus the calls that
 /// ended in this process since.
 @Suite struct PlannedLookupTests {
+    /// Calls of one reply run one after the other (`maxConcurrentCalls` 1; side by side, the second one's
+    /// decision may come before the first one ends, with or without this).
     @Test func aRepeatedCallInTheSameReplyIsReplayed() async throws {
+        let state = TempState()
+        let store = try HistoryStore(path: state.databasePath)
+        try store.createSession(id: "s")
+        let note = (id: "a", tool: "notes_add", arguments: ["text": "milk"] as JSONValue)
+        let same = (id: "b", tool: "notes_add", arguments: ["text": "milk"] as JSONValue)
+        let context = SessionContext()
+        let backend = ClosureBackend([RecordedAgentTests.noteSkill], context: context)
+        var configuration = AgentConfiguration(maxConcurrentCalls: 1, approval: AllowAllApproval(), sessionID: "s")
+        let planned = PlannedCalls()
+        configuration.recorder = StoreCallRecorder(store: store, sessionID: "s", context: context, planned: planned)
+        let history = PersistentHistory(store: store, sessionID: "s", tools: [RecordedAgentTests.addNote], planned: planned)
+        let agent = Agent(provider: ScriptModel([reply(note, same)]), backend: backend, history: history, configuration: configuration)
+        let events = await turn(agent, "note milk twice")
+        #expect(backend.runs(of: "notes.add") == 1, "the second call with the same key was not run")
+        let replayed = events.compactMap { event -> Bool? in if case .skillSucceeded(let info, _, _) = event { info.replayed } else { nil } }
+        #expect(replayed == [false, true])
+        let statuses = try store.calls(matching: TraceFilter(sessionID: "s")).map(\.status)
+        #expect(statuses == [.replayed, .succeeded])
+    }
+
+    /// The second reply's lookup runs in the transaction that stores it, after the first call's finish.
+    @Test func aRepeatedCallInTheNextReplyIsReplayed() async throws {
         let state = TempState()
         let store = try HistoryStore(path: state.databasePath)
         let note = (id: "a", tool: "notes_add", arguments: ["text": "milk"] as JSONValue)
         let same = (id: "b", tool: "notes_add", arguments: ["text": "milk"] as JSONValue)
         let (agent, backend) = try RecordedAgentTests.agent(
-            store, "s", model: ScriptModel([reply(note, same)]), skills: [RecordedAgentTests.noteSkill])
-        let events = await turn(agent, "note milk twice")
-        #expect(backend.runs(of: "notes.add") == 1, "the second call with the same key was not run")
-        let replayed = events.compactMap { event -> Bool? in if case .skillSucceeded(let info, _, _) = event { info.replayed } else { nil } }
-        #expect(replayed == [false, true])
+            store, "s", model: ScriptModel([reply(note), reply(same)]), skills: [RecordedAgentTests.noteSkill])
+        _ = await turn(agent, "note milk, then again")
+        #expect(backend.runs(of: "notes.add") == 1)
         let statuses = try store.calls(matching: TraceFilter(sessionID: "s")).map(\.status)
         #expect(statuses == [.replayed, .succeeded])
     }
