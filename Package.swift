@@ -91,8 +91,10 @@ let package = Package(
         ),
         // SQLite 3 (history, traces, session context).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // A SQLite VFS shim that writes a WAL transaction with one pwrite (docs/history.md, "Cost").
+        .target(name: "CSQLiteBatch", dependencies: ["CSQLite"]),
         // Sessions, messages, skill calls and session context in one SQLite database (docs/history.md).
-        .target(name: "SkillStore", dependencies: ["CSQLite", "SkillJSON", "SkillPosix"]),
+        .target(name: "SkillStore", dependencies: ["CSQLite", "CSQLiteBatch", "SkillJSON", "SkillPosix"]),
         // Agent loop and model providers.
         .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillPosix", "SkillJSON", "JSONSchema", "SkillStore", "COpenSSL"]),
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the

@@ -9,7 +9,8 @@
 #   - 4 calls per reply:      a reply asking for 4 calls, their rows logged or each committed on its own;
 #   - recorder alone:         the recorder without a persistent history (it inserts the call's row itself).
 # Recording costs "history + recording" minus "history, no recording" (CPU µs; the machine may be shared).
-# Then scripts/bench/history_floor.c writes the same rows through SQLite's C API alone: the floor under it.
+# Then scripts/bench/history_floor.c writes the same rows through SQLite's C API alone: the floor under it,
+# through SQLite's own VFS and through the batch VFS SkillStore uses (Sources/CSQLiteBatch).
 # Builds skillhost in release mode and runs its hidden `__bench-dispatch` and `__bench-history` subcommands.
 #
 # usage: scripts/bench-history.sh [ITERATIONS]   (default 5000)
@@ -39,5 +40,7 @@ base = rows[1]
 for row in rows[2:4]:
     print("  recording adds (%s): cpu %.1f µs/call, wall %.1f µs/call" % (row["name"].split("(")[1].rstrip(")"), row["cpu_us"] - base["cpu_us"], row["mean_us"] - base["mean_us"]))
 '
-cc -O2 "$root/scripts/bench/history_floor.c" -lsqlite3 -o "$work/history_floor"
+cc -O2 -I "$root/Sources/CSQLiteBatch/include" "$root/scripts/bench/history_floor.c" "$root/Sources/CSQLiteBatch/sqlite_batch_vfs.c" \
+    -lsqlite3 -lpthread -o "$work/history_floor"
 "$work/history_floor" "$work/floor.sqlite3" "$iterations"
+"$work/history_floor" "$work/floor.sqlite3" "$iterations" batch

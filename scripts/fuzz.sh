@@ -39,7 +39,7 @@ build_fuzzer() {
     swift build -c "$config" --build-path "$build" --target ICalendar -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     swift build -c "$config" --build-path "$build" --target ZoneInfo -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     local objects=()
-    for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillAgent SkillMCP ICalendar ZoneInfo CSkillABI CSandbox; do
+    for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillAgent SkillMCP ICalendar ZoneInfo CSkillABI CSandbox CSQLiteBatch; do
         objects+=("$build"/$config/$module.build/*.o)
     done
     local sources=(Tests/Fuzz/*.swift Tests/Fuzz/Targets/*.swift)
@@ -55,6 +55,7 @@ build_fuzzer() {
         -Xcc -fmodule-map-file="$root/Sources/COpenSSL/module.modulemap" \
         -Xcc -fmodule-map-file="$root/Sources/CSQLite/module.modulemap" \
         -Xcc -fmodule-map-file="$root/$build/$config/CSandbox.build/module.modulemap" \
+        -Xcc -fmodule-map-file="$root/$build/$config/CSQLiteBatch.build/module.modulemap" \
         -module-name SkillHostFuzz "${sources[@]}" "${objects[@]}" -lssl -lcrypto -lsqlite3 -lm \
         -o "$binary" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
 }

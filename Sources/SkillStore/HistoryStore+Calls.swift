@@ -59,6 +59,28 @@ extension HistoryStore {
         }
     }
 
+    /// Appends `messages` like ``appendMessages(_:session:)`` and, in the same transaction, reads the calls
+    /// of the session with each of `keys` (what ``calls(idempotencyKey:session:limit:)`` returns), so the
+    /// idempotency decisions of the calls the last message asks for need no read transaction of their own.
+    /// Returns the position of the first message and the calls by key.
+    public func appendMessages(
+        _ messages: [MessageRecord], session sessionID: String, lookingUp keys: [String], limit: Int = 20
+    ) throws(StoreError) -> (first: Int, calls: [String: [CallRecord]]) {
+        guard !messages.isEmpty else { return (-1, [:]) }
+        let now = clock()
+        return try withDatabase { database throws(StoreError) in
+            try database.write { () throws(StoreError) in
+                let first = Int(try Self.insertMessages(messages, session: sessionID, now: now, database))
+                var found: [String: [CallRecord]] = [:]
+                for key in keys {
+                    found[key] = try database.statement(Self.callSelect + " WHERE session_id = ? AND idempotency_key = ? ORDER BY id DESC LIMIT ?")
+                        .rows([.text(sessionID), .text(key), .integer(Int64(limit))]).map(Self.call)
+                }
+                return (first, found)
+            }
+        }
+    }
+
     /// Call counts and durations of `skillID` over its latest `window` calls.
     public func stats(skillID: String, window: Int = 1000) throws(StoreError) -> SkillCallStats {
         let rows = try reading { database throws(StoreError) in

@@ -8,9 +8,13 @@
  * Calls go to sessions of 100 calls, as in the Swift benchmark. Modes alternate in 10 rounds. Prints CPU µs
  * per call.
  *
- * usage: history_floor DATABASE_PATH CALLS   (the file and its -wal/-shm are replaced)
+ * With "batch" as third argument the file is opened through the skillhost-wal-batch VFS, as SkillStore
+ * opens it (Sources/CSQLiteBatch: one pwrite per WAL transaction); without, through SQLite's own.
+ *
+ * usage: history_floor DATABASE_PATH CALLS [batch]   (the file and its -wal/-shm are replaced)
  */
 #include <sqlite3.h>
+#include "skillhost_sqlite_batch.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +29,9 @@ static void R(sqlite3_stmt*s){int c=sqlite3_step(s); if(c!=SQLITE_DONE&&c!=SQLIT
 int main(int argc,char**argv){
   const char*path=argv[1]; int n=atoi(argv[2]);
   unlink(path); char b[512]; snprintf(b,512,"%s-wal",path); unlink(b); snprintf(b,512,"%s-shm",path); unlink(b);
-  sqlite3_open(path,&db);
+  int batch=argc>3&&strcmp(argv[3],"batch")==0;
+  if(batch&&skillhost_sqlite_batch_register()!=SQLITE_OK){fprintf(stderr,"cannot register the batch VFS\n");exit(1);}
+  if(sqlite3_open_v2(path,&db,SQLITE_OPEN_READWRITE|SQLITE_OPEN_CREATE,batch?SKILLHOST_SQLITE_BATCH_VFS:NULL)){fprintf(stderr,"cannot open %s\n",path);exit(1);}
   X("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
   X("CREATE TABLE sessions(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '', model TEXT NOT NULL DEFAULT '', created_ms INTEGER NOT NULL, last_active_ms INTEGER NOT NULL);"
     "CREATE INDEX sessions_last_active ON sessions(last_active_ms);"
@@ -63,5 +69,5 @@ int main(int argc,char**argv){
     }
     t[mode]+=cpu()-c0;
   }
-  printf("  sqlite alone (C): messages only cpu %.1f µs/call, with the call rows %.1f µs/call: rows add %.1f µs/call\n", t[0]/n, t[1]/n, (t[1]-t[0])/n);
+  printf("  sqlite alone (C, %s VFS): messages only cpu %.1f µs/call, with the call rows %.1f µs/call: rows add %.1f µs/call\n", batch?"batch":"default", t[0]/n, t[1]/n, (t[1]-t[0])/n);
 }

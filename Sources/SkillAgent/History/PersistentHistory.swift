@@ -15,6 +15,8 @@ public actor PersistentHistory: ConversationHistory {
     private var stored: [ChatMessage]
     private let names: ToolNameMap
     private let planned: PlannedCalls?
+    /// Tool names of skills that are not idempotent: their calls' earlier calls are read with the message.
+    private let lookedUp: Set<String>
 
     /// The history of `sessionID`, starting with `messages` (what ``SessionResume`` loaded; not written
     /// again). `tools` give the schemas used to redact tool-call arguments; `report` hears about failed writes.
@@ -34,6 +36,7 @@ public actor PersistentHistory: ConversationHistory {
         var schemas: [String: JSONValue] = [:]
         for tool in tools { if let name = names.toolName(for: tool.skillID) { schemas[name] = tool.parameters } }
         self.schemas = schemas
+        lookedUp = Set(tools.filter { !$0.idempotent }.compactMap { names.toolName(for: $0.skillID) })
     }
 
     public func messages() -> [ChatMessage] { stored }
@@ -71,7 +74,15 @@ public actor PersistentHistory: ConversationHistory {
                     with: CallOutcome(
                         status: .failed, errorKind: "notRun", error: "not run: " + String(text.prefix(300)), durationMilliseconds: 0))
             }
-            let first = try store.appendMessages(records, session: sessionID)
+            // The earlier calls of non-idempotent skills with the same key are read in the same transaction,
+            // for the recorder's decisions (StoreCallRecorder.decision(for:)).
+            let lookups = askingIndex.map { index in
+                messages[index].toolCalls.compactMap { call in lookedUp.contains(call.name) ? keys[call.id]?.key : nil }
+            } ?? []
+            let (first, earlier) =
+                lookups.isEmpty
+                ? (try store.appendMessages(records, session: sessionID), [:])
+                : try store.appendMessages(records, session: sessionID, lookingUp: lookups)
             guard let askingIndex, let planned else { return }
             let now = store.now()
             for call in messages[askingIndex].toolCalls {
@@ -80,7 +91,8 @@ public actor PersistentHistory: ConversationHistory {
                     CallRecord(
                         callID: call.id, sessionID: sessionID, messagePosition: first + askingIndex,
                         skillID: planning?.skillID ?? call.name, argumentsJSON: Self.arguments(of: call.id, in: records[askingIndex]),
-                        status: .started, startedMilliseconds: now, idempotencyKey: planning?.key))
+                        status: .started, startedMilliseconds: now, idempotencyKey: planning?.key),
+                    earlier: planning?.key.flatMap { earlier[$0] })
             }
         } catch {
             report(error)

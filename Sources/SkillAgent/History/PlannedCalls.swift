@@ -9,16 +9,38 @@ public final class PlannedCalls: Sendable {
     private struct Plan {
         var call: CallRecord
         var started = false
+        /// The session's earlier calls with the call's idempotency key, read when its message was stored
+        /// (nil when they were not read: idempotent skills).
+        var earlier: [CallRecord]?
     }
 
     private let calls = Mutex<[String: Plan]>([:])
+    /// How calls that were looked up ended in this process, newest first, by idempotency key.
+    private let outcomes = Mutex<[String: [CallRecord]]>([:])
 
     /// An empty plan.
     public init() {}
 
     /// Remembers `call` (its row not written yet; the latest message's calls replace older ones of the same id).
-    func plan(_ call: CallRecord) {
-        calls.withLock { $0[call.callID] = Plan(call: call) }
+    func plan(_ call: CallRecord, earlier: [CallRecord]? = nil) {
+        calls.withLock { $0[call.callID] = Plan(call: call, earlier: earlier) }
+    }
+
+    /// The session's calls with the idempotency key of planned call `callID`, newest first: those that
+    /// ended in this process since (``remember(_:)``), then those read with its message; nil when they
+    /// were not read.
+    func earlierCalls(of callID: String) -> [CallRecord]? {
+        guard let (key, earlier) = calls.withLock({ plans in plans[callID].flatMap { plan in plan.earlier.map { (plan.call.idempotencyKey, $0) } } })
+        else { return nil }
+        guard let key else { return earlier }
+        return (outcomes.withLock { $0[key] } ?? []) + earlier
+    }
+
+    /// Remembers how a call that was looked up ended (by its idempotency key), for the decisions of later
+    /// calls with the same key.
+    func remember(_ call: CallRecord) {
+        guard let key = call.idempotencyKey else { return }
+        outcomes.withLock { $0[key, default: []].insert(call, at: 0) }
     }
 
     /// The idempotency key planned for `callID`, if any.

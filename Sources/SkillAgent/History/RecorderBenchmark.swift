@@ -139,11 +139,16 @@ public enum RecorderBenchmark {
             // What PersistentHistory does with the assistant message: the call's key in its tool_calls entry,
             // the call planned (its row is written with its finish).
             let key = try CallKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
-            let position = try store.appendMessages([asking(index, key: key)], session: id)
+            // A non-idempotent skill's earlier calls with the key are read in the same transaction.
+            let (position, earlier) =
+                idempotent
+                ? (try store.appendMessages([asking(index, key: key)], session: id), [:])
+                : try store.appendMessages([asking(index, key: key)], session: id, lookingUp: [key])
             planned.plan(
                 CallRecord(
                     callID: "c\(index)", sessionID: id, messagePosition: position, skillID: "bench.echo",
-                    argumentsJSON: arguments(index), status: .started, startedMilliseconds: store.now(), idempotencyKey: key))
+                    argumentsJSON: arguments(index), status: .started, startedMilliseconds: store.now(), idempotencyKey: key),
+                earlier: earlier[key])
             let result = record(recorder, index, idempotent: idempotent)
             try store.appendMessages([answer(index, result)], session: id)
         }

@@ -83,7 +83,13 @@ public final class StoreCallRecorder: CallRecorder {
         // Idempotent skills run again: repeating them is harmless and their answer may have changed.
         guard !tool.idempotent else { return .run(idempotencyKey: key) }
         do {
-            let earlier = try store.calls(idempotencyKey: key, session: sessionID)
+            // Read with the assistant message that asked for the call, when it was stored with it planned.
+            let earlier: [CallRecord]
+            if let known = planned?.earlierCalls(of: call.callID) {
+                earlier = known
+            } else {
+                earlier = try store.calls(idempotencyKey: key, session: sessionID)
+            }
             if let done = earlier.first(where: { $0.status == .succeeded }), let text = done.resultJSON,
                 let result = try? JSONValue(parsing: text)
             {
@@ -154,6 +160,15 @@ public final class StoreCallRecorder: CallRecorder {
         do {
             if let planned {
                 ending.idempotencyKey = call.idempotencyKey ?? planned.idempotencyKey
+                if call.tool?.idempotent == false {
+                    // The next call with this key decides without reading the database (PlannedCalls.earlierCalls).
+                    var done = planned
+                    done.status = ending.status
+                    done.resultJSON = ending.resultJSON
+                    done.errorKind = ending.errorKind
+                    done.idempotencyKey = ending.idempotencyKey
+                    self.planned?.remember(done)
+                }
                 if commitsEachFinish {
                     try store.finishCall(of: planned, with: ending, context: contextChanges())
                 } else {
