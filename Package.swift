@@ -146,10 +146,3 @@ package.targets.append(.testTarget(name: "skillhostTests", dependencies: ["Skill
 for target in package.targets where target.type == .test {
     target.dependencies.append("SkillTestSupport")
 }
-// Release builds of the CLI are linked as a position-dependent executable (issue #9): a PIE of this size
-// (Foundation and ICU linked statically) has ~98k relative relocations whose copy-on-write page faults are
-// most of a process's start-up; without PIE the loader has almost none to apply (docs/architecture.md,
-// "Child processes"). Debug and test builds stay PIE.
-for target in package.targets where target.name == "skillhost" {
-    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(configuration: .release))]
-}
