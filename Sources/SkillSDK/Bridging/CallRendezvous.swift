@@ -98,10 +98,7 @@ final class CallRendezvous: ContextChannel {
 
     var isCancelled: Bool {
         guard hasCallbacks else { return false }
-        return state.withLock { state in
-            guard let context = state.context else { return true }
-            return context.pointee.is_cancelled.map { $0(context) != 0 } ?? false
-        }
+        return state.withLock { $0.context?.hostCancelled ?? true }  // an ended call reads as cancelled
     }
 
     func log(_ message: String, level: SkillContext.LogLevel) {

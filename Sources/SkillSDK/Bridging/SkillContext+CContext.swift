@@ -51,3 +51,8 @@ struct CContextStrings: CallStringSource {
             dataDirectory: string(c.data_dir))
     }
 }
+
+extension UnsafePointer where Pointee == skill_call_context {
+    /// Whether the host says this call is cancelled (its `is_cancelled`; a host without it never cancels).
+    var hostCancelled: Bool { pointee.is_cancelled.map { $0(self) != 0 } ?? false }
+}
