@@ -134,17 +134,9 @@ struct SpareWorkerTests {
 
     @Test("a call refused by a gate never loads the plugin; shutdown kills the unused spare")
     func refusedCall() async throws {
-        let root = NSTemporaryDirectory() + "skillhost-spare-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
-        chmod(root, 0o700)
-        chmod(root + "/plugins", 0o700)
-        let plugin = root + "/plugins/libhostile.so"
-        try FileManager.default.copyItem(atPath: try HostilePlugins.library("hostile"), toPath: plugin)
-        chmod(plugin, 0o755)
+        let (root, plugin, paths) = try HostilePlugins.installedRoot(prefix: "skillhost-spare")
         try FileManager.default.createDirectory(atPath: root + "/config", withIntermediateDirectories: true)
-        try Data(#"{"version": 1, "trust": "required"}"#.utf8).write(to: URL(fileURLWithPath: root + "/config/skill_registry.json"))
-        let paths = HostPaths(
-            plugins: root + "/plugins", registry: root + "/config/skill_registry.json", cache: root + "/cache", data: root + "/data")
+        try Data(#"{"version": 1, "trust": "required"}"#.utf8).write(to: URL(fileURLWithPath: paths.registry))
         let host = SkillHost(paths: paths, helperExecutable: try HostilePlugins.workerExecutable())
         await host.startSpareWorker()
         let spare = try #require(host.spareWorkerPID)

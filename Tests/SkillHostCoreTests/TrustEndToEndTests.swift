@@ -9,16 +9,7 @@ import Testing
 struct TrustEndToEndTests {
     /// A host over a fresh private folder with the hostile plugin installed.
     private func makeHost() throws -> (host: SkillHost, root: String, plugin: String) {
-        let root = NSTemporaryDirectory() + "skillhost-e2e-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
-        chmod(root, 0o700)
-        chmod(root + "/plugins", 0o700)
-        let plugin = root + "/plugins/libhostile.so"
-        try FileManager.default.copyItem(atPath: try HostilePlugins.library("hostile"), toPath: plugin)
-        chmod(plugin, 0o755)
-        let paths = HostPaths(
-            plugins: root + "/plugins", registry: root + "/config/skill_registry.json", cache: root + "/cache",
-            data: root + "/data")
+        let (root, plugin, paths) = try HostilePlugins.installedRoot(prefix: "skillhost-e2e")
         return (SkillHost(paths: paths, helperExecutable: try HostilePlugins.workerExecutable()), root, plugin)
     }
 

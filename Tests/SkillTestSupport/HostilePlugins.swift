@@ -27,6 +27,22 @@ public enum HostilePlugins {
         return target
     }
 
+    /// A fresh private (0700) host folder with `libhostile.so` installed in its `plugins` folder, and the
+    /// host paths over it (registry `config/skill_registry.json`, `cache`, `data`), for end-to-end tests.
+    public static func installedRoot(prefix: String) throws -> (root: String, plugin: String, paths: HostPaths) {
+        let root = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
+        chmod(root, 0o700)
+        chmod(root + "/plugins", 0o700)
+        let plugin = root + "/plugins/libhostile.so"
+        try FileManager.default.copyItem(atPath: try library("hostile"), toPath: plugin)
+        chmod(plugin, 0o755)
+        let paths = HostPaths(
+            plugins: root + "/plugins", registry: root + "/config/skill_registry.json", cache: root + "/cache",
+            data: root + "/data")
+        return (root, plugin, paths)
+    }
+
     /// A pool executor for a hostile library.
     public static func executor(
         _ path: String, pluginID: String = "hostile", maxWorkers: Int = 2, limits: ResourceLimits = .defaults,

@@ -14,12 +14,7 @@ struct HostileCLITests {
     }
 
     private func makeRoot() throws -> String {
-        let root = NSTemporaryDirectory() + "skillhost-cli-hostile-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
-        chmod(root, 0o700)
-        chmod(root + "/plugins", 0o700)
-        try FileManager.default.copyItem(atPath: try HostilePlugins.library("hostile"), toPath: root + "/plugins/libhostile.so")
-        return root
+        try HostilePlugins.installedRoot(prefix: "skillhost-cli-hostile").root
     }
 
     private func skillhost(_ arguments: [String], root: String) throws -> Output {

@@ -29,7 +29,7 @@ private func makeServer(ready: Bool) -> MCPServer {
 
 /// The one initialized server of the process: building and initializing a server per input cost most of
 /// each run (about 170 runs/s). Its state after the handshake is what every input starts from.
-nonisolated(unsafe) private let readyServer = makeServer(ready: true)
+private let readyServer = makeServer(ready: true)
 
 /// The MCP message handler, one input line at a time. An input that speaks of `initialize` (the handshake
 /// itself, or `notifications/initialized`) gets a fresh, uninitialized server, so the lifecycle is fuzzed
