@@ -50,8 +50,9 @@ public enum RecorderBenchmark {
     /// Calls per session.
     static let sessionLength = 100
 
-    /// Runs every mode `iterations` times on a new database at `path`.
-    public static func run(path: String, iterations: Int, skill: Skill? = nil) throws -> [Result] {
+    /// Runs every mode `iterations` times on a new database at `path`; with `only`, just the modes at
+    /// those indexes (in the order of the full run; for a profiler, which cannot tell modes apart).
+    public static func run(path: String, iterations: Int, skill: Skill? = nil, only: Set<Int>? = nil) throws -> [Result] {
         let store = try HistoryStore(path: path)
         let context = SessionContext()
         let planned = PlannedCalls()
@@ -173,12 +174,13 @@ public enum RecorderBenchmark {
             let answers = indexes.map { index in answer(index, record(recorder, index, idempotent: true)) }
             try store.appendMessages(answers, session: id)
         }
+        let chosen = modes.indices.filter { only?.contains($0) ?? true }
         var samples: [[(wall: Double, cpu: Double)]] = Array(repeating: [], count: modes.count)
         let perRound = max(1, iterations / rounds)
         var index = 0
         for round in 0..<rounds {
             // Alternate the order so no mode always runs right after the same one.
-            let order = round % 2 == 0 ? Array(modes.indices) : modes.indices.reversed()
+            let order = round % 2 == 0 ? chosen : chosen.reversed()
             for mode in order {
                 let clock = ContinuousClock()
                 let cpuStart = cpuMicroseconds()
@@ -193,7 +195,7 @@ public enum RecorderBenchmark {
             }
         }
         try store.flushFinishes()
-        return modes.indices.map { mode in
+        return chosen.map { mode in
             Result(
                 name: modes[mode].0, iterations: perRound * rounds, microsecondsPerCall: median(samples[mode].map(\.wall)),
                 cpuMicrosecondsPerCall: median(samples[mode].map(\.cpu)))
