@@ -45,14 +45,18 @@ public enum RecorderBenchmark {
         }
     }
 
+    /// How many modes a run has (indexes for `only`).
+    public static let modeCount = 8
+
     /// Rounds each mode is split into.
     static let rounds = 5
     /// Calls per session.
     static let sessionLength = 100
 
     /// Runs every mode `iterations` times on a new database at `path`; with `only`, just the modes at
-    /// those indexes (in the order of the full run; for a profiler, which cannot tell modes apart).
-    public static func run(path: String, iterations: Int, skill: Skill? = nil, only: Set<Int>? = nil) throws -> [Result] {
+    /// those indexes, in that order (for a profiler, which cannot tell modes apart, or to see whether a
+    /// mode's figure depends on its place in the rounds).
+    public static func run(path: String, iterations: Int, skill: Skill? = nil, only: [Int]? = nil) throws -> [Result] {
         let store = try HistoryStore(path: path)
         let context = SessionContext()
         let planned = PlannedCalls()
@@ -174,7 +178,8 @@ public enum RecorderBenchmark {
             let answers = indexes.map { index in answer(index, record(recorder, index, idempotent: true)) }
             try store.appendMessages(answers, session: id)
         }
-        let chosen = modes.indices.filter { only?.contains($0) ?? true }
+        assert(modes.count == modeCount, "modeCount must count the modes")
+        let chosen = only?.filter { modes.indices.contains($0) } ?? Array(modes.indices)
         var samples: [[(wall: Double, cpu: Double)]] = Array(repeating: [], count: modes.count)
         let perRound = max(1, iterations / rounds)
         var index = 0

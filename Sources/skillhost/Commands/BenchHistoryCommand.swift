@@ -15,8 +15,9 @@ enum BenchHistoryCommand: Command {
         FILE in this process N times (default 5000) per mode: alone, between the messages the history
         stores, and with the agent's recorder (decision, call row, finish with a result and a context
         change). Prints the median microseconds per call (wall and CPU). Without --plugin a fixed result
-        stands in for the call. --only runs just the modes at those indexes (0 = the first printed; for
-        a profiler such as callgrind or perf, which cannot tell modes apart). Build with -c release;
+        stands in for the call. --only runs just the modes at those indexes, in that order (0 = the first
+        printed; for a profiler such as perf, which cannot tell modes apart, or to see whether a mode's
+        figure depends on its place in the rounds). Build with -c release;
         scripts/bench-history.sh does.
         """
 
@@ -34,13 +35,14 @@ enum BenchHistoryCommand: Command {
             let absolute = plugin.hasPrefix("/") ? plugin : FileManager.default.currentDirectoryPath + "/" + plugin
             skill = RecorderBenchmark.Skill(pluginPath: absolute, skillID: skillID)
         }
-        var only: Set<Int>?
+        var only: [Int]?
         if let list = parsed.options["--only"] {
             let indexes = list.split(separator: ",").map { Int($0) }
-            guard !indexes.isEmpty, indexes.allSatisfy({ $0 != nil && $0! >= 0 }) else {
-                throw UsageError("--only needs mode indexes separated by commas (0 = the first mode), e.g. --only 1,2")
+            guard !indexes.isEmpty, indexes.allSatisfy({ $0 != nil && $0! >= 0 && $0! < RecorderBenchmark.modeCount }) else {
+                throw UsageError(
+                    "--only needs mode indexes from 0 to \(RecorderBenchmark.modeCount - 1) separated by commas (0 = the first mode), e.g. --only 1,2")
             }
-            only = Set(indexes.compactMap { $0 })
+            only = indexes.compactMap { $0 }
         }
         let results = try RecorderBenchmark.run(path: path, iterations: iterations, skill: skill, only: only)
         if parsed.has("--json") {
