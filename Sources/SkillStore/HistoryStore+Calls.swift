@@ -54,8 +54,7 @@ extension HistoryStore {
     /// The calls of session `sessionID` with idempotency key `key`, newest first (at most `limit`).
     public func calls(idempotencyKey key: String, session sessionID: String, limit: Int = 20) throws(StoreError) -> [CallRecord] {
         try reading { database throws(StoreError) in
-            try database.statement(Self.callSelect + " WHERE session_id = ? AND idempotency_key = ? ORDER BY id DESC LIMIT ?")
-                .rows([.text(sessionID), .text(key), .integer(Int64(limit))]).map(Self.call)
+            try database.statement(Self.keyLookupSQL).rows([.text(sessionID), .text(key), .integer(Int64(limit))]).map(Self.call)
         }
     }
 
@@ -73,8 +72,8 @@ extension HistoryStore {
                 let first = Int(try Self.insertMessages(messages, session: sessionID, now: now, database))
                 var found: [String: [CallRecord]] = [:]
                 for key in keys {
-                    found[key] = try database.statement(Self.callSelect + " WHERE session_id = ? AND idempotency_key = ? ORDER BY id DESC LIMIT ?")
-                        .rows([.text(sessionID), .text(key), .integer(Int64(limit))]).map(Self.call)
+                    found[key] = try database.statement(Self.keyLookupSQL).rows([.text(sessionID), .text(key), .integer(Int64(limit))])
+                        .map(Self.call)
                 }
                 return (first, found)
             }
@@ -107,6 +106,10 @@ extension HistoryStore {
             result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid
         FROM skill_calls
         """
+
+    /// A session's calls with one idempotency key, newest first (made once: building the text per lookup
+    /// cost an allocation and a copy of it, and hashing it again, on every non-idempotent call).
+    static let keyLookupSQL = callSelect + " WHERE session_id = ? AND idempotency_key = ? ORDER BY id DESC LIMIT ?"
 
     static func call(_ row: [SQLValue]) -> CallRecord {
         CallRecord(

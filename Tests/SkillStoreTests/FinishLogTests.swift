@@ -56,10 +56,55 @@ import Testing
         big.resultJSON = "\"" + String(repeating: "x", count: FinishLog.truncateThreshold) + "\""
         try store.recordFinish(row, with: big)
         let log = state.directory + "/" + (try #require(Self.logs(state).first))
-        #expect(TempState.bytes(log).count > FinishLog.truncateThreshold)
+        #expect(FinishRecordCoding.decodeAll([UInt8](TempState.bytes(log))).records.map(\.outcome) == [big])
         try store.createSession(id: "t")
-        #expect(TempState.bytes(log).isEmpty)
+        let emptied = [UInt8](TempState.bytes(log))
+        #expect(FinishRecordCoding.decodeAll(emptied) == ([], nil))
+        #expect(emptied.allSatisfy { $0 == 0 }, "committed records are zeroed")
         #expect(try store.calls(matching: TraceFilter()).first?.resultJSON == big.resultJSON)
+    }
+
+    /// A record larger than the mapped part of the log is written after it; the log reads whole, and is
+    /// cut back to its mapped size when emptied. (The log alone: a store would also commit on a timer.)
+    @Test func aRecordLargerThanTheMapIsWrittenAfterIt() throws {
+        let state = TempState()
+        let log = try FinishLog(databasePath: state.databasePath)
+        defer { log.remove() }
+        let small = FinishRecord(rowID: 1, outcome: Self.result, context: [:], finishedMilliseconds: 3)
+        var huge = small
+        huge.rowID = 2
+        huge.outcome.resultJSON = "\"" + String(repeating: "y", count: FinishLog.mappedSize + 1000) + "\""
+        try log.append(FinishRecordCoding.encode(small))
+        #expect(TempState.bytes(log.path).count == FinishLog.mappedSize, "the file is allocated at its mapped size")
+        try log.append(FinishRecordCoding.encode(huge))
+        let bytes = [UInt8](TempState.bytes(log.path))
+        #expect(bytes.count > FinishLog.mappedSize)
+        let decoded = FinishRecordCoding.decodeAll(bytes)
+        #expect(decoded.problem == nil)
+        #expect(decoded.records.map(\.rowID) == [1, 2])
+        #expect(decoded.records.last == huge, "the large record reads back whole")
+        log.clear()
+        let emptied = [UInt8](TempState.bytes(log.path))
+        #expect(emptied.count == FinishLog.mappedSize)
+        #expect(emptied.allSatisfy { $0 == 0 })
+        // The map is used again, from its start.
+        try log.append(FinishRecordCoding.encode(small))
+        #expect(FinishRecordCoding.decodeAll([UInt8](TempState.bytes(log.path))).records == [small])
+        #expect(log.size == FinishRecordCoding.encode(small).count)
+    }
+
+    @Test func theDecoderStopsAtAZeroHeader() {
+        let first = FinishRecord(rowID: 1, outcome: Self.result, context: [:], finishedMilliseconds: 3)
+        let second = FinishRecord(rowID: 2, outcome: Self.result, context: ["k": "1"], finishedMilliseconds: 4)
+        let records = FinishRecordCoding.encode(first) + FinishRecordCoding.encode(second)
+        // Unwritten space after the records, and a log cleared from its start while older records remain.
+        #expect(FinishRecordCoding.decodeAll(records + [UInt8](repeating: 0, count: 4096)) == ([first, second], nil))
+        #expect(FinishRecordCoding.decodeAll(records + [0, 0, 0]) == ([first, second], nil))
+        #expect(FinishRecordCoding.decodeAll([UInt8](repeating: 0, count: 8) + records) == ([], nil))
+        // A header whose body was not written whole is still a damaged record, not the end.
+        var torn = FinishRecordCoding.encode(second)
+        for index in 8..<torn.count { torn[index] = 0 }
+        #expect(FinishRecordCoding.decodeAll(records + torn).problem?.reason.contains("checksum") == true)
     }
 
     @Test func readsOfTheSameStoreSeeRecordedFinishes() throws {

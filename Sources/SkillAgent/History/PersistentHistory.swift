@@ -62,7 +62,12 @@ public actor PersistentHistory: ConversationHistory {
                         return (call.id, (skillID, key))
                     }, uniquingKeysWith: { _, last in last })
             } ?? [:]
-        let records = messages.enumerated().map { offset, message in record(message, plannedKeys: offset == askingIndex ? keys : [:]) }
+        // The asking message's redacted arguments by call id, kept from building its record (not parsed
+        // back out of the stored JSON for each call).
+        var askingArguments: [String: String] = [:]
+        let records = messages.enumerated().map { offset, message in
+            offset == askingIndex ? record(message, plannedKeys: keys, arguments: &askingArguments) : record(message)
+        }
         do {
             // A tool message for a planned call that never started (refused at the step cap, cancelled
             // before it ran) closes that call: it was not run.
@@ -90,7 +95,7 @@ public actor PersistentHistory: ConversationHistory {
                 planned.plan(
                     CallRecord(
                         callID: call.id, sessionID: sessionID, messagePosition: first + askingIndex,
-                        skillID: planning?.skillID ?? call.name, argumentsJSON: Self.arguments(of: call.id, in: records[askingIndex]),
+                        skillID: planning?.skillID ?? call.name, argumentsJSON: askingArguments[call.id] ?? "{}",
                         status: .started, startedMilliseconds: now, idempotencyKey: planning?.key),
                     earlier: planning?.key.flatMap { earlier[$0] })
             }
@@ -99,14 +104,17 @@ public actor PersistentHistory: ConversationHistory {
         }
     }
 
-    /// The redacted arguments text of call `id` in a stored message's tool calls.
-    private static func arguments(of id: String, in record: MessageRecord?) -> String {
-        guard let text = record?.toolCallsJSON, case .array(let items)? = try? JSONValue(parsing: text) else { return "{}" }
-        return items.first { $0["id"]?.stringValue == id }?["arguments"]?.stringValue ?? "{}"
+    /// The stored form of `message`.
+    private func record(_ message: ChatMessage) -> MessageRecord {
+        var arguments: [String: String] = [:]
+        return record(message, plannedKeys: [:], arguments: &arguments)
     }
 
-    /// The stored form of `message`; `plannedKeys` give the skill and idempotency key of planned calls.
-    private func record(_ message: ChatMessage, plannedKeys: [String: (skillID: String?, key: String?)] = [:]) -> MessageRecord {
+    /// The stored form of `message`; `plannedKeys` give the skill and idempotency key of planned calls;
+    /// `arguments` gets each call's redacted arguments text by call id (the first of a repeated id).
+    private func record(
+        _ message: ChatMessage, plannedKeys: [String: (skillID: String?, key: String?)], arguments stored: inout [String: String]
+    ) -> MessageRecord {
         let calls: String? =
             message.toolCalls.isEmpty
             ? nil
@@ -118,6 +126,7 @@ public actor PersistentHistory: ConversationHistory {
                         } else {
                             redactor.scrub(call.argumentsText)
                         }
+                    if stored[call.id] == nil { stored[call.id] = arguments }
                     var item: JSONObject = ["id": .string(call.id), "name": .string(call.name), "arguments": .string(arguments)]
                     if let planning = plannedKeys[call.id] {
                         if let skillID = planning.skillID { item["skill_id"] = .string(skillID) }

@@ -15,8 +15,10 @@ public final class PlannedCalls: Sendable {
     }
 
     private let calls = Mutex<[String: Plan]>([:])
-    /// How calls that were looked up ended in this process, newest first, by idempotency key.
-    private let outcomes = Mutex<[String: [CallRecord]]>([:])
+    /// How calls that were looked up ended in this process, newest first, by session and idempotency key;
+    /// only since the session's last lookup (see ``plan(_:earlier:)``), so it holds one reply's calls at
+    /// most instead of growing with every call of a long chat.
+    private let outcomes = Mutex<[String: [String: [CallRecord]]]>([:])
 
     /// An empty plan.
     public init() {}
@@ -24,24 +26,34 @@ public final class PlannedCalls: Sendable {
     /// Remembers `call` (its row not written yet; the latest message's calls replace older ones of the same id).
     func plan(_ call: CallRecord, earlier: [CallRecord]? = nil) {
         calls.withLock { $0[call.callID] = Plan(call: call, earlier: earlier) }
+        // `earlier` was read in the transaction that stored the call's message, after the finishes of every
+        // call of the session that had ended (they are written first): what this process remembered of
+        // them is in the database now. (Calls of one message are all planned before any of them runs.)
+        if earlier != nil { outcomes.withLock { _ = $0.removeValue(forKey: call.sessionID) } }
     }
 
     /// The session's calls with the idempotency key of planned call `callID`, newest first: those that
     /// ended in this process since (``remember(_:)``), then those read with its message; nil when they
     /// were not read.
     func earlierCalls(of callID: String) -> [CallRecord]? {
-        guard let (key, earlier) = calls.withLock({ plans in plans[callID].flatMap { plan in plan.earlier.map { (plan.call.idempotencyKey, $0) } } })
+        guard
+            let (session, key, earlier) = calls.withLock({ plans in
+                plans[callID].flatMap { plan in plan.earlier.map { (plan.call.sessionID, plan.call.idempotencyKey, $0) } }
+            })
         else { return nil }
-        guard let key else { return earlier }
-        return (outcomes.withLock { $0[key] } ?? []) + earlier
+        guard let key, let ended = outcomes.withLock({ $0[session]?[key] }) else { return earlier }
+        return ended + earlier
     }
 
-    /// Remembers how a call that was looked up ended (by its idempotency key), for the decisions of later
-    /// calls with the same key.
+    /// Remembers how a call that was looked up ended (by its session and idempotency key), for the
+    /// decisions of later calls with the same key planned before it ended.
     func remember(_ call: CallRecord) {
         guard let key = call.idempotencyKey else { return }
-        outcomes.withLock { $0[key, default: []].insert(call, at: 0) }
+        outcomes.withLock { $0[call.sessionID, default: [:]][key, default: []].insert(call, at: 0) }
     }
+
+    /// How many call outcomes are remembered (all sessions).
+    var rememberedCount: Int { outcomes.withLock { $0.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } } } }
 
     /// The idempotency key planned for `callID`, if any.
     func idempotencyKey(of callID: String) -> String? { calls.withLock { $0[callID]?.call.idempotencyKey } }

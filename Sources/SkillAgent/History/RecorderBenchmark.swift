@@ -45,13 +45,18 @@ public enum RecorderBenchmark {
         }
     }
 
+    /// How many modes a run has (indexes for `only`).
+    public static let modeCount = 8
+
     /// Rounds each mode is split into.
     static let rounds = 5
     /// Calls per session.
     static let sessionLength = 100
 
-    /// Runs every mode `iterations` times on a new database at `path`.
-    public static func run(path: String, iterations: Int, skill: Skill? = nil) throws -> [Result] {
+    /// Runs every mode `iterations` times on a new database at `path`; with `only`, just the modes at
+    /// those indexes, in that order (for a profiler, which cannot tell modes apart, or to see whether a
+    /// mode's figure depends on its place in the rounds).
+    public static func run(path: String, iterations: Int, skill: Skill? = nil, only: [Int]? = nil) throws -> [Result] {
         let store = try HistoryStore(path: path)
         let context = SessionContext()
         let planned = PlannedCalls()
@@ -173,12 +178,14 @@ public enum RecorderBenchmark {
             let answers = indexes.map { index in answer(index, record(recorder, index, idempotent: true)) }
             try store.appendMessages(answers, session: id)
         }
+        assert(modes.count == modeCount, "modeCount must count the modes")
+        let chosen = only?.filter { modes.indices.contains($0) } ?? Array(modes.indices)
         var samples: [[(wall: Double, cpu: Double)]] = Array(repeating: [], count: modes.count)
         let perRound = max(1, iterations / rounds)
         var index = 0
         for round in 0..<rounds {
             // Alternate the order so no mode always runs right after the same one.
-            let order = round % 2 == 0 ? Array(modes.indices) : modes.indices.reversed()
+            let order = round % 2 == 0 ? chosen : chosen.reversed()
             for mode in order {
                 let clock = ContinuousClock()
                 let cpuStart = cpuMicroseconds()
@@ -193,7 +200,7 @@ public enum RecorderBenchmark {
             }
         }
         try store.flushFinishes()
-        return modes.indices.map { mode in
+        return chosen.map { mode in
             Result(
                 name: modes[mode].0, iterations: perRound * rounds, microsecondsPerCall: median(samples[mode].map(\.wall)),
                 cpuMicrosecondsPerCall: median(samples[mode].map(\.cpu)))

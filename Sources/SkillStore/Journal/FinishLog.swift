@@ -2,9 +2,14 @@ import SkillPosix
 import Glibc
 
 /// A store's append-only file of finished calls not yet in the database
-/// (`history.sqlite3-finishes-<pid>-<n>` beside it, mode 0600): each finish is one `write(2)`, so it
-/// survives a crash of the process (like a WAL commit with `synchronous=NORMAL`) at a fraction of a
-/// commit's cost. Emptied once its records are committed; removed when the store closes.
+/// (`history.sqlite3-finishes-<pid>-<n>` beside it, mode 0600): each finish is copied into the file through
+/// a shared memory map (no system call: a `write(2)` per call cost more than the rest of logging it), so it
+/// is in the kernel's page cache, and survives a crash of the process (like a WAL commit with
+/// `synchronous=NORMAL`), as soon as the copy is done. The file is created with ``mappedSize`` bytes of
+/// zeros; a record's header is stored after its body, so the log reads up to the first zero header (a
+/// record cut short by a crash has none). A record that does not fit in what is left of the map is written
+/// after it with `pwrite`. Committed records are zeroed once they fill ``truncateThreshold`` bytes; the file
+/// is removed when the store closes. Without a map (`mmap` refused) every record is written with `pwrite`.
 ///
 /// The owner holds an exclusive `flock` on it for as long as it lives; a file whose lock can be taken was
 /// left by a process that died, and the next store to open the database recovers it
@@ -12,18 +17,24 @@ import Glibc
 final class FinishLog {
     let path: String
     private let descriptor: Int32
-    /// Bytes written since the last ``clear()``.
+    /// The file's first ``mappedSize`` bytes, or nil when they could not be mapped.
+    private let mapping: UnsafeMutableRawPointer?
+    /// Bytes written since the last ``clear()`` (where the next record goes).
     private(set) var size = 0
+
+    /// Bytes of the file kept mapped (its size while no record has outgrown it; allocated when it is
+    /// created).
+    static let mappedSize = 128 << 10
 
     /// The file name prefix of the logs of `databasePath`.
     static func prefix(of databasePath: String) -> String { databasePath + "-finishes-" }
 
-    /// Creates a new log for `databasePath` and locks it.
+    /// Creates a new log for `databasePath`, locks it and maps it.
     init(databasePath: String) throws(StoreError) {
         let pid = getpid()
         for attempt in 0..<1000 {
             let candidate = Self.prefix(of: databasePath) + "\(pid)-\(attempt)"
-            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
+            let descriptor = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if descriptor < 0, errno == EEXIST { continue }  // left by an earlier process with this pid
             guard descriptor >= 0 else { throw Self.failure(candidate, "create") }
             do {
@@ -35,33 +46,77 @@ final class FinishLog {
             }
             self.path = candidate
             self.descriptor = descriptor
+            var mapping: UnsafeMutableRawPointer?
+            // The blocks are reserved first: a store into a page the file system then could not allocate
+            // (disk full) would kill the process with SIGBUS instead of failing a write.
+            if posix_fallocate(descriptor, 0, off_t(Self.mappedSize)) == 0 {
+                let address = mmap(nil, Self.mappedSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+                if let address, address != MAP_FAILED { mapping = address }
+            }
+            self.mapping = mapping
             return
         }
         throw StoreError(.cannotOpen, "\(Self.prefix(of: databasePath))\(pid)-*: 1000 finish logs of this pid exist; remove them (their process is gone)")
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        if let mapping { munmap(mapping, Self.mappedSize) }
+        close(descriptor)
+    }
 
-    /// Appends `bytes` whole (one `write` unless the kernel takes fewer bytes).
+    /// Appends one encoded record (``FinishRecordCoding/headerSize`` header bytes, then its body): copied
+    /// into the map when it fits, its header last; else written at its offset with `pwrite`.
     func append(_ bytes: [UInt8]) throws(StoreError) {
-        guard Posix.writeAll(descriptor, bytes) else {
-            let error = Self.failure(path, "write")
-            // A partial record would hide the ones after it: cut the file back.
-            _ = ftruncate(descriptor, off_t(size))
-            throw error
+        let header = FinishRecordCoding.headerSize
+        if let mapping, bytes.count > header, bytes.count <= Self.mappedSize - size {
+            bytes.withUnsafeBytes { source in
+                let target = mapping + size
+                (target + header).copyMemory(from: source.baseAddress! + header, byteCount: source.count - header)
+                // The header makes the record part of the log: it goes in once the body is whole.
+                target.copyMemory(from: source.baseAddress!, byteCount: header)
+            }
+            size += bytes.count
+            return
+        }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(size + written)) }
+            if count == -1 && errno == EINTR { continue }
+            guard count > 0 else {
+                let error = Self.failure(path, "write")
+                // A partial record would hide the ones after it: take it back out.
+                discard(from: size, count: written)
+                throw error
+            }
+            written += count
         }
         size += bytes.count
     }
 
-    /// The size past which ``clear()`` truncates the file. Below it committed records stay (a truncate per
-    /// commit costs more than the rest of recording a call); recovery skips them, since it only finishes
-    /// calls still running.
+    /// Zeroes `count` bytes from `offset` (a record written in part) and gives back what grew past the map.
+    private func discard(from offset: Int, count: Int) {
+        if let mapping, offset < Self.mappedSize {
+            memset(mapping + offset, 0, min(count, Self.mappedSize - offset))
+        }
+        _ = ftruncate(descriptor, off_t(max(offset, mapping == nil ? 0 : Self.mappedSize)))
+    }
+
+    /// The size past which ``clear()`` empties the log. Below it committed records stay (emptying it per
+    /// commit would cost more than the rest of recording a call); recovery skips them, since it only
+    /// finishes calls still running.
     static let truncateThreshold = 64 << 10
 
-    /// Marks the records as committed: empties the file once it holds ``truncateThreshold`` bytes.
+    /// Marks the records as committed: empties the log once they fill ``truncateThreshold`` bytes (zeroes
+    /// them from the first, so a crash halfway leaves a log that ends at once).
     func clear() {
         guard size >= Self.truncateThreshold else { return }
-        if ftruncate(descriptor, 0) == 0 { size = 0 }
+        if let mapping {
+            memset(mapping, 0, min(size, Self.mappedSize))
+            if size > Self.mappedSize { _ = ftruncate(descriptor, off_t(Self.mappedSize)) }
+            size = 0
+        } else if ftruncate(descriptor, 0) == 0 {
+            size = 0
+        }
     }
 
     /// Deletes the file (the store closes; its records are in the database).

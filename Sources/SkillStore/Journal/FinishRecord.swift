@@ -36,6 +36,9 @@ struct CallStart: Sendable, Equatable {
 /// str     := length:u32 UTF-8 bytes            opt-x := 0:u8 | 1:u8 x
 /// ```
 ///
+/// A log ends at the end of its file or at a header of zeros (``FinishLog`` writes into a file of zeros,
+/// each record's header after its body); what follows a zero header is not read.
+///
 /// The decoder is strict: a length past the end, a checksum that does not match, an unknown version or
 /// status, bad UTF-8 or bytes left over all make the record unreadable (a torn tail after a power cut, or a
 /// damaged file).
@@ -117,6 +120,9 @@ enum FinishRecordCoding {
         var records: [FinishRecord] = []
         var offset = 0
         while offset < bytes.count {
+            // Zeros where a header would be: the end of the log (space not written yet, or records already
+            // committed and being cleared). No record has a length of 0.
+            if bytes[offset..<min(offset + headerSize, bytes.count)].allSatisfy({ $0 == 0 }) { break }
             do {
                 let (record, next) = try decode(bytes, at: offset)
                 records.append(record)

@@ -2,24 +2,27 @@ import Foundation
 import SkillAgent
 import SkillJSON
 
-/// `skillhost __bench-history DIR [--plugin FILE --skill ID] [--iterations N] [--json]`: what recording a
+/// `skillhost __bench-history DIR [--plugin FILE --skill ID] [--iterations N] [--only I,J] [--json]`: what recording a
 /// skill call in the history costs (hidden; run by scripts/bench-history.sh).
 enum BenchHistoryCommand: Command {
     static let name = "__bench-history"
     static let summary = "measure the cost of recording a skill call (internal)"
     static let isHidden = true
     static let help = """
-        usage: skillhost __bench-history DIR [--plugin FILE --skill ID] [--iterations N] [--json]
+        usage: skillhost __bench-history DIR [--plugin FILE --skill ID] [--iterations N] [--only I,J] [--json]
 
         Creates DIR/history.sqlite3 (DIR must not hold one) and, in one run, calls skill ID of the plugin
         FILE in this process N times (default 5000) per mode: alone, between the messages the history
         stores, and with the agent's recorder (decision, call row, finish with a result and a context
         change). Prints the median microseconds per call (wall and CPU). Without --plugin a fixed result
-        stands in for the call. Build with -c release; scripts/bench-history.sh does.
+        stands in for the call. --only runs just the modes at those indexes, in that order (0 = the first
+        printed; for a profiler such as perf, which cannot tell modes apart, or to see whether a mode's
+        figure depends on its place in the rounds). Build with -c release;
+        scripts/bench-history.sh does.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, flags: ["--json"], options: ["--iterations", "--plugin", "--skill"])
+        let parsed = try ParsedArguments(arguments, flags: ["--json"], options: ["--iterations", "--plugin", "--skill", "--only"])
         guard parsed.positionals.count == 1 else { throw UsageError("expected DIR") }
         guard let iterations = Int(parsed.options["--iterations"] ?? "5000"), iterations >= 10 else {
             throw UsageError("--iterations needs a whole number of at least 10")
@@ -32,7 +35,16 @@ enum BenchHistoryCommand: Command {
             let absolute = plugin.hasPrefix("/") ? plugin : FileManager.default.currentDirectoryPath + "/" + plugin
             skill = RecorderBenchmark.Skill(pluginPath: absolute, skillID: skillID)
         }
-        let results = try RecorderBenchmark.run(path: path, iterations: iterations, skill: skill)
+        var only: [Int]?
+        if let list = parsed.options["--only"] {
+            let indexes = list.split(separator: ",").map { Int($0) }
+            guard !indexes.isEmpty, indexes.allSatisfy({ $0 != nil && $0! >= 0 && $0! < RecorderBenchmark.modeCount }) else {
+                throw UsageError(
+                    "--only needs mode indexes from 0 to \(RecorderBenchmark.modeCount - 1) separated by commas (0 = the first mode), e.g. --only 1,2")
+            }
+            only = indexes.compactMap { $0 }
+        }
+        let results = try RecorderBenchmark.run(path: path, iterations: iterations, skill: skill, only: only)
         if parsed.has("--json") {
             HostOptions.printJSON(.array(results.map {
                 ["name": .string($0.name), "iterations": .int(Int64($0.iterations)), "mean_us": .double($0.microsecondsPerCall),
