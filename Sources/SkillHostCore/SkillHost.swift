@@ -181,8 +181,13 @@ public final class SkillHost: Sendable {
     public func invoke(skillID: String, arguments: JSONValue, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
         let snapshot = try currentSnapshot()
         // An id the catalog knows as it is was canonical already: normalize only the others.
-        let id = snapshot.skill(skillID) != nil ? skillID : Identifier.normalize(skillID)
-        guard let (skill, plugin) = snapshot.skill(id) else {
+        var id = skillID
+        var found = snapshot.skill(id)
+        if found == nil {
+            id = Identifier.normalize(skillID)
+            found = snapshot.skill(id)
+        }
+        guard let (skill, plugin) = found else {
             if let plugin = snapshot.catalog.plugin(id) {
                 let names = plugin.skills.map(\.id).joined(separator: ", ")
                 throw HostError(.notFound, "\"\(id)\" is a plugin, not a skill; call one of its skills: \(names)", pluginID: plugin.id)

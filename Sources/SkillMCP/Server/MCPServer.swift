@@ -52,6 +52,10 @@ public final class MCPServer: Sendable {
         case starting
         /// Its task, for `notifications/cancelled`.
         case running(Task<Void, Never>)
+        /// Waiting in the limiter for a place (no task yet), as `ticket`.
+        case queued(MCPCallLimit, ticket: Int)
+        /// Cancelled while its start was under way: its task is cancelled as soon as it is stored.
+        case cancelling
     }
 
     struct State {
@@ -246,10 +250,8 @@ public final class MCPServer: Sendable {
             }
         case "notifications/cancelled":
             guard let requestID = params?["requestId"], JSONRPCMessage.isValidID(requestID) else { return }
-            let call = state.withLock { $0.calls[requestID.serialized()] }
-            if case .running(let task)? = call {
+            if cancelCall(requestID.serialized()) {
                 log("mcp: cancelling call \(requestID.serialized())\(params?["reason"]?.stringValue.map { ": " + $0 } ?? "")")
-                task.cancel()
             }
         default:
             return  // other notifications need nothing from this server
