@@ -23,7 +23,12 @@ public final class SkillHost: Sendable {
     public let diagnostics: DiagnosticSink
 
     /// By isolation mode and path, with the status of the file the executor was made for.
-    private let executors = Mutex<[String: (file: CatalogInputs.Stamp?, executor: any PluginExecutor)]>([:])
+    private let executors = Mutex<[ExecutorKey: (file: CatalogInputs.Stamp?, executor: any PluginExecutor)]>([:])
+    /// A plugin file in an isolation mode (a key built per call without making a string).
+    private struct ExecutorKey: Hashable {
+        var mode: String
+        var path: String
+    }
     private let validator = ArgumentValidator()
     /// ``gates`` with each ``TrustGate`` picked out once, so calls do not cast every gate every time.
     private let gateKinds: [GateKind]
@@ -272,7 +277,7 @@ public final class SkillHost: Sendable {
     /// executor (fresh workers load the new code) and the old one is shut down.
     private func executor(for plugin: PluginRecord, file: CatalogInputs.Stamp?) throws(HostError) -> any PluginExecutor {
         let mode = plugin.settings.isolation
-        let key = "\(mode.rawValue):\(plugin.path)"
+        let key = ExecutorKey(mode: mode.rawValue, path: plugin.path)
         if let existing = executors.withLock({ $0[key] }), existing.file == file { return existing.executor }
         var request = ExecutorFactory.Request(plugin: plugin, paths: paths, helperExecutable: helperExecutable)
         request.workerPrestart = prestart.withLock { $0 }

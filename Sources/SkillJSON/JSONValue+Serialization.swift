@@ -48,10 +48,11 @@ extension JSONValue {
                 return
             }
             output += "{"
-            var order = Array(0..<object.count)
-            if options.contains(.sortedKeys) { order.sort { object.member(at: $0).key < object.member(at: $1).key } }
-            for (position, member) in order.enumerated() {
-                let (key, value) = object.member(at: member)
+            // Insertion order needs no array of positions (this runs for every object written).
+            let order = options.contains(.sortedKeys)
+                ? (0..<object.count).sorted { object.member(at: $0).key < object.member(at: $1).key } : nil
+            for position in 0..<object.count {
+                let (key, value) = object.member(at: order?[position] ?? position)
                 if position > 0 { output += "," }
                 if pretty { JSONValue.newline(&output, indent + 1) }
                 JSONValue.writeString(key, to: &output)
@@ -78,34 +79,33 @@ extension JSONValue {
     /// Writes `string` as a JSON string literal with the escapes RFC 8259 requires.
     public static func writeString(_ string: String, to output: inout String) {
         output += "\""
-        var needsEscape = false
-        for byte in string.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            needsEscape = true
-            break
-        }
-        if !needsEscape {
-            output += string
-            output += "\""
-            return
-        }
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+        // Unescaped runs are appended whole (escapes are ASCII, so every cut falls between scalars).
+        let utf8 = string.utf8
+        var runStart = utf8.startIndex
+        var index = runStart
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                utf8.formIndex(after: &index)
+                continue
             }
+            if runStart != index { output += string[runStart..<index] }
+            switch byte {
+            case UInt8(ascii: "\""): output += "\\\""
+            case UInt8(ascii: "\\"): output += "\\\\"
+            case 0x0A: output += "\\n"
+            case 0x0D: output += "\\r"
+            case 0x09: output += "\\t"
+            case 0x08: output += "\\b"
+            case 0x0C: output += "\\f"
+            default:
+                let hex = String(byte, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            utf8.formIndex(after: &index)
+            runStart = index
         }
+        if runStart != utf8.endIndex { output += string[runStart..<utf8.endIndex] }
         output += "\""
     }
 }
