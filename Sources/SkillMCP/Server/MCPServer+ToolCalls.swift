@@ -38,7 +38,7 @@ extension MCPServer {
                 text: "invalidArguments: the arguments of \(tool.skillID) are a JSON \(arguments.typeName); pass an object matching the tool's inputSchema")))
             return
         }
-        let key = id.serialized()
+        let key = CallKey(id)
         let progressToken = params?["_meta"]?["progressToken"]
         if callExecutor == nil { places.enter() } else { places.enterWithoutWaiting() }
         // Reserve the id first: the call may finish before its task is stored (see below), and a
@@ -52,7 +52,7 @@ extension MCPServer {
         guard let number else {
             places.leave()
             send(JSONRPCMessage.errorLine(id: id, error: JSONRPCError(
-                code: JSONRPCError.invalidRequestCode, "request id \(key) is already in flight; use a new id per request")))
+                code: JSONRPCError.invalidRequestCode, "request id \(id.serialized()) is already in flight; use a new id per request")))
             return
         }
         let callID = "\(sessionID)-\(number)"
@@ -100,7 +100,7 @@ extension MCPServer {
 
     /// Keeps a started call's task for `notifications/cancelled` while the call runs, or cancels it at once
     /// when a cancellation came while it waited for its place.
-    private func store(_ task: Task<Void, Never>, for key: String) {
+    private func store(_ task: Task<Void, Never>, for key: CallKey) {
         let cancel = state.withLock { locked -> Bool in
             switch locked.calls[key] {
             case nil: return false  // finished already
@@ -115,7 +115,7 @@ extension MCPServer {
 
     /// `notifications/cancelled` for the call with request id `key`: cancels its task, or takes it out of
     /// the limiter's queue (it then never runs and is not answered).
-    func cancelCall(_ key: String) -> Bool {
+    func cancelCall(_ key: CallKey) -> Bool {
         let call = state.withLock { locked -> Call? in
             let call = locked.calls[key]
             if case .queued? = call { locked.calls[key] = .cancelling }

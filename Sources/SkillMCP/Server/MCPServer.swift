@@ -58,10 +58,25 @@ public final class MCPServer: Sendable {
         case cancelling
     }
 
+    /// A request id as the key of its call in flight: `1` and `"1"` are different ids; hashing one costs
+    /// no serialization.
+    enum CallKey: Hashable {
+        case int(Int64)
+        case string(String)
+
+        /// The key of a valid request id (an integer or a string).
+        init(_ id: JSONValue) {
+            switch id {
+            case .int(let number): self = .int(number)
+            default: self = .string(id.stringValue ?? id.serialized())
+            }
+        }
+    }
+
     struct State {
         var phase = Phase.new
         var protocolVersion: String?
-        var calls: [String: Call] = [:]
+        var calls: [CallKey: Call] = [:]
         var nextCall = 0
         var catalog: MCPToolCatalog?
         var instructionSkills: [MCPInstructionSkill]?
@@ -250,7 +265,7 @@ public final class MCPServer: Sendable {
             }
         case "notifications/cancelled":
             guard let requestID = params?["requestId"], JSONRPCMessage.isValidID(requestID) else { return }
-            if cancelCall(requestID.serialized()) {
+            if cancelCall(CallKey(requestID)) {
                 log("mcp: cancelling call \(requestID.serialized())\(params?["reason"]?.stringValue.map { ": " + $0 } ?? "")")
             }
         default:

@@ -29,7 +29,7 @@ public enum MCPToolResult {
         line.reserveCapacity(64 + 2 * json.utf8.count + 48)
         line += id.serialized()
         line += #","result":{"content":[{"type":"text","text":"#
-        line += JSONValue.string(text).serialized()
+        JSONValue.writeString(text, to: &line)
         line += #"}],"isError":false"#
         if case .object = result {
             line += #","structuredContent":"#
