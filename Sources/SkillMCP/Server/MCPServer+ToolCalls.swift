@@ -9,25 +9,30 @@ extension MCPServer {
         let arguments: JSONValue
         let limit: MCPCallLimit?
         do throws(JSONRPCError) {
-            let (phase, known) = state.withLock { ($0.phase, $0.catalog) }
+            let name = params?["name"]?.stringValue
+            // The tool is looked up in the stored catalog under the lock (copying the catalog out would
+            // cost a retain and release of each of its parts per call).
+            let (phase, known) = state.withLock { state -> (Phase, (AgentTool, MCPCallLimit?)?) in
+                guard let name, let tool = state.catalog?.tool(named: name) else { return (state.phase, nil) }
+                return (state.phase, (tool, state.catalog?.limits[tool.skillID]))
+            }
             guard phase != .new else {
                 throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "tools/call before initialize; send initialize first")
             }
-            guard let name = params?["name"]?.stringValue else {
+            guard let name else {
                 throw JSONRPCError.invalidParams("tools/call: params.name is missing or not a string; pass {\"name\": \"<tool>\", \"arguments\": {...}}")
             }
-            var catalog: MCPToolCatalog
-            if let known { catalog = known } else { catalog = try refreshedCatalog() }
-            var found = catalog.tool(named: name)
-            if found == nil {  // enabled since the last look
-                catalog = try refreshedCatalog()
-                found = catalog.tool(named: name)
+            if let known {
+                (tool, limit) = known
+            } else {
+                // Not listed yet, or enabled since the last look.
+                let catalog = try refreshedCatalog()
+                guard let found = catalog.tool(named: name) else {
+                    throw JSONRPCError.invalidParams("tools/call: unknown tool \"\(name)\"; call tools/list for the tools served (a disabled skill is not served)")
+                }
+                tool = found
+                limit = catalog.limits[found.skillID]
             }
-            guard let found else {
-                throw JSONRPCError.invalidParams("tools/call: unknown tool \"\(name)\"; call tools/list for the tools served (a disabled skill is not served)")
-            }
-            tool = found
-            limit = catalog.limits[found.skillID]
             arguments = params?["arguments"] ?? .object([:])
         } catch {
             send(JSONRPCMessage.errorLine(id: id, error: error))
