@@ -182,8 +182,12 @@ public final class SkillHost: Sendable {
     /// `pluginCrashed`) → enabled (`disabled`) → gates (`denied`, `rateLimited`) → validate the arguments
     /// (`invalidArguments`, every error with its JSON pointer) → approval for skills that need it
     /// (`denied`) → run through the plugin's executor with the timeout.
+    ///
+    /// Runs on the caller's executor (`nonisolated(nonsending)`: no executor switch per step, which a
+    /// task with an executor preference pays dearly); a catalog rebuild may do file I/O there, as it did
+    /// on the pool before. The plugin's code never runs on it (worker slots and executors own that).
     /// - Returns: the skill's result JSON.
-    public func invoke(skillID: String, arguments: JSONValue, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
+    nonisolated(nonsending) public func invoke(skillID: String, arguments: JSONValue, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
         let snapshot = try currentSnapshot()
         // An id the catalog knows as it is was canonical already: normalize only the others.
         var id = skillID
@@ -252,7 +256,7 @@ public final class SkillHost: Sendable {
         }
     }
 
-    private func approve(_ skill: SkillDescription, _ arguments: JSONValue, _ options: InvocationOptions) async throws(HostError) {
+    nonisolated(nonsending) private func approve(_ skill: SkillDescription, _ arguments: JSONValue, _ options: InvocationOptions) async throws(HostError) {
         if skill.approval == .allow { return }
         let setting = "plugins.\(skill.pluginID).skills.\(skill.id).approval in \(paths.registry)"
         switch skill.approval {

@@ -144,7 +144,7 @@ extension MCPServer {
     }
 
     /// Runs one call; returns the response line for request `id`.
-    private func run(_ tool: AgentTool, _ arguments: JSONValue, id: JSONValue, callID: String, progressToken: JSONValue?) async -> String {
+    nonisolated(nonsending) private func run(_ tool: AgentTool, _ arguments: JSONValue, id: JSONValue, callID: String, progressToken: JSONValue?) async -> String {
         let result = await result(tool, arguments, callID: callID, progressToken: progressToken)
         switch result {
         case .success(let value):
@@ -155,7 +155,7 @@ extension MCPServer {
     }
 
     /// The skill's result, or the tool result that reports its failure.
-    private func result(
+    nonisolated(nonsending) private func result(
         _ tool: AgentTool, _ arguments: JSONValue, callID: String, progressToken: JSONValue?
     ) async -> Result<JSONValue, ToolFailure> {
         let (approval, refused) = configuration.approval.handler()
