@@ -9,6 +9,8 @@
 #
 # usage: scripts/bench-mcp.sh [CALLS] [MAX_WORKERS]   (defaults 20000 and the registry default, 2)
 #        env BENCH_BINARY=PATH measures that binary instead of building .build/release/skillhost
+#        env BENCH_PIN=1 runs every client on CPU 1 and every server (with its workers) on CPU 0, for steadier
+#            A/B comparisons on a 2-core machine; the figures to report are the unpinned ones
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 calls="${1:-20000}"
@@ -40,6 +42,13 @@ if ! "$venv/bin/python" -c 'import mcp.server.mcpserver' 2>/dev/null; then
     "$venv/bin/pip" install --quiet 'mcp>=2'
 fi
 python="$venv/bin/python"
+# BENCH_PIN=1: the client on CPU 1, the server on CPU 0 (see the usage above).
+client_pin=()
+server_pin=()
+if [ "${BENCH_PIN:-}" = 1 ]; then
+    client_pin=(taskset -c 1)
+    server_pin=(taskset -c 0)
+fi
 version=$("$python" -c 'import importlib.metadata as m; print(m.version("mcp"))')
 
 echo "MCP tools/call benchmark: bench.echo {\"text\":\"hello\"}, $calls pipelined calls, $(nproc) cores"
@@ -48,8 +57,8 @@ printf '%-34s ' "skillhost mcp (workers${workers:+, max_workers $workers}):"
 # load of other processes distorts far less than calls per second.
 timed=()
 if [ -x /usr/bin/time ]; then timed=(/usr/bin/time -f '%U %S %w %c' -o "$work/skillhost.time"); fi
-"$python" "$root/scripts/bench/mcp_pipelined_client.py" "$calls" 500 -- \
-    "${timed[@]}" "$binary" mcp --plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache" \
+"${client_pin[@]}" "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$calls" 500 -- \
+    "${timed[@]}" "${server_pin[@]}" "$binary" mcp --plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache" \
     2>"$work/skillhost.log"
 if [ -s "$work/skillhost.time" ]; then
     read -r user system voluntary involuntary < "$work/skillhost.time"
@@ -58,10 +67,10 @@ if [ -s "$work/skillhost.time" ]; then
 fi
 python_calls=$(( calls < 5000 ? calls : 5000 ))
 printf '%-34s ' "python mcp $version MCPServer:"
-"$python" "$root/scripts/bench/mcp_pipelined_client.py" "$python_calls" 200 -- \
-    "$python" "$root/scripts/bench/mcp_python_server.py" 2>"$work/python.log"
+"${client_pin[@]}" "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$python_calls" 200 -- \
+    "${server_pin[@]}" "$python" "$root/scripts/bench/mcp_python_server.py" 2>"$work/python.log"
 # The floor: the same client against a C stdio server that answers every line with a fixed result and
 # does no work (scripts/bench/mcp_echo_floor.c). No server can beat this row on this machine.
 cc -O2 "$root/scripts/bench/mcp_echo_floor.c" -o "$work/mcp_echo_floor"
 printf '%-34s ' "floor (C, fixed answers):"
-"$python" "$root/scripts/bench/mcp_pipelined_client.py" "$calls" 500 -- "$work/mcp_echo_floor"
+"${client_pin[@]}" "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$calls" 500 -- "${server_pin[@]}" "$work/mcp_echo_floor"

@@ -23,7 +23,12 @@ public final class SkillHost: Sendable {
     public let diagnostics: DiagnosticSink
 
     /// By isolation mode and path, with the status of the file the executor was made for.
-    private let executors = Mutex<[String: (file: CatalogInputs.Stamp?, executor: any PluginExecutor)]>([:])
+    private let executors = Mutex<[ExecutorKey: (file: CatalogInputs.Stamp?, executor: any PluginExecutor)]>([:])
+    /// A plugin file in an isolation mode (a key built per call without making a string).
+    private struct ExecutorKey: Hashable {
+        var mode: String
+        var path: String
+    }
     private let validator = ArgumentValidator()
     /// ``gates`` with each ``TrustGate`` picked out once, so calls do not cast every gate every time.
     private let gateKinds: [GateKind]
@@ -177,12 +182,21 @@ public final class SkillHost: Sendable {
     /// `pluginCrashed`) → enabled (`disabled`) → gates (`denied`, `rateLimited`) → validate the arguments
     /// (`invalidArguments`, every error with its JSON pointer) → approval for skills that need it
     /// (`denied`) → run through the plugin's executor with the timeout.
+    ///
+    /// Runs on the caller's executor (`nonisolated(nonsending)`: no executor switch per step, which a
+    /// task with an executor preference pays dearly); a catalog rebuild may do file I/O there, as it did
+    /// on the pool before. The plugin's code never runs on it (worker slots and executors own that).
     /// - Returns: the skill's result JSON.
-    public func invoke(skillID: String, arguments: JSONValue, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
+    nonisolated(nonsending) public func invoke(skillID: String, arguments: JSONValue, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
         let snapshot = try currentSnapshot()
         // An id the catalog knows as it is was canonical already: normalize only the others.
-        let id = snapshot.skill(skillID) != nil ? skillID : Identifier.normalize(skillID)
-        guard let (skill, plugin) = snapshot.skill(id) else {
+        var id = skillID
+        var found = snapshot.skill(id)
+        if found == nil {
+            id = Identifier.normalize(skillID)
+            found = snapshot.skill(id)
+        }
+        guard let (skill, plugin) = found else {
             if let plugin = snapshot.catalog.plugin(id) {
                 let names = plugin.skills.map(\.id).joined(separator: ", ")
                 throw HostError(.notFound, "\"\(id)\" is a plugin, not a skill; call one of its skills: \(names)", pluginID: plugin.id)
@@ -242,7 +256,7 @@ public final class SkillHost: Sendable {
         }
     }
 
-    private func approve(_ skill: SkillDescription, _ arguments: JSONValue, _ options: InvocationOptions) async throws(HostError) {
+    nonisolated(nonsending) private func approve(_ skill: SkillDescription, _ arguments: JSONValue, _ options: InvocationOptions) async throws(HostError) {
         if skill.approval == .allow { return }
         let setting = "plugins.\(skill.pluginID).skills.\(skill.id).approval in \(paths.registry)"
         switch skill.approval {
@@ -267,7 +281,7 @@ public final class SkillHost: Sendable {
     /// executor (fresh workers load the new code) and the old one is shut down.
     private func executor(for plugin: PluginRecord, file: CatalogInputs.Stamp?) throws(HostError) -> any PluginExecutor {
         let mode = plugin.settings.isolation
-        let key = "\(mode.rawValue):\(plugin.path)"
+        let key = ExecutorKey(mode: mode.rawValue, path: plugin.path)
         if let existing = executors.withLock({ $0[key] }), existing.file == file { return existing.executor }
         var request = ExecutorFactory.Request(plugin: plugin, paths: paths, helperExecutable: helperExecutable)
         request.workerPrestart = prestart.withLock { $0 }

@@ -11,61 +11,78 @@ extension JSONValue {
 
     /// The value as JSON text: compact by default, keys in insertion order, non-ASCII left as UTF-8.
     public func serialized(options: SerializationOptions = []) -> String {
-        var output = ""
-        write(to: &output, options: options, indent: 0)
-        return output
+        String(decoding: serializedBytes(options: options), as: UTF8.self)
     }
 
     /// The value as UTF-8 JSON bytes.
     public func serializedBytes(options: SerializationOptions = []) -> [UInt8] {
-        Array(serialized(options: options).utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(64)
+        write(to: &output, options: options, indent: 0)
+        return output
     }
 
-    private func write(to output: inout String, options: SerializationOptions, indent: Int) {
+    /// Appends the value's JSON text (compact, keys in insertion order) to `output`.
+    public func write(to output: inout [UInt8]) {
+        write(to: &output, options: [], indent: 0)
+    }
+
+    // Written as bytes, not as a String: appending to a String costs far more per piece, and a call's
+    // answer is written in many small pieces.
+    private func write(to output: inout [UInt8], options: SerializationOptions, indent: Int) {
         let pretty = options.contains(.prettyPrinted)
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
-        case .double(let value): output += JSONValue.format(value)
+        case .null: JSONValue.append("null", to: &output)
+        case .bool(let value): JSONValue.append(value ? "true" : "false", to: &output)
+        case .int(let value): JSONValue.append(String(value), to: &output)
+        case .double(let value): JSONValue.append(JSONValue.format(value), to: &output)
         case .string(let value): JSONValue.writeString(value, to: &output)
         case .array(let elements):
             if elements.isEmpty {
-                output += "[]"
+                output.append(UInt8(ascii: "["))
+                output.append(UInt8(ascii: "]"))
                 return
             }
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
-                if position > 0 { output += "," }
+                if position > 0 { output.append(UInt8(ascii: ",")) }
                 if pretty { JSONValue.newline(&output, indent + 1) }
                 element.write(to: &output, options: options, indent: indent + 1)
             }
             if pretty { JSONValue.newline(&output, indent) }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let object):
             if object.isEmpty {
-                output += "{}"
+                output.append(UInt8(ascii: "{"))
+                output.append(UInt8(ascii: "}"))
                 return
             }
-            output += "{"
-            var order = Array(0..<object.count)
-            if options.contains(.sortedKeys) { order.sort { object.member(at: $0).key < object.member(at: $1).key } }
-            for (position, member) in order.enumerated() {
-                let (key, value) = object.member(at: member)
-                if position > 0 { output += "," }
+            output.append(UInt8(ascii: "{"))
+            // Insertion order needs no array of positions (this runs for every object written).
+            let order = options.contains(.sortedKeys)
+                ? (0..<object.count).sorted { object.member(at: $0).key < object.member(at: $1).key } : nil
+            for position in 0..<object.count {
+                let (key, value) = object.member(at: order?[position] ?? position)
+                if position > 0 { output.append(UInt8(ascii: ",")) }
                 if pretty { JSONValue.newline(&output, indent + 1) }
                 JSONValue.writeString(key, to: &output)
-                output += pretty ? ": " : ":"
+                output.append(UInt8(ascii: ":"))
+                if pretty { output.append(UInt8(ascii: " ")) }
                 value.write(to: &output, options: options, indent: indent + 1)
             }
             if pretty { JSONValue.newline(&output, indent) }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ output: inout String, _ indent: Int) {
-        output += "\n"
-        output += String(repeating: "  ", count: indent)
+    private static func newline(_ output: inout [UInt8], _ indent: Int) {
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+    }
+
+    private static func append(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { output.append(contentsOf: $0) }
     }
 
     /// Shortest text that reads back as the same double; integral values keep a ".0".
@@ -77,36 +94,45 @@ extension JSONValue {
 
     /// Writes `string` as a JSON string literal with the escapes RFC 8259 requires.
     public static func writeString(_ string: String, to output: inout String) {
-        output += "\""
-        var needsEscape = false
-        for byte in string.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            needsEscape = true
-            break
-        }
-        if !needsEscape {
-            output += string
-            output += "\""
-            return
-        }
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        writeString(string, to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `string` as a JSON string literal with the escapes RFC 8259 requires to `output`.
+    public static func writeString(_ string: String, to output: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { writeString(utf8: $0, to: &output) }
+    }
+
+    /// Appends the UTF-8 text `utf8` as a JSON string literal with the escapes RFC 8259 requires.
+    public static func writeString(utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        do {
+            // Unescaped runs are copied whole.
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                output.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                case 0x08: output.append(UInt8(ascii: "b"))
+                case 0x0C: output.append(UInt8(ascii: "f"))
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
                 }
+                runStart = index + 1
             }
+            if runStart < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 }
 

@@ -30,6 +30,20 @@ import Testing
         #expect(value.serialized().contains(#"\u0001"#))
     }
 
+    /// The writer copies unescaped runs whole: escapes between, before and after multi-byte scalars and
+    /// combining marks must come out exactly as RFC 8259 spells them, with the runs intact.
+    @Test func writesEscapesBetweenUnescapedRunsExactly() throws {
+        let string = "\"e\u{301}\"😀\\\u{1}x\n\t\u{8}\u{C}\r\u{1F}é\""
+        #expect(JSONValue.string(string).serialized()
+            == #""\"e\#u{301}\"😀\\\u0001x\n\t\b\f\r\u001fé\"""#)
+        #expect(JSONValue.string("plain é 😀").serialized() == "\"plain é 😀\"")
+        #expect(JSONValue.string("").serialized() == #""""#)
+        #expect(try JSONValue(parsing: JSONValue.string(string).serialized()) == .string(string))
+        let object: JSONValue = ["z": 1, "a": "\"", "m": [["y": 2, "b": 3]]]
+        #expect(object.serialized() == #"{"z":1,"a":"\"","m":[{"y":2,"b":3}]}"#)
+        #expect(object.serialized(options: .sortedKeys) == #"{"a":"\"","m":[{"b":3,"y":2}],"z":1}"#)
+    }
+
     @Test(arguments: [
         ("{\"a\":1,}", 1, 8), ("[1,\n 2,\n x]", 3, 2), ("01", 1, 2), ("\"abc", 1, 5), ("{\"a\" 1}", 1, 6),
         ("[1] 2", 1, 5), ("\"\\ud800\"", 1, 8), ("nul", 1, 1), ("", 1, 1),

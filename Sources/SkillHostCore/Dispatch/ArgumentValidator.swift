@@ -10,7 +10,13 @@ final class ArgumentValidator: Sendable {
     /// The most errors listed in one message.
     static let maximumErrors = 10
 
-    private let compiled = Mutex<[String: (parameters: JSONValue, generation: Int, schema: Schema)]>([:])
+    /// A skill of a plugin file (no string is built per call to look one up).
+    private struct Key: Hashable {
+        var pluginPath: String
+        var skillID: String
+    }
+
+    private let compiled = Mutex<[Key: (parameters: JSONValue, generation: Int, schema: Schema)]>([:])
 
     init() {}
 
@@ -37,7 +43,7 @@ final class ArgumentValidator: Sendable {
     }
 
     private func schema(for skill: SkillDescription, generation: Int) throws(HostError) -> Schema {
-        let key = skill.pluginPath + "\u{0}" + skill.id
+        let key = Key(pluginPath: skill.pluginPath, skillID: skill.id)
         if let entry = compiled.withLock({ $0[key] }) {
             if generation >= 0, entry.generation == generation { return entry.schema }
             if entry.parameters == skill.parameters {

@@ -35,7 +35,7 @@ final class WorkerPool: Sendable {
 
     /// A free slot, waiting for one when all are busy. Returns nil when the task is cancelled, the pool shut
     /// down, or `deadline` (CLOCK_MONOTONIC nanoseconds) passed while waiting.
-    func acquire(deadline: UInt64) async -> WorkerSlot? {
+    nonisolated(nonsending) func acquire(deadline: UInt64) async -> WorkerSlot? {
         enum Immediate { case slot(WorkerSlot), create, wait(UInt64), refused }
         let immediate: Immediate = state.withLock { state in
             if state.isShutDown { return .refused }

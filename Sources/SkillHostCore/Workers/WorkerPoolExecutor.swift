@@ -56,7 +56,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
     }
 
     /// The part of ``execute(_:)`` that runs once the call holds `slot`.
-    private func execute(
+    nonisolated(nonsending) private func execute(
         _ call: SkillCall, on slot: WorkerSlot, started: UInt64, timeout: Double, deadline: UInt64
     ) async throws(HostError) -> JSONValue {
         let pluginID = configuration.pluginID
@@ -134,7 +134,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
     }
 
     /// Sleeps until the back-off after the last crash has passed.
-    private func waitOutBackoff(_ call: SkillCall) async throws(HostError) {
+    nonisolated(nonsending) private func waitOutBackoff(_ call: SkillCall) async throws(HostError) {
         let (count, last) = pool.crashState
         guard count > 0 else { return }
         let wait = last + configuration.crashPolicy.backoff(afterCrashes: count)

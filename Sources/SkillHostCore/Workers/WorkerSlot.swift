@@ -61,7 +61,7 @@ final class WorkerSlot: @unchecked Sendable {
     /// waits for the reply until `deadline` (CLOCK_MONOTONIC nanoseconds). Cancelling the task kills the
     /// worker. A worker that failed is stopped after the outcome is returned, so a timeout is reported on
     /// time even when the worker is slow to die.
-    func call(
+    nonisolated(nonsending) func call(
         _ request: WorkerCallRequest, deadline: UInt64, configuration: WorkerPoolConfiguration
     ) async -> Outcome {
         cancelled.store(false, ordering: .sequentiallyConsistent)

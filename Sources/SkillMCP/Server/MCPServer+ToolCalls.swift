@@ -7,21 +7,32 @@ extension MCPServer {
     func startCall(id: JSONValue, params: JSONValue?) {
         let tool: AgentTool
         let arguments: JSONValue
-        var limit: MCPCallLimit?
+        let limit: MCPCallLimit?
         do throws(JSONRPCError) {
-            guard state.withLock({ $0.phase != .new }) else {
+            let name = params?["name"]?.stringValue
+            // The tool is looked up in the stored catalog under the lock (copying the catalog out would
+            // cost a retain and release of each of its parts per call).
+            let (phase, known) = state.withLock { state -> (Phase, (AgentTool, MCPCallLimit?)?) in
+                guard let name, let tool = state.catalog?.tool(named: name) else { return (state.phase, nil) }
+                return (state.phase, (tool, state.catalog?.limits[tool.skillID]))
+            }
+            guard phase != .new else {
                 throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "tools/call before initialize; send initialize first")
             }
-            guard let name = params?["name"]?.stringValue else {
+            guard let name else {
                 throw JSONRPCError.invalidParams("tools/call: params.name is missing or not a string; pass {\"name\": \"<tool>\", \"arguments\": {...}}")
             }
-            var found = try catalog().tool(named: name)
-            if found == nil { found = try refreshedCatalog().tool(named: name) }  // enabled since the last look
-            guard let found else {
-                throw JSONRPCError.invalidParams("tools/call: unknown tool \"\(name)\"; call tools/list for the tools served (a disabled skill is not served)")
+            if let known {
+                (tool, limit) = known
+            } else {
+                // Not listed yet, or enabled since the last look.
+                let catalog = try refreshedCatalog()
+                guard let found = catalog.tool(named: name) else {
+                    throw JSONRPCError.invalidParams("tools/call: unknown tool \"\(name)\"; call tools/list for the tools served (a disabled skill is not served)")
+                }
+                tool = found
+                limit = catalog.limits[found.skillID]
             }
-            tool = found
-            limit = try catalog().limits[found.skillID]
             arguments = params?["arguments"] ?? .object([:])
         } catch {
             send(JSONRPCMessage.errorLine(id: id, error: error))
@@ -32,59 +43,108 @@ extension MCPServer {
                 text: "invalidArguments: the arguments of \(tool.skillID) are a JSON \(arguments.typeName); pass an object matching the tool's inputSchema")))
             return
         }
-        let key = id.serialized()
+        let key = CallKey(id)
         let progressToken = params?["_meta"]?["progressToken"]
         if callExecutor == nil { places.enter() } else { places.enterWithoutWaiting() }
-        // Reserve the id first: the call may finish before `Task.immediate` returns (see below), and a
+        // Reserve the id first: the call may finish before its task is stored (see below), and a
         // `notifications/cancelled` for it can only arrive on this thread, after this function returns.
-        let callID: String? = state.withLock { locked in
+        let number: Int? = state.withLock { locked in
             guard locked.calls[key] == nil else { return nil }
             locked.calls[key] = .starting
             locked.nextCall += 1
-            return "\(sessionID)-\(locked.nextCall)"
+            return locked.nextCall
         }
-        guard let callID else {
+        guard let number else {
             places.leave()
             send(JSONRPCMessage.errorLine(id: id, error: JSONRPCError(
-                code: JSONRPCError.invalidRequestCode, "request id \(key) is already in flight; use a new id per request")))
+                code: JSONRPCError.invalidRequestCode, "request id \(id.serialized()) is already in flight; use a new id per request")))
             return
         }
+        let callID = "\(sessionID)-\(number)"
         inFlight.enter()
-        // Without an executor the call starts on this (the reading) thread and runs here until its first
-        // suspension: a call that finds a free place, an idle worker and a quick reply is answered without
-        // any thread hand-off; one that must wait (for a place, a worker, a slow skill) continues on the
-        // pool, and this thread goes on reading. The host's blocking work runs on threads it owns either way.
+        // The call's task runs from here to its answer. With a limit it exists only once the call holds a
+        // place: a call that must wait for one waits in the limiter as a start closure (cancelling it
+        // there answers nothing and runs nothing).
         let operation: @Sendable () async -> Void = { [self, limit, replyPoller] in
             var answer = ""
-            if let limit {
-                if await limiter.acquire(limit) {
-                    answer = await CallReplyPoller.$current.withValue(replyPoller) {
-                        await run(tool, arguments, id: id, callID: callID, progressToken: progressToken)
-                    }
-                    limiter.release(limit)
-                }
-            } else {
+            if !Task.isCancelled {
                 answer = await CallReplyPoller.$current.withValue(replyPoller) {
                     await run(tool, arguments, id: id, callID: callID, progressToken: progressToken)
                 }
             }
+            if let limit { limiter.release(limit) }
             let cancelled = Task.isCancelled
             state.withLock { _ = $0.calls.removeValue(forKey: key) }
             if !cancelled { send(answer) }
             places.leave()
             inFlight.leave()
         }
-        // On the read loop's executor the task runs on the reading thread once this chunk of input is
-        // handled, and resumes there; otherwise it runs here until it first waits.
-        let task = callExecutor.map { Task(executorPreference: $0, operation: operation) } ?? Task.immediate(operation: operation)
-        state.withLock { locked in
-            // Still there only while the call runs: keep its task for `notifications/cancelled`.
-            if locked.calls[key] != nil { locked.calls[key] = .running(task) }
+        guard let limit else {
+            // On the read loop's executor the task runs on the reading thread once this chunk of input is
+            // handled, and resumes there; otherwise it runs here until it first waits: a call that finds an
+            // idle worker and a quick reply is answered without any thread hand-off; one that must wait
+            // continues on the pool. The host's blocking work runs on threads it owns either way.
+            let task = callExecutor.map { Task(executorPreference: $0, operation: operation) } ?? Task.immediate(operation: operation)
+            store(task, for: key)
+            return
+        }
+        let started = limiter.takeOrQueue(limit, ticket: number) { [self] in
+            // A place passed to this call in `release` (on the thread of the call that gave it back).
+            let task = callExecutor.map { Task(executorPreference: $0, operation: operation) } ?? Task(operation: operation)
+            store(task, for: key)
+        }
+        if started {
+            let task = callExecutor.map { Task(executorPreference: $0, operation: operation) } ?? Task.immediate(operation: operation)
+            store(task, for: key)
+        } else {
+            state.withLock { locked in
+                if case .starting? = locked.calls[key] { locked.calls[key] = .queued(limit, ticket: number) }
+            }
+        }
+    }
+
+    /// Keeps a started call's task for `notifications/cancelled` while the call runs, or cancels it at once
+    /// when a cancellation came while it waited for its place.
+    private func store(_ task: Task<Void, Never>, for key: CallKey) {
+        let cancel = state.withLock { locked -> Bool in
+            switch locked.calls[key] {
+            case nil: return false  // finished already
+            case .cancelling?: return true
+            default:
+                locked.calls[key] = .running(task)
+                return false
+            }
+        }
+        if cancel { task.cancel() }
+    }
+
+    /// `notifications/cancelled` for the call with request id `key`: cancels its task, or takes it out of
+    /// the limiter's queue (it then never runs and is not answered).
+    func cancelCall(_ key: CallKey) -> Bool {
+        let call = state.withLock { locked -> Call? in
+            let call = locked.calls[key]
+            if case .queued? = call { locked.calls[key] = .cancelling }
+            return call
+        }
+        switch call {
+        case .running(let task)?:
+            task.cancel()
+            return true
+        case .queued(let limit, let ticket)?:
+            // Still queued: it never starts. Otherwise its start is under way and sees `.cancelling`.
+            if limiter.cancel(limit, ticket: ticket) {
+                state.withLock { _ = $0.calls.removeValue(forKey: key) }
+                places.leave()
+                inFlight.leave()
+            }
+            return true
+        default:
+            return false
         }
     }
 
     /// Runs one call; returns the response line for request `id`.
-    private func run(_ tool: AgentTool, _ arguments: JSONValue, id: JSONValue, callID: String, progressToken: JSONValue?) async -> String {
+    nonisolated(nonsending) private func run(_ tool: AgentTool, _ arguments: JSONValue, id: JSONValue, callID: String, progressToken: JSONValue?) async -> String {
         let result = await result(tool, arguments, callID: callID, progressToken: progressToken)
         switch result {
         case .success(let value):
@@ -95,7 +155,7 @@ extension MCPServer {
     }
 
     /// The skill's result, or the tool result that reports its failure.
-    private func result(
+    nonisolated(nonsending) private func result(
         _ tool: AgentTool, _ arguments: JSONValue, callID: String, progressToken: JSONValue?
     ) async -> Result<JSONValue, ToolFailure> {
         let (approval, refused) = configuration.approval.handler()

@@ -52,12 +52,31 @@ public final class MCPServer: Sendable {
         case starting
         /// Its task, for `notifications/cancelled`.
         case running(Task<Void, Never>)
+        /// Waiting in the limiter for a place (no task yet), as `ticket`.
+        case queued(MCPCallLimit, ticket: Int)
+        /// Cancelled while its start was under way: its task is cancelled as soon as it is stored.
+        case cancelling
+    }
+
+    /// A request id as the key of its call in flight: `1` and `"1"` are different ids; hashing one costs
+    /// no serialization.
+    enum CallKey: Hashable {
+        case int(Int64)
+        case string(String)
+
+        /// The key of a valid request id (an integer or a string).
+        init(_ id: JSONValue) {
+            switch id {
+            case .int(let number): self = .int(number)
+            default: self = .string(id.stringValue ?? id.serialized())
+            }
+        }
     }
 
     struct State {
         var phase = Phase.new
         var protocolVersion: String?
-        var calls: [String: Call] = [:]
+        var calls: [CallKey: Call] = [:]
         var nextCall = 0
         var catalog: MCPToolCatalog?
         var instructionSkills: [MCPInstructionSkill]?
@@ -246,10 +265,8 @@ public final class MCPServer: Sendable {
             }
         case "notifications/cancelled":
             guard let requestID = params?["requestId"], JSONRPCMessage.isValidID(requestID) else { return }
-            let call = state.withLock { $0.calls[requestID.serialized()] }
-            if case .running(let task)? = call {
+            if cancelCall(CallKey(requestID)) {
                 log("mcp: cancelling call \(requestID.serialized())\(params?["reason"]?.stringValue.map { ": " + $0 } ?? "")")
-                task.cancel()
             }
         default:
             return  // other notifications need nothing from this server

@@ -17,12 +17,16 @@ public struct MCPCallLimit: Sendable, Equatable {
     }
 }
 
-/// The counting gate behind ``MCPCallLimit``. A call that finds a free place takes it without suspending;
-/// others wait in order.
+/// The counting gate behind ``MCPCallLimit``. A call that finds a free place starts at once; the others
+/// wait in order as a start closure, not as a suspended task: a call's task exists only once it holds a
+/// place, so a pipelined burst costs no suspension, continuation or cancellation handler per waiting call.
 final class MCPCallLimiter: Sendable {
+    /// Starts a call that now holds a place (``release(_:)`` runs it on the releasing thread).
+    typealias Start = @Sendable () -> Void
+
     private struct Waiter {
         var ticket: Int
-        var continuation: CheckedContinuation<Bool, Never>
+        var start: Start
     }
 
     /// Waiters in arrival order; taking the first is O(1) (a pipelined burst queues hundreds).
@@ -53,56 +57,47 @@ final class MCPCallLimiter: Sendable {
         }
     }
 
-    private struct State {
-        var running: [String: Int] = [:]
-        var waiting: [String: Queue] = [:]
-        var nextTicket = 0
+    /// Places taken and waiters of one group.
+    private struct Group {
+        var running = 0
+        var waiting = Queue()
 
-        /// Takes a place when one is free and nobody waits for it.
-        mutating func take(_ limit: MCPCallLimit) -> Bool {
-            guard running[limit.group, default: 0] < limit.limit, waiting[limit.group]?.isEmpty ?? true else { return false }
-            running[limit.group, default: 0] += 1
-            return true
-        }
-    }
-
-    private let state = Mutex(State())
-
-    /// Waits for a place in `limit.group`; false when the task was cancelled while waiting.
-    func acquire(_ limit: MCPCallLimit) async -> Bool {
-        let ticket: Int? = state.withLock { state in
-            if state.take(limit) { return nil }
-            state.nextTicket += 1
-            return state.nextTicket
-        }
-        guard let ticket else { return true }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let now: Bool? = state.withLock { state in
-                    if Task.isCancelled { return false }
-                    if state.take(limit) { return true }  // freed since the first look
-                    state.waiting[limit.group, default: Queue()].append(Waiter(ticket: ticket, continuation: continuation))
-                    return nil
-                }
-                if let now { continuation.resume(returning: now) }
+        /// Takes a place when one is free and nobody waits for it; else queues `waiter`.
+        mutating func take(_ limit: MCPCallLimit, else waiter: Waiter) -> Bool {
+            if running < limit.limit, waiting.isEmpty {
+                running += 1
+                return true
             }
-        } onCancel: {
-            let removed: Waiter? = state.withLock { state in
-                state.waiting[limit.group]?.remove(ticket: ticket)
-            }
-            removed?.continuation.resume(returning: false)
+            waiting.append(waiter)
+            return false
         }
-    }
 
-    /// Gives the place back: the first waiter of the group gets it.
-    func release(_ limit: MCPCallLimit) {
-        let next: Waiter? = state.withLock { state in
-            if let first = state.waiting[limit.group]?.popFirst() {
-                return first  // the place passes on; `running` is unchanged
-            }
-            state.running[limit.group, default: 1] -= 1
+        /// The waiter the place passes to (`running` unchanged), or nil when the place is free again.
+        mutating func release() -> Waiter? {
+            if let first = waiting.popFirst() { return first }
+            running = max(0, running - 1)
             return nil
         }
-        next?.continuation.resume(returning: true)
+    }
+
+    private let groups = Mutex<[String: Group]>([:])
+
+    /// Takes a place in `limit.group` and returns true, or queues `start` (to run once a place passes to
+    /// it) and returns false. `ticket` names the waiter for ``cancel(_:ticket:)``.
+    func takeOrQueue(_ limit: MCPCallLimit, ticket: Int, start: @escaping Start) -> Bool {
+        groups.withLock { groups in
+            groups[limit.group, default: Group()].take(limit, else: Waiter(ticket: ticket, start: start))
+        }
+    }
+
+    /// Removes a waiter that has not started; false when it is not queued (it started, or never waited).
+    func cancel(_ limit: MCPCallLimit, ticket: Int) -> Bool {
+        groups.withLock { groups in groups[limit.group]?.waiting.remove(ticket: ticket) } != nil
+    }
+
+    /// Gives the place back: the first waiter of the group gets it and starts, on this thread.
+    func release(_ limit: MCPCallLimit) {
+        let next: Waiter? = groups.withLock { groups in groups[limit.group]?.release() }
+        next?.start()
     }
 }

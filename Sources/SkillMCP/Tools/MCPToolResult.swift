@@ -23,20 +23,31 @@ public enum MCPToolResult {
         if let check, check.problem(with: result, of: tool.skill) != nil {
             return JSONRPCMessage.responseLine(id: id, result: success(result, tool: tool, check: check))
         }
-        let json = result.serialized()
-        let text = tool.summary.flatMap { ResultSummaryTemplate($0).render(result) } ?? json
-        var line = #"{"jsonrpc":"2.0","id":"#
-        line.reserveCapacity(64 + 2 * json.utf8.count + 48)
-        line += id.serialized()
-        line += #","result":{"content":[{"type":"text","text":"#
-        line += JSONValue.string(text).serialized()
-        line += #"}],"isError":false"#
-        if case .object = result {
-            line += #","structuredContent":"#
-            line += json
+        // Built as bytes (appending to a String costs far more per piece), made a String once.
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        line.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        id.write(to: &line)
+        line.append(contentsOf: #","result":{"content":[{"type":"text","text":"#.utf8)
+        if let text = tool.summary.flatMap({ ResultSummaryTemplate($0).render(result) }) {
+            JSONValue.writeString(text, to: &line)
+            line.append(contentsOf: #"}],"isError":false"#.utf8)
+            if case .object = result {
+                line.append(contentsOf: #","structuredContent":"#.utf8)
+                result.write(to: &line)
+            }
+        } else {
+            // The text is the result's JSON: serialized once, escaped as the text, copied as is after.
+            let json = result.serializedBytes()
+            json.withUnsafeBufferPointer { JSONValue.writeString(utf8: $0, to: &line) }
+            line.append(contentsOf: #"}],"isError":false"#.utf8)
+            if case .object = result {
+                line.append(contentsOf: #","structuredContent":"#.utf8)
+                line.append(contentsOf: json)
+            }
         }
-        line += "}}"
-        return line
+        line.append(contentsOf: "}}".utf8)
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// The result of a call that succeeded.
