@@ -28,7 +28,7 @@ struct SpareWorkerTests {
 
     /// Whether the process maps a file whose path is `path`.
     private func maps(_ pid: pid_t, _ path: String) -> Bool {
-        ((try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? "").contains(path)
+        HostTestSupport.memoryMap(of: Int64(pid)).contains(path)
     }
 
     @Test("a load order survives encoding and decoding")
@@ -86,6 +86,7 @@ struct SpareWorkerTests {
         let executor = WorkerPoolExecutor(configuration)
         let result = try await executor.execute(HostilePlugins.call("pid", path: path))
         #expect(result["pid"]?.intValue == Int64(spare))
+        #expect(maps(spare, path), "after its load order the spare maps the plugin (the map is read whole)")
         #expect(!prestart.hasSpare, "the launch took the spare")
         #expect(try await executor.execute(HostilePlugins.call("pid", path: path))["pid"]?.intValue == Int64(spare))
         await executor.shutdown()

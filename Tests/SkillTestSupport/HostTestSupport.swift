@@ -12,6 +12,15 @@ public enum HostTestSupport {
     /// The built `skillhost` binary. `scripts/test.sh` builds it before `swift test`.
     public static func skillhostBinary() throws -> String { try TestPackage.skillhostBinary() }
 
+    /// The whole text of `/proc/<pid>/maps` ("" when the process is gone). Read to the end: Foundation's
+    /// `String(contentsOfFile:)` reads a `/proc` file (size 0) in one 4 KiB read, which cuts a real
+    /// process's map short, so a "does not map X" check would pass for a library mapped after the cut.
+    public static func memoryMap(of pid: Int64) -> String {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/maps") else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+    }
+
     /// A fresh temporary folder.
     public static func temporaryDirectory(_ name: String = "skillhost-test") -> String {
         TestPackage.temporaryDirectory(name)

@@ -39,22 +39,10 @@ extension SpareWorker {
             return .unavailable
         }
         if pid == 0 {
-            // The child: frames on 0 and 1 (dup2 clears close-on-exec), the slot on 3, nothing else kept.
-            guard dup2(toChild[0], 0) == 0, dup2(fromChild[1], 1) == 1 else { _exit(WorkerServer.protocolFailureStatus) }
-            for end in toChild + fromChild where end > 1 { close(end) }
-            if let slot {
-                // The object stays alive (its deinit would unmap and close what the worker now uses).
-                _ = Unmanaged.passRetained(slot)
-                if slot.descriptor != SharedCallSlot.workerDescriptor {
-                    guard dup2(slot.descriptor, SharedCallSlot.workerDescriptor) == SharedCallSlot.workerDescriptor else {
-                        _exit(WorkerServer.protocolFailureStatus)
-                    }
-                    close(slot.descriptor)
-                }
-                setenv(SharedCallSlot.environmentKey, String(SharedCallSlot.workerDescriptor), 1)
-            } else {
-                unsetenv(SharedCallSlot.environmentKey)
-            }
+            // The child: the layout of a spawned worker (frames on 0 and 1, the slot on 3), nothing else kept.
+            guard WorkerDescriptors.installInForkedChild(
+                frameInput: (toChild[0], toChild[1]), frameOutput: (fromChild[0], fromChild[1]), slot: slot)
+            else { _exit(WorkerServer.protocolFailureStatus) }
             return .child
         }
         close(toChild[0])

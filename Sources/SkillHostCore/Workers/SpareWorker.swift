@@ -33,12 +33,7 @@ package final class SpareWorker: @unchecked Sendable {
     /// Spawns `executable __worker --await-load`. Spawn from a thread that outlives the worker: the death
     /// signal a worker arms (`PR_SET_PDEATHSIG`) follows the thread that started it.
     package static func start(executable: String) throws(HostError) -> SpareWorker {
-        let slot = SharedCallSlot.create()
-        let child = try Posix.spawnPiped(
-            executable, arguments: ["__worker", WorkerLoadOrder.awaitFlag],
-            pipeStandardInput: true, standardError: .inherit(2),
-            extraEnvironment: slot == nil ? [] : ["\(SharedCallSlot.environmentKey)=\(SharedCallSlot.workerDescriptor)"],
-            descriptor3: slot?.descriptor ?? -1)
+        let (child, slot) = try WorkerDescriptors.spawn(executable, arguments: ["__worker", WorkerLoadOrder.awaitFlag])
         return SpareWorker(executable: executable, child: child, slot: slot)
     }
 

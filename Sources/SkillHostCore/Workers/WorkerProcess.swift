@@ -77,13 +77,9 @@ package final class WorkerProcess: @unchecked Sendable {
         } else {
             let child: Posix.PipedChild
             // Calls whose frames fit travel through shared memory while both sides are awake (SharedCallSlot).
-            let slot = SharedCallSlot.create()
+            let slot: SharedCallSlot?
             do {
-                child = try Posix.spawnPiped(
-                    executable, arguments: ["__worker"] + workerArguments,
-                    pipeStandardInput: true, standardError: .inherit(2),
-                    extraEnvironment: slot == nil ? [] : ["\(SharedCallSlot.environmentKey)=\(SharedCallSlot.workerDescriptor)"],
-                    descriptor3: slot?.descriptor ?? -1)
+                (child, slot) = try WorkerDescriptors.spawn(executable, arguments: ["__worker"] + workerArguments)
             } catch {
                 throw .system("cannot start the worker \(executable): \(error.message)")
             }
