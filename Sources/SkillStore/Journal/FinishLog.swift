@@ -1,5 +1,6 @@
 import SkillPosix
 import Glibc
+import Synchronization
 
 /// A store's append-only file of finished calls not yet in the database
 /// (`history.sqlite3-finishes-<pid>-<n>` beside it, mode 0600): each finish is copied into the file through
@@ -72,7 +73,10 @@ final class FinishLog {
             bytes.withUnsafeBytes { source in
                 let target = mapping + size
                 (target + header).copyMemory(from: source.baseAddress! + header, byteCount: source.count - header)
-                // The header makes the record part of the log: it goes in once the body is whole.
+                // The header makes the record part of the log: it goes in once the body is whole. The fence
+                // keeps the compiler from moving the header's stores before the body's (a kill between them
+                // must leave a log that ends before this record).
+                atomicMemoryFence(ordering: .releasing)
                 target.copyMemory(from: source.baseAddress!, byteCount: header)
             }
             size += bytes.count
