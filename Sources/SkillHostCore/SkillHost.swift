@@ -143,7 +143,7 @@ public final class SkillHost: Sendable {
                     ? "its plugin \(plugin.id) is disabled; run 'skillhost enable \(plugin.id)' too" : nil
                 changes.append(Change(kind: "skill", id: skill.id, note: note))
             } else {
-                throw HostError(.notFound, "no plugin or skill \"\(id)\"; run 'skillhost list' to see the ids")
+                throw HostError(.notFound, "no plugin or skill \"\(id)\"; \(catalog.didYouMean(id, among: [.plugin, .skill, .instruction]))run 'skillhost list' to see the ids")
             }
         }
         try registryStore.update { registry in
@@ -201,7 +201,7 @@ public final class SkillHost: Sendable {
                 let names = plugin.skills.map(\.id).joined(separator: ", ")
                 throw HostError(.notFound, "\"\(id)\" is a plugin, not a skill; call one of its skills: \(names)", pluginID: plugin.id)
             }
-            throw HostError(.notFound, "no skill \"\(id)\"; run 'skillhost list' to see the skills", skillID: id)
+            throw HostError(.notFound, "no skill \"\(id)\"; \(snapshot.catalog.didYouMean(id, among: [.skill]))run 'skillhost list' to see the skills", skillID: id)
         }
         try checkUsable(skill, plugin)
         for gate in gateKinds {

@@ -84,7 +84,9 @@ if arguments.isEmpty || arguments[0] == "--help" || arguments[0] == "-h" || argu
         status = await ErrorReporter.run(command, rest)
     }
 } else {
-    ErrorReporter.printError("unknown command '\(arguments[0])'; run 'skillhost --help' for the list")
+    let visible = CommandTable.all.map { $0.name }.filter { !$0.hasPrefix("_") }
+    let hint = NearestName.suggestion(for: arguments[0], among: visible).map { "did you mean '\($0)'? " } ?? ""
+    ErrorReporter.printError("unknown command '\(arguments[0])'; \(hint)run 'skillhost --help' for the list")
     status = ExitCode.usage
 }
 exit(status)

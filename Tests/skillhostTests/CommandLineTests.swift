@@ -170,6 +170,28 @@ struct CommandLineTests {
         #expect(unknown.stderr.contains("unknown option --frobnicate"))
     }
 
+    @Test("a mistyped command, option or id gets a 'did you mean' hint; a word unlike any gets none")
+    func didYouMean() throws {
+        let root = try root()
+        let command = try HostTestSupport.skillhost(["lsit"], root: root)
+        #expect(command.status == 2)
+        #expect(command.stderr.contains("unknown command 'lsit'; did you mean 'list'?"))
+        let option = try HostTestSupport.skillhost(["list", "--jsn"], root: root)
+        #expect(option.status == 2)
+        #expect(option.stderr.contains("unknown option --jsn; did you mean --json?"))
+        let skill = try HostTestSupport.skillhost(["call", "fixture.ecoh", "{}"], root: root)
+        #expect(skill.status == 3)
+        #expect(skill.stderr.contains(#"no skill "fixture.ecoh"; did you mean "fixture.echo"?"#))
+        let inspect = try HostTestSupport.skillhost(["inspect", "fixtur"], root: root)
+        #expect(inspect.status == 3)
+        #expect(inspect.stderr.contains(#"did you mean "fixture"?"#))
+        let unlike = try HostTestSupport.skillhost(["frobnicate"], root: root)
+        #expect(unlike.status == 2)
+        #expect(!unlike.stderr.contains("did you mean"))
+        let hidden = try HostTestSupport.skillhost(["_scan"], root: root)
+        #expect(!hidden.stderr.contains("__scan"), "hidden commands are never suggested")
+    }
+
     @Test("missing positional arguments are usage errors", arguments: [["inspect"], ["enable"], ["call"], ["validate"], ["list", "extra"]])
     func missingArguments(arguments: [String]) throws {
         #expect(try HostTestSupport.skillhost(arguments, root: try root()).status == 2)

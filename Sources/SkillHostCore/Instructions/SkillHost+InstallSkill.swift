@@ -47,8 +47,9 @@ extension SkillHost {
     /// Removes the instruction skill `id` (its folder in the skills folder). - Throws: `notFound`, `io`.
     @discardableResult
     public func removeSkill(_ id: String) throws(HostError) -> InstructionSkillRecord {
-        guard let record = try catalog().instruction(id) else {
-            throw HostError(.notFound, "no instruction skill \"\(Identifier.normalize(id))\" in \(paths.skills); run 'skillhost list' to see the ids")
+        let catalog = try catalog()
+        guard let record = catalog.instruction(id) else {
+            throw HostError(.notFound, "no instruction skill \"\(Identifier.normalize(id))\" in \(paths.skills); \(catalog.didYouMean(id, among: [.instruction]))run 'skillhost list' to see the ids")
         }
         let lock = try Posix.lockExclusively(paths.skills + "/.skillhost.lock")
         defer { Posix.unlock(lock) }

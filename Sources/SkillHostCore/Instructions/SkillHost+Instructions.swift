@@ -49,7 +49,7 @@ extension SkillHost {
     func instructionRecord(_ id: String) throws(HostError) -> InstructionSkillRecord {
         let catalog = try catalog()
         guard let record = catalog.instruction(id) else {
-            throw HostError(.notFound, "no instruction skill \"\(id)\" in \(paths.skills); run 'skillhost list' to see the ids")
+            throw HostError(.notFound, "no instruction skill \"\(id)\" in \(paths.skills); \(catalog.didYouMean(id, among: [.instruction]))run 'skillhost list' to see the ids")
         }
         guard record.status != .invalid else {
             throw HostError(.invalidPlugin, "instruction skill \(record.id) is invalid: \(record.error ?? "")", pluginID: record.id)

@@ -21,8 +21,9 @@ extension SkillHost {
     @discardableResult
     public func grant(pluginID: String, capability word: String, revoke: Bool = false) throws(HostError) -> GrantChange {
         let id = Identifier.normalize(pluginID)
-        guard try catalog().plugin(id) != nil else {
-            throw HostError(.notFound, "no plugin \"\(id)\"; run 'skillhost list' to see the plugin ids", pluginID: id)
+        let catalog = try catalog()
+        guard catalog.plugin(id) != nil else {
+            throw HostError(.notFound, "no plugin \"\(id)\"; \(catalog.didYouMean(id, among: [.plugin]))run 'skillhost list' to see the plugin ids", pluginID: id)
         }
         guard let capability = Capability(word) else {
             throw HostError(.invalidArguments, "\"\(word)\" is not a capability; use one of \(Capability.syntax)", pluginID: id)

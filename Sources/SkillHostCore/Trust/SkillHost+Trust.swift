@@ -35,8 +35,9 @@ extension SkillHost {
 
     private func trustedPlugin(_ pluginID: String) throws(HostError) -> PluginRecord {
         let id = Identifier.normalize(pluginID)
-        guard let plugin = try catalog().plugin(id) else {
-            throw HostError(.notFound, "no plugin \"\(id)\"; run 'skillhost list' to see the plugin ids", pluginID: id)
+        let catalog = try catalog()
+        guard let plugin = catalog.plugin(id) else {
+            throw HostError(.notFound, "no plugin \"\(id)\"; \(catalog.didYouMean(id, among: [.plugin]))run 'skillhost list' to see the plugin ids", pluginID: id)
         }
         return plugin
     }

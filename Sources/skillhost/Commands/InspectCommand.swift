@@ -38,7 +38,7 @@ enum InspectCommand: Command {
             json = skill.detailJSON
             text = InstructionSkillText.describe(skill)
         } else {
-            throw HostError(.notFound, "no plugin or skill \"\(Identifier.normalize(id))\"; run 'skillhost list' to see the ids")
+            throw HostError(.notFound, "no plugin or skill \"\(Identifier.normalize(id))\"; \(catalog.didYouMean(id, among: [.plugin, .skill, .instruction]))run 'skillhost list' to see the ids")
         }
         print(parsed.has("--json") ? json.serialized(options: .prettyPrinted) : text)
         return ExitCode.success

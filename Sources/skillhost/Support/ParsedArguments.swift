@@ -1,3 +1,5 @@
+import SkillHostCore
+
 /// A command line split into flags, options with values and positional arguments.
 ///
 /// Each command declares the flags and options it knows; anything else is a usage error. `--name=value` and
@@ -49,7 +51,9 @@ struct ParsedArguments {
             } else if argument.count > 1, argument.dropFirst().allSatisfy(\.isNumber) {
                 positionals.append(argument)  // a negative number is a value, not an option
             } else {
-                throw UsageError("unknown option \(name)")
+                let names = knownFlags.union(knownOptions).subtracting(["--help", "-h"]).sorted()
+                let hint = NearestName.suggestion(for: name, among: names).map { "; did you mean \($0)?" } ?? ""
+                throw UsageError("unknown option \(name)\(hint)")
             }
         }
     }
