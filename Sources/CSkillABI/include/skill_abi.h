@@ -17,7 +17,9 @@
  *    exits. To reload a plugin the host restarts the worker process that holds it.
  *  - Every top-level struct begins with its size (`struct_size`). Structs only grow at the end; a reader
  *    checks `struct_size` before touching a field added in a later minor version (SQLite's
- *    `sqlite3_api_routines` and CLAP's versioned structs work the same way).
+ *    `sqlite3_api_routines` and CLAP's versioned structs work the same way). The 1.0 layout (offsets,
+ *    sizes, types, constants) is frozen in the repository's Tests/Fixtures/ABI/abi_layout_1_0.c, which the
+ *    tests compile against this header.
  *  - Both directions must work within one major: a plugin built against a later 1.x header (bigger
  *    structs) on an older 1.x host, and the reverse. So a reader accepts any struct_size of at least the
  *    1.0 size (SKILL_*_SIZE_1_0 below; never compare with sizeof, which grows with the header), and reads or
