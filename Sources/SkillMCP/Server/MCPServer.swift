@@ -131,7 +131,7 @@ public final class MCPServer: Sendable {
         var bytes = ArraySlice(line)
         // The common case first, without building the message's outer object (see JSONRPCToolsCall).
         if let call = JSONRPCToolsCall(line: bytes) {
-            startCall(id: call.id, params: call.params)
+            startCall(id: call.id, name: call.name, arguments: call.arguments, progressToken: nil)
             return
         }
         while let last = bytes.last, last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
