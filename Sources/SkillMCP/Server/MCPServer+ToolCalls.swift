@@ -5,11 +5,17 @@ import SkillJSON
 // `tools/call`: a task per call, bounded and cancellable (see ``MCPServer``).
 extension MCPServer {
     func startCall(id: JSONValue, params: JSONValue?) {
+        startCall(
+            id: id, name: params?["name"]?.stringValue, arguments: params?["arguments"],
+            progressToken: params?["_meta"]?["progressToken"])
+    }
+
+    /// A `tools/call` of tool `name` (nil: params had no string name) with `givenArguments` (nil: none given).
+    func startCall(id: JSONValue, name: String?, arguments givenArguments: JSONValue?, progressToken: JSONValue?) {
         let tool: AgentTool
         let arguments: JSONValue
         let limit: MCPCallLimit?
         do throws(JSONRPCError) {
-            let name = params?["name"]?.stringValue
             // The tool is looked up in the stored catalog under the lock (copying the catalog out would
             // cost a retain and release of each of its parts per call).
             let (phase, known) = state.withLock { state -> (Phase, (AgentTool, MCPCallLimit?)?) in
@@ -33,7 +39,7 @@ extension MCPServer {
                 tool = found
                 limit = catalog.limits[found.skillID]
             }
-            arguments = params?["arguments"] ?? .object([:])
+            arguments = givenArguments ?? .object([:])
         } catch {
             send(JSONRPCMessage.errorLine(id: id, error: error))
             return
@@ -44,7 +50,6 @@ extension MCPServer {
             return
         }
         let key = CallKey(id)
-        let progressToken = params?["_meta"]?["progressToken"]
         if callExecutor == nil { places.enter() } else { places.enterWithoutWaiting() }
         // Reserve the id first: the call may finish before its task is stored (see below), and a
         // `notifications/cancelled` for it can only arrive on this thread, after this function returns.

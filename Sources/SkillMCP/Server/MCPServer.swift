@@ -129,6 +129,11 @@ public final class MCPServer: Sendable {
     /// -32600 and the server keeps serving.
     public func receive(_ line: some Collection<UInt8>) {
         var bytes = ArraySlice(line)
+        // The common case first, without building the message's outer object (see JSONRPCToolsCall).
+        if let call = JSONRPCToolsCall(line: bytes) {
+            startCall(id: call.id, name: call.name, arguments: call.arguments, progressToken: nil)
+            return
+        }
         while let last = bytes.last, last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         let message: JSONRPCMessage
