@@ -21,6 +21,7 @@ enum FuzzTargets {
         "yaml": fuzzYAML,
         "ical": fuzzICalendar,
         "mcp": fuzzMCP,
+        "mcp-diff": fuzzMCPCallDifferential,
         "tzif": fuzzTZif,
     ]
 

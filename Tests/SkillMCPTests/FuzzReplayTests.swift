@@ -3,12 +3,12 @@ import SkillJSON
 import SkillMCP
 import Testing
 
-/// Replays the fuzz regressions (Tests/Fuzz/regressions/mcp/) and seeds (Tests/Fuzz/corpus/mcp/) through
+/// Replays the fuzz regressions and seeds of the `mcp` and `mcp-diff` targets (Tests/Fuzz/) through
 /// an initialized server, as Tests/Fuzz/Targets/MCPFuzz.swift does: every line the server sends back is
 /// one JSON-RPC message, and the server keeps answering `ping` afterwards.
 @Suite struct FuzzReplayTests {
     @Test func everyFuzzInputGetsWellFormedAnswers() async throws {
-        let inputs = FuzzCorpus.inputs("mcp")
+        let inputs = FuzzCorpus.inputs("mcp", "mcp-diff")
         #expect(!inputs.isEmpty)
         for (name, bytes) in inputs {
             let sent = SentLines()

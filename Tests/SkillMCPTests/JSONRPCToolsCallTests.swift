@@ -131,6 +131,24 @@ import Testing
         }
         #expect(taken > 1_000)  // the mutations left many lines plain enough to take
     }
+
+    /// The `mcp-diff` fuzz target's seeds and regressions (Tests/Fuzz/), as Tests/Fuzz/Targets/MCPCallDiffFuzz.swift
+    /// reads them; `regressions/mcp-diff/twenty-digit-id-overflow` trapped on an Int64 overflow in the shortcut.
+    @Test("the mcp-diff fuzz inputs: no trap, and every line taken reads as the general decoder reads it")
+    func fuzzInputsAgree() {
+        let inputs = FuzzCorpus.inputs("mcp-diff")
+        #expect(inputs.contains { $0.name.hasPrefix("regressions/") })
+        for (name, bytes) in inputs {
+            guard let call = JSONRPCToolsCall(line: bytes[...]) else { continue }
+            guard case .request(let id, "tools/call", let params)? = try? JSONRPCMessage(line: bytes) else {
+                Issue.record("\(name): taken, but the general decoder reads no tools/call")
+                continue
+            }
+            #expect(Self.agree(call, id: id, params: params), "\(name)")
+        }
+        #expect(Self.shortcut(#"{"jsonrpc":"2.0","id":999999999999999999,"method":"tools/call","params":{"name":"a"}}"#)?.id == .int(999_999_999_999_999_999))
+        #expect(Self.shortcut(#"{"jsonrpc":"2.0","id":9999999999999999999,"method":"tools/call","params":{"name":"a"}}"#) == nil)
+    }
 }
 
 /// A small deterministic generator (SplitMix64), so a failing mutation is the same on every run.

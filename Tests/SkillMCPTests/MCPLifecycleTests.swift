@@ -52,10 +52,14 @@ import Testing
         server.receive("[1,2]")
         server.receive(#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#)
         server.receive(#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#)
+        server.receive(#"{"jsonrpc":"2.0","id":99999999999999999999,"method":"tools/call","params":{"name":"a"}}"#)
         server.receive(#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#)
         _ = try await sent.response(8)
         let errors = sent.messages.compactMap { $0["error"] }
-        #expect(errors.map { $0["code"] } == [.int(-32700), .int(-32600), .int(-32600), .int(-32600)])
+        #expect(errors.map { $0["code"] } == [.int(-32700), .int(-32600), .int(-32600), .int(-32600), .int(-32600)])
+        #expect(errors[3]["message"] == #""id" is a boolean; use a string or an integer"#)
+        // A 20-digit id used to trap in the tools/call shortcut (Tests/Fuzz/regressions/mcp-diff/).
+        #expect(errors[4]["message"]?.stringValue?.hasPrefix(#""id" 1e+20 is not an integer from -2^63"#) == true, "\(errors[4])")
         #expect(errors[0]["message"]?.stringValue?.contains("line 1, column 2") == true)
         #expect(sent.messages.contains { $0["id"] == .int(7) && $0["error"] != nil })
     }

@@ -32,8 +32,15 @@ public enum JSONRPCMessage: Sendable, Equatable {
         }
         let id = object["id"]
         if let id, !Self.isValidID(id) {
-            throw JSONRPCError(code: JSONRPCError.invalidRequestCode,
-                               "\"id\" is a \(id.typeName); use a string or an integer")
+            // A number with a fraction, an exponent or beyond 64 bits is a double here, whose JSON Schema type
+            // name may be "integer" (1.0, 1e20): say what is wrong with it instead of naming a type.
+            let what: String
+            switch id {
+            case .double: what = "\(id.serialized()) is not an integer from -2^63 to 2^63-1 written without a fraction or exponent"
+            case .array, .object: what = "is an \(id.typeName)"
+            default: what = "is a \(id.typeName)"
+            }
+            throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "\"id\" \(what); use a string or an integer")
         }
         guard object["jsonrpc"] == .string("2.0") else {
             throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "\"jsonrpc\" must be \"2.0\"", data: id.map { ["id": $0] })

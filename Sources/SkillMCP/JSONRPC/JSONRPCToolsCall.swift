@@ -114,9 +114,11 @@ struct JSONRPCToolsCall: Equatable {
         let digitsStart = position
         var value: Int64 = 0
         while position < count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+            // A 19th digit could overflow Int64: checked before it is multiplied in (the mcp-diff fuzz target
+            // found the trap with a 20-digit id).
+            guard position - digitsStart < 18 else { return nil }
             value = value * 10 + Int64(bytes[position] - UInt8(ascii: "0"))
             position += 1
-            guard position - digitsStart <= 18 else { return nil }
         }
         let digits = position - digitsStart
         guard digits > 0, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return nil }
