@@ -34,7 +34,9 @@ extension MCPServer {
                 // Not listed yet, or enabled since the last look.
                 let catalog = try refreshedCatalog()
                 guard let found = catalog.tool(named: name) else {
-                    throw JSONRPCError.invalidParams("tools/call: unknown tool \"\(name)\"; call tools/list for the tools served (a disabled skill is not served)")
+                    let served = catalog.tools.compactMap { catalog.names.toolName(for: $0.skillID) }
+                    let hint = NearestName.suggestion(for: name, among: served).map { "did you mean \"\($0)\"? " } ?? ""
+                    throw JSONRPCError.invalidParams("tools/call: unknown tool \"\(name)\"; \(hint)call tools/list for the tools served (a disabled skill is not served)")
                 }
                 tool = found
                 limit = catalog.limits[found.skillID]
