@@ -10,7 +10,9 @@
 #   - recorder alone:         the recorder without a persistent history (it inserts the call's row itself).
 # Recording costs "history + recording" minus "history, no recording" (CPU µs; the machine may be shared).
 # Then scripts/bench/history_floor.c writes the same rows through SQLite's C API alone: the floor under it,
-# through SQLite's own VFS and through the batch VFS SkillStore uses (Sources/CSQLiteBatch).
+# through SQLite's own VFS and through the batch VFS SkillStore uses (Sources/CSQLiteBatch), and (batch VFS)
+# the rows schema version 3 wrote, to compare. Last, recording's cost as a multiple of the floor (batch VFS)
+# measured in the same run: a figure that moves much less with the machine's state than the µs do.
 # Builds skillhost in release mode and runs its hidden `__bench-dispatch` and `__bench-history` subcommands.
 #
 # usage: scripts/bench-history.sh [ITERATIONS]   (default 5000)
@@ -31,16 +33,26 @@ binary="$root/.build/release/skillhost"
 
 echo "history benchmark: $iterations calls per mode (median of 5 interleaved rounds), $(nproc) cores, database on $(df -P "$work" | awk 'NR==2 {print $1}')"
 "$binary" __bench-history "$work/state" --plugin "$work/libdispatch_echo.so" --skill bench.echo --iterations "$iterations" --json \
-    | python3 -c '
+    > "$work/swift.json"
+python3 -c '
 import json, sys
-rows = json.load(sys.stdin)
+rows = json.load(open(sys.argv[1]))
 for row in rows:
     print("  %-50s cpu %6.1f µs/call   wall %7.1f µs/call" % (row["name"], row["cpu_us"], row["mean_us"]))
 base = rows[1]
 for row in rows[2:4]:
     print("  recording adds (%s): cpu %.1f µs/call, wall %.1f µs/call" % (row["name"].split("(")[1].rstrip(")"), row["cpu_us"] - base["cpu_us"], row["mean_us"] - base["mean_us"]))
-'
+' "$work/swift.json"
 cc -O2 -I "$root/Sources/CSQLiteBatch/include" "$root/scripts/bench/history_floor.c" "$root/Sources/CSQLiteBatch/sqlite_batch_vfs.c" \
     -lsqlite3 -lpthread -o "$work/history_floor"
 "$work/history_floor" "$work/floor.sqlite3" "$iterations"
-"$work/history_floor" "$work/floor.sqlite3" "$iterations" batch
+"$work/history_floor" "$work/floor.sqlite3" "$iterations" batch | tee "$work/floor.txt"
+"$work/history_floor" "$work/floor.sqlite3" "$iterations" batch v3
+python3 -c '
+import json, re, sys
+rows = json.load(open(sys.argv[1]))
+floor = float(re.search(r"rows add ([0-9.]+)", open(sys.argv[2]).read()).group(1))
+base = rows[1]["cpu_us"]
+for row in rows[2:4]:
+    print("  recording adds / SQLite alone (batch VFS), %s: %.2f" % (row["name"].split("(")[1].rstrip(")"), (row["cpu_us"] - base) / floor))
+' "$work/swift.json" "$work/floor.txt"
