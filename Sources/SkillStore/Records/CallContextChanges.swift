@@ -19,23 +19,75 @@ struct CallContextChanges: Sendable, Equatable {
     var values: [String: String]
 
     /// The column's text for `values` changed at `milliseconds`; nil when nothing changed (the column stays
-    /// null).
+    /// null). Written byte by byte into one string (it is made for every call that changed a key).
     static func encode(_ values: [String: String], at milliseconds: Int64) -> String? {
         guard !values.isEmpty else { return nil }
-        var text = "{\"updated_ms\":\(milliseconds),\"values\":{"
-        var first = true
-        // One key is the common case: no sort.
-        let pairs = values.count == 1 ? Array(values) : values.sorted { $0.key < $1.key }
-        for (key, value) in pairs {
-            if !first { text += "," }
-            first = false
-            appendQuoted(key, to: &text)
-            text += ":"
-            appendQuoted(value, to: &text)
+        // At most 6 bytes per byte of a key or value (a control character becomes \u00XX).
+        var capacity = 64
+        for (key, value) in values { capacity += 6 * (key.utf8.count + value.utf8.count) + 4 }
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var count = 0
+            func put(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
+            }
+            func put(_ text: StaticString) {
+                text.withUTF8Buffer { for byte in $0 { put(byte) } }
+            }
+            func quote(_ string: String) {
+                put(0x22)
+                for byte in string.utf8 {
+                    switch byte {
+                    case 0x22: put(0x5C); put(0x22)
+                    case 0x5C: put(0x5C); put(0x5C)
+                    case 0x0A: put(0x5C); put(0x6E)
+                    case 0x0D: put(0x5C); put(0x72)
+                    case 0x09: put(0x5C); put(0x74)
+                    case 0..<0x20:
+                        put("\\u00")
+                        put(hexDigits[Int(byte >> 4)])
+                        put(hexDigits[Int(byte & 0xF)])
+                    default: put(byte)
+                    }
+                }
+                put(0x22)
+            }
+            put("{\"updated_ms\":")
+            if milliseconds < 0 { put(0x2D) }
+            var magnitude = milliseconds.magnitude
+            var length = 1
+            var probe = magnitude
+            while probe >= 10 {
+                probe /= 10
+                length += 1
+            }
+            count += length
+            var position = count
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                magnitude /= 10
+            } while magnitude > 0
+            put(",\"values\":{")
+            // One key is the common case: no sort.
+            if values.count == 1, let (key, value) = values.first {
+                quote(key)
+                put(0x3A)
+                quote(value)
+            } else {
+                for (index, (key, value)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+                    if index > 0 { put(0x2C) }
+                    quote(key)
+                    put(0x3A)
+                    quote(value)
+                }
+            }
+            put("}}")
+            return count
         }
-        text += "}}"
-        return text
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Reads a column's `text`; nil when it is not in the format above.
     static func decode(_ text: String) -> CallContextChanges? {
@@ -48,33 +100,5 @@ struct CallContextChanges: Sendable, Equatable {
             values[key] = value
         }
         return CallContextChanges(updatedMilliseconds: milliseconds, values: values)
-    }
-
-    /// Appends `string` as a JSON string literal (RFC 8259: quote, backslash and control characters escaped).
-    static func appendQuoted(_ string: String, to text: inout String) {
-        text += "\""
-        var plain = true
-        for byte in string.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-            plain = false
-            break
-        }
-        if plain {
-            text += string
-        } else {
-            for scalar in string.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case "\n": text += "\\n"
-                case "\r": text += "\\r"
-                case "\t": text += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = Array("0123456789abcdef")
-                    text += "\\u00" + String(hex[Int(scalar.value >> 4)]) + String(hex[Int(scalar.value & 0xF)])
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        text += "\""
     }
 }
