@@ -26,35 +26,42 @@ struct CallContextChanges: Sendable, Equatable {
         var capacity = 64
         for (key, value) in values { capacity += 6 * (key.utf8.count + value.utf8.count) + 4 }
         return String(unsafeUninitializedCapacity: capacity) { buffer in
-            var count = 0
-            func put(_ byte: UInt8) {
-                buffer[count] = byte
-                count += 1
-            }
-            func put(_ text: StaticString) {
-                text.withUTF8Buffer { for byte in $0 { put(byte) } }
-            }
-            func quote(_ string: String) {
-                put(0x22)
-                for byte in string.utf8 {
-                    switch byte {
-                    case 0x22: put(0x5C); put(0x22)
-                    case 0x5C: put(0x5C); put(0x5C)
-                    case 0x0A: put(0x5C); put(0x6E)
-                    case 0x0D: put(0x5C); put(0x72)
-                    case 0x09: put(0x5C); put(0x74)
-                    case 0..<0x20:
-                        put("\\u00")
-                        put(hexDigits[Int(byte >> 4)])
-                        put(hexDigits[Int(byte & 0xF)])
-                    default: put(byte)
-                    }
+            var writer = Writer(base: buffer.baseAddress!)
+            writer.put("{\"updated_ms\":")
+            writer.put(milliseconds)
+            writer.put(",\"values\":{")
+            // One key is the common case: no sort.
+            if values.count == 1, let (key, value) = values.first {
+                writer.member(key, value)
+            } else {
+                for (index, (key, value)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+                    if index > 0 { writer.put(UInt8(ascii: ",")) }
+                    writer.member(key, value)
                 }
-                put(0x22)
             }
-            put("{\"updated_ms\":")
-            if milliseconds < 0 { put(0x2D) }
-            var magnitude = milliseconds.magnitude
+            writer.put("}}")
+            return writer.count
+        }
+    }
+
+    /// Writes bytes at `base` (the caller made room for them).
+    private struct Writer {
+        let base: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        mutating func put(_ byte: UInt8) {
+            base[count] = byte
+            count += 1
+        }
+
+        mutating func put(_ text: StaticString) {
+            for index in 0..<text.utf8CodeUnitCount { put(text.utf8Start[index]) }
+        }
+
+        /// A decimal integer.
+        mutating func put(_ value: Int64) {
+            if value < 0 { put(UInt8(ascii: "-")) }
+            var magnitude = value.magnitude
             var length = 1
             var probe = magnitude
             while probe >= 10 {
@@ -65,29 +72,40 @@ struct CallContextChanges: Sendable, Equatable {
             var position = count
             repeat {
                 position -= 1
-                buffer[position] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                base[position] = UInt8(truncatingIfNeeded: magnitude % 10) + UInt8(ascii: "0")
                 magnitude /= 10
             } while magnitude > 0
-            put(",\"values\":{")
-            // One key is the common case: no sort.
-            if values.count == 1, let (key, value) = values.first {
-                quote(key)
-                put(0x3A)
-                quote(value)
-            } else {
-                for (index, (key, value)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
-                    if index > 0 { put(0x2C) }
-                    quote(key)
-                    put(0x3A)
-                    quote(value)
+        }
+
+        /// `"key":"value"`.
+        mutating func member(_ key: String, _ value: String) {
+            quote(key)
+            put(UInt8(ascii: ":"))
+            quote(value)
+        }
+
+        /// `string` as a JSON string literal (RFC 8259: quote, backslash and control characters escaped).
+        mutating func quote(_ string: String) {
+            put(UInt8(ascii: "\""))
+            for byte in string.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    put(UInt8(ascii: "\\"))
+                    put(byte)
+                case 0x0A: put("\\n")
+                case 0x0D: put("\\r")
+                case 0x09: put("\\t")
+                case 0..<0x20:
+                    let digits: StaticString = "0123456789abcdef"
+                    put("\\u00")
+                    put(digits.utf8Start[Int(byte >> 4)])
+                    put(digits.utf8Start[Int(byte & 0xF)])
+                default: put(byte)
                 }
             }
-            put("}}")
-            return count
+            put(UInt8(ascii: "\""))
         }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Reads a column's `text`; nil when it is not in the format above.
     static func decode(_ text: String) -> CallContextChanges? {
