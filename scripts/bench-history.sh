@@ -17,6 +17,7 @@
 # Builds skillhost in release mode and runs its hidden `__bench-dispatch` and `__bench-history` subcommands.
 #
 # usage: scripts/bench-history.sh [ITERATIONS]   (default 5000)
+#        BENCH_BINARY=PATH (with SKIP_BUILD=1) measures another skillhost build, e.g. an older one for an A/B.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 iterations="${1:-5000}"
@@ -30,7 +31,7 @@ cc -O2 -std=c99 -shared -fPIC -I "$root/Sources/CSkillABI/include" \
     "$root/scripts/bench/dispatch_echo.c" -o "$work/libdispatch_echo.so"
 chmod 755 "$work/libdispatch_echo.so"
 [ -n "${SKIP_BUILD:-}" ] || (cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1)
-binary="$root/.build/release/skillhost"
+binary="${BENCH_BINARY:-$root/.build/release/skillhost}"
 
 echo "history benchmark: $iterations calls per mode (median of 5 interleaved rounds), $(nproc) cores, database on $(df -P "$work" | awk 'NR==2 {print $1}')"
 "$binary" __bench-history "$work/state" --plugin "$work/libdispatch_echo.so" --skill bench.echo --iterations "$iterations" --json \
