@@ -13,7 +13,7 @@ extension HistoryStore {
     /// Stores context `values` (key → JSON text) of `sessionID` in one transaction.
     public func setContext(_ values: [String: String], session sessionID: String) throws(StoreError) {
         guard !values.isEmpty else { return }
-        let now = clock()
+        let now = contextStamp()
         try withDatabase { database throws(StoreError) in
             try database.write { () throws(StoreError) in
                 // The session's call contexts go to `session_context` first, so none of them outlives this newer value.

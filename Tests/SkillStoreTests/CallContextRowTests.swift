@@ -71,6 +71,19 @@ import Testing
         #expect(try TempState.strings("SELECT count(*) FROM skill_calls WHERE context IS NOT NULL", on: state.databasePath) == ["0"])
     }
 
+    @Test func aClockSteppedBackDoesNotLetAnEarlierCallsValueWin() throws {
+        let state = TempState()
+        let clock = Clock(5000)
+        let (store, position) = try Self.store(state, clock: clock)
+        try store.recordFinish(of: Self.call("c1", at: position), with: Self.result, context: ["k": "\"first\""])
+        clock.value = 4000  // the system clock was set back between the two calls
+        try store.recordFinish(of: Self.call("c2", at: position), with: Self.result, context: ["k": "\"second\""])
+        #expect(try store.context(session: "s") == ["k": "\"second\""])
+        clock.value = 3000
+        try store.setContext(["k": "\"third\""], session: "s")
+        #expect(try store.context(session: "s") == ["k": "\"third\""])
+    }
+
     @Test func aRecoveredOlderValueDoesNotReplaceANewerOne() throws {
         let state = TempState()
         let clock = Clock(5000)
