@@ -31,7 +31,7 @@ extension HistoryStore {
     /// Records how call `rowID` ended and, in the same transaction, the session context keys it changed
     /// (JSON text per key).
     public func finishCall(_ rowID: Int64, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
-        let record = FinishRecord(rowID: rowID, outcome: outcome, context: changes, finishedMilliseconds: clock())
+        let record = FinishRecord(rowID: rowID, outcome: outcome, context: changes, finishedMilliseconds: contextStamp())
         try withDatabase { database throws(StoreError) in
             try database.write { () throws(StoreError) in try FinishJournal.write(record, onlyIfRunning: false, database) }
         }

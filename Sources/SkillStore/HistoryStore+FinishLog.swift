@@ -11,7 +11,7 @@ extension HistoryStore {
     /// store's next write or read, or on its own after ``finishCommitDelayMilliseconds``, or when the store
     /// closes. When the log cannot be written, the finish is committed at once.
     public func recordFinish(_ rowID: Int64, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
-        try log(FinishRecord(rowID: rowID, outcome: outcome, context: changes, finishedMilliseconds: clock()))
+        try log(FinishRecord(rowID: rowID, outcome: outcome, context: changes, finishedMilliseconds: contextStamp()))
     }
 
     /// Records how `call` ended when it has no row yet: its row is written whole, with its finish, like
@@ -19,12 +19,12 @@ extension HistoryStore {
     /// message stood for it while it ran: a crash before this leaves it to ``markUnfinishedCalls(session:)``.
     /// The outcome's start time, key, plugin and worker pid win over the call's.
     public func recordFinish(of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
-        try log(Self.wholeRow(call, outcome, changes, now: clock()))
+        try log(Self.wholeRow(call, outcome, changes, now: contextStamp()))
     }
 
     /// ``recordFinish(of:with:context:)`` committed at once, in a transaction of its own.
     public func finishCall(of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
-        let record = Self.wholeRow(call, outcome, changes, now: clock())
+        let record = Self.wholeRow(call, outcome, changes, now: contextStamp())
         try withDatabase { database throws(StoreError) in
             try database.write { () throws(StoreError) in try FinishJournal.write(record, onlyIfRunning: false, database) }
         }

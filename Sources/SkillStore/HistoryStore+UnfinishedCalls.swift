@@ -23,6 +23,8 @@ extension HistoryStore {
                     try FinishJournal.write(Self.wholeRow(call, outcome, [:], now: now), onlyIfRunning: false, database)
                     marked += 1
                 }
+                // A resumed session's call contexts move to `session_context`, so reading it stays short.
+                try Self.foldCallContexts(session: sessionID, database)
                 return marked
             }
         }

@@ -20,6 +20,8 @@ public final class HistoryStore: Sendable {
     public let finishLogProblems: [String]
     /// Unix milliseconds now (tests pass a fixed clock).
     let clock: @Sendable () -> Int64
+    /// The latest time a context change was stamped with (see ``contextStamp()``).
+    private let lastContextStamp = Mutex<Int64>(0)
 
     /// The file name inside the state folder.
     public static let fileName = "history.sqlite3"
@@ -68,6 +70,17 @@ public final class HistoryStore: Sendable {
 
     /// Unix milliseconds by the store's clock.
     public func now() -> Int64 { clock() }
+
+    /// The time a finish or a context write is stamped with: the clock, but never earlier than the last
+    /// stamp of this store, so a clock stepped back between two calls cannot make the later one's context
+    /// value lose to the earlier one's (a key's value is the newest by time, ``context(session:)``).
+    func contextStamp() -> Int64 {
+        let now = clock()
+        return lastContextStamp.withLock { last in
+            last = max(last, now)
+            return last
+        }
+    }
 
     /// The newest schema version this build knows.
     public static var currentSchemaVersion: Int64 { StoreSchema.currentVersion }

@@ -62,7 +62,7 @@ import Testing
                     VALUES('c1', 'b', 'x.y', '{}', 'failed', NULL, 1600, 'a/x.y/1');
                 """, on: state.databasePath)
         let store = try HistoryStore(path: state.databasePath, clock: { 3000 })
-        #expect(store.schemaVersion == 3)
+        #expect(store.schemaVersion == HistoryStore.currentSchemaVersion)
         let indexes = try TempState.strings(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'skill_calls' ORDER BY name", on: state.databasePath)
         #expect(indexes == ["skill_calls_session_key"])

@@ -43,9 +43,10 @@ final class FinishJournal {
         log = nil
     }
 
-    /// Writes one finish. A recovered record (`onlyIfRunning`) only finishes a call still `started` (or
+    /// Writes one finish, with the context keys it changed in the row's `context` column
+    /// (``CallContextChanges``). A recovered record (`onlyIfRunning`) only finishes a call still `started` (or
     /// marked `interrupted`): one already finished means the record was committed before its log was
-    /// emptied, and writing it again could turn back a newer context value.
+    /// emptied.
     static func write(_ record: FinishRecord, onlyIfRunning: Bool, _ database: SQLiteDatabase) throws(StoreError) {
         if let start = record.start { return try insert(record, start, onlyIfRunning: onlyIfRunning, database) }
         let outcome = record.outcome
@@ -58,23 +59,13 @@ final class FinishJournal {
             .optional(outcome.pluginVersion), .optional(outcome.pluginSHA256),
             outcome.workerPID.map(SQLValue.integer) ?? .null,
         ]
+        // The context keys it changed ride in its row.
+        values.append(.optional(CallContextChanges.encode(record.context, at: record.finishedMilliseconds)))
         if let key = outcome.idempotencyKey { values.append(.text(key)) }
         values.append(.integer(record.rowID))
         let sql = (keyed ? keyedUpdateSQL : updateSQL) + (onlyIfRunning ? " AND status IN ('started', 'interrupted')" : "")
         try database.statement(sql).run(values)
-        guard !record.context.isEmpty, database.changes > 0 else { return }
-        // The call's session is read inside the upsert (no round trip, no copy of the id).
-        let upsert = try database.statement(contextOfCallSQL)
-        for (key, value) in record.context.sorted(by: { $0.key < $1.key }) {
-            try upsert.run([.text(key), .text(value), .integer(record.finishedMilliseconds), .integer(record.rowID)])
-        }
     }
-
-    /// How a finish stores a context key in its call's session.
-    static let contextOfCallSQL = """
-        INSERT INTO session_context(session_id, key, value, updated_ms) SELECT session_id, ?, ?, ? FROM skill_calls WHERE id = ?
-            ON CONFLICT(session_id, key) DO UPDATE SET value = excluded.value, updated_ms = excluded.updated_ms
-        """
 
     /// Writes the whole row of a call that had none while it ran (one insert: its assistant message stands
     /// for it until then, see ``HistoryStore/markUnfinishedCalls(session:)``). A recovered record finds the
@@ -97,29 +88,29 @@ final class FinishJournal {
             .text(outcome.status.rawValue), .optional(outcome.resultJSON), .optional(outcome.summary), .optional(outcome.errorKind),
             .optional(outcome.error), .integer(outcome.startedMilliseconds ?? record.finishedMilliseconds),
             outcome.status == .interrupted ? .null : .real(outcome.durationMilliseconds), .optional(outcome.idempotencyKey), outcome.workerPID.map(SQLValue.integer) ?? .null,
+            .optional(CallContextChanges.encode(record.context, at: record.finishedMilliseconds)),
         ])
-        guard !record.context.isEmpty else { return }
-        try HistoryStore.writeContext(record.context, session: start.sessionID, now: record.finishedMilliseconds, database)
     }
 
     /// How the row of a call finished before it had one is written.
     static let insertSQL = """
         INSERT INTO skill_calls(call_id, session_id, message_position, skill_id, plugin_version, plugin_sha256, arguments,
-            status, result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid)
-        VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            status, result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid, context)
+        VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// How a call row is finished.
     static let updateSQL = """
         UPDATE skill_calls SET status = ?, result = ?, summary = ?, error_kind = ?, error = ?, duration_ms = ?,
             started_ms = coalesce(?, started_ms), plugin_version = coalesce(?, plugin_version),
-            plugin_sha256 = coalesce(?, plugin_sha256), worker_pid = coalesce(?, worker_pid) WHERE id = ?
+            plugin_sha256 = coalesce(?, plugin_sha256), worker_pid = coalesce(?, worker_pid), context = ? WHERE id = ?
         """
 
     /// How a call row is finished when the finish brings its idempotency key.
     static let keyedUpdateSQL = """
         UPDATE skill_calls SET status = ?, result = ?, summary = ?, error_kind = ?, error = ?, duration_ms = ?,
             started_ms = coalesce(?, started_ms), plugin_version = coalesce(?, plugin_version),
-            plugin_sha256 = coalesce(?, plugin_sha256), worker_pid = coalesce(?, worker_pid), idempotency_key = ? WHERE id = ?
+            plugin_sha256 = coalesce(?, plugin_sha256), worker_pid = coalesce(?, worker_pid), context = ?, idempotency_key = ?
+            WHERE id = ?
         """
 }

@@ -83,6 +83,19 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Runs `body`'s reads in one (deferred) transaction: they see one snapshot of the file.
+    func snapshot<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try statement("BEGIN").run()
+        do {
+            let value = try body()
+            try statement("COMMIT").run()
+            return value
+        } catch {
+            _ = try? statement("ROLLBACK").run()
+            throw error
+        }
+    }
+
     /// Rows changed by the last write.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -78,7 +78,17 @@ enum StoreSchema {
         DROP INDEX skill_calls_key;
         CREATE INDEX skill_calls_session_key ON skill_calls(session_id, idempotency_key);
         """,
+        // 4: the context keys a call changed ride in its row (CallContextChanges), written with it, instead of
+        // an upsert into `session_context`: one B-tree page fewer per call (docs/history.md, "Cost").
+        """
+        ALTER TABLE skill_calls ADD COLUMN context TEXT;
+        """,
     ]
+
+    /// The page size of files this build creates: half SQLite's default, since every page a transaction
+    /// changes is checksummed, copied into the WAL and written back at checkpoints by its bytes, and the
+    /// history's rows are small (docs/history.md, "Cost"). An existing file keeps the size it has.
+    static let newFilePageSize = 2048
 
     /// Checks that `database` is a SkillHost history file this build understands, then brings it to
     /// ``currentVersion``. Nothing is written to a file that fails the check.
@@ -99,6 +109,10 @@ enum StoreSchema {
         if version > 0 {
             // A damaged schema page shows here, before anything is written.
             _ = try database.scalar("SELECT count(*) FROM sqlite_master")
+        }
+        if version == 0, (try database.scalar("PRAGMA page_count").integer ?? 0) == 0 {
+            // Only a file without pages takes it (before WAL is on and anything is written).
+            try database.execute("PRAGMA page_size=\(newFilePageSize)")
         }
         try switchToWAL(database)
         guard version < target else { return }
