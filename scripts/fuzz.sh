@@ -71,6 +71,8 @@ run_target() {
     local target=$1 seconds=$2
     local corpus=$build/corpus/$target artifacts=$build/artifacts/$target/
     mkdir -p "$corpus" "$artifacts"
+    # A file inside keeps the folder: a `swift build` into .build/fuzz (another fuzz.sh) deletes empty folders.
+    touch "$artifacts/.keep"
     local seeds=Tests/Fuzz/corpus/$target dict=()
     [ -d "$seeds" ] || seeds=
     case $target in
@@ -91,8 +93,8 @@ run_target() {
     local pid=$! stopped=$build/logs/$target.cpu-limit
     rm -f "$stopped"
     if [ -n "${FUZZ_CPU_SECONDS:-}" ]; then
-        # The CPU-time stop. It also re-creates the artifacts folder, which libFuzzer needs at the moment
-        # it writes a crash (it does not create it, and still reports a file it could not write).
+        # The CPU-time stop. It also re-creates the artifacts folder should it go, which libFuzzer needs at
+        # the moment it writes a crash (it does not create it, and still reports a file it could not write).
         (
             ticks=$(getconf CLK_TCK)
             while kill -0 "$pid" 2>/dev/null; do
