@@ -40,22 +40,27 @@ struct JSONRPCToolsCall: Equatable {
         static let all: UInt8 = 15
     }
 
+    /// Moves `index` past JSON whitespace.
+    private static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) {
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+            index += 1
+        }
+    }
+
+    /// Whether the bytes at `index` are `literal` (then moves past them).
+    private static func take(_ literal: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard bytes.count - index >= length else { return false }
+        for offset in 0..<length where bytes[index + offset] != literal.utf8Start[offset] { return false }
+        index += length
+        return true
+    }
+
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONRPCToolsCall? {
         var index = 0
         let count = bytes.count
-        func skipWhitespace() {
-            while index < count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
-                index += 1
-            }
-        }
-        /// Whether the bytes at `index` are `literal` (then moves past them).
-        func take(_ literal: StaticString) -> Bool {
-            let length = literal.utf8CodeUnitCount
-            guard count - index >= length else { return false }
-            for offset in 0..<length where bytes[index + offset] != literal.utf8Start[offset] { return false }
-            index += length
-            return true
-        }
+        func skipWhitespace() { Self.skipWhitespace(bytes, &index) }
+        func take(_ literal: StaticString) -> Bool { Self.take(literal, bytes, &index) }
         skipWhitespace()
         guard take("{") else { return nil }
         var seen: UInt8 = 0
@@ -153,19 +158,8 @@ struct JSONRPCToolsCall: Equatable {
     private static func scanParams(
         _ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int
     ) -> (name: String, arguments: JSONValue?)? {
-        let count = bytes.count
-        func skipWhitespace() {
-            while index < count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
-                index += 1
-            }
-        }
-        func take(_ literal: StaticString) -> Bool {
-            let length = literal.utf8CodeUnitCount
-            guard count - index >= length else { return false }
-            for offset in 0..<length where bytes[index + offset] != literal.utf8Start[offset] { return false }
-            index += length
-            return true
-        }
+        func skipWhitespace() { Self.skipWhitespace(bytes, &index) }
+        func take(_ literal: StaticString) -> Bool { Self.take(literal, bytes, &index) }
         guard take("{") else { return nil }
         var name: String?
         var arguments: JSONValue?
