@@ -137,6 +137,12 @@ import Testing
         let text = try #require(CallContextChanges.encode(values, at: 42))
         #expect(CallContextChanges.decode(text) == CallContextChanges(updatedMilliseconds: 42, values: values))
         #expect(CallContextChanges.encode([:], at: 42) == nil)
+        // The worst case for the writer's capacity: many members whose every byte needs \u00XX, empty values,
+        // the longest time stamp.
+        var worst: [String: String] = [:]
+        for index in 0..<40 { worst[String(repeating: "\u{1}", count: index)] = "" }
+        let worstText = try #require(CallContextChanges.encode(worst, at: .min))
+        #expect(CallContextChanges.decode(worstText) == CallContextChanges(updatedMilliseconds: .min, values: worst))
         for bad in ["", "{}", #"{"updated_ms":1}"#, #"{"updated_ms":"1","values":{}}"#, #"{"updated_ms":1,"values":{"k":1}}"#,
             #"{"updated_ms":1,"values":{},"more":0}"#]
         {

@@ -22,9 +22,11 @@ struct CallContextChanges: Sendable, Equatable {
     /// null). Written byte by byte into one string (it is made for every call that changed a key).
     static func encode(_ values: [String: String], at milliseconds: Int64) -> String? {
         guard !values.isEmpty else { return nil }
-        // At most 6 bytes per byte of a key or value (a control character becomes \u00XX).
+        // The frame is at most 47 bytes (a 20-character Int64); each member at most 6 bytes per byte of its key
+        // and value (a control character becomes \u00XX) plus 6 (four quotes, a colon, a comma), whatever the
+        // key or value holds: the writer never passes the capacity, even for an empty value.
         var capacity = 64
-        for (key, value) in values { capacity += 6 * (key.utf8.count + value.utf8.count) + 4 }
+        for (key, value) in values { capacity += 6 * (key.utf8.count + value.utf8.count) + 6 }
         return String(unsafeUninitializedCapacity: capacity) { buffer in
             var writer = Writer(base: buffer.baseAddress!)
             writer.put("{\"updated_ms\":")
