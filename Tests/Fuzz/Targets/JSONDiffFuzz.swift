@@ -17,14 +17,21 @@ func fuzzJSONDifferential(_ input: [UInt8]) {
     if input.starts(with: [0xEF, 0xBB, 0xBF]) { return }
     let text = String(decoding: input, as: UTF8.self)
     if text.contains("\\u") && (text.contains("\\uD") || text.contains("\\ud")) { return }
-    let ours = try? JSONValue(parsing: input)
+    var outOfRange = false
+    let ours: JSONValue?
+    do { ours = try JSONValue(parsing: input) } catch {
+        ours = nil
+        // A number beyond Double's range (the exception above), also when a duplicate key hides Foundation's
+        // infinity (`{"a":1e4001,"a":2}`, found by CI's 20 s run).
+        outOfRange = "\(error)".contains("is out of range")
+    }
     let theirs = try? JSONSerialization.jsonObject(with: Data(input), options: [.fragmentsAllowed])
     switch (ours, theirs) {
     case (nil, nil): return
     case (let value?, nil):
         fatalError("SkillJSON accepts what JSONSerialization rejects: \(value)")
     case (nil, let other?):
-        if containsNonFinite(other) { return }
+        if outOfRange || containsNonFinite(other) { return }
         if depth(of: input) > JSONValue.maximumParseDepth || hasTrailingComma(input) { return }
         fatalError("SkillJSON rejects what JSONSerialization accepts: \(text.debugDescription)")
     case (let value?, let other?):
