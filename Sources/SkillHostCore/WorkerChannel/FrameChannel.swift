@@ -94,6 +94,40 @@ package final class FrameChannel {
         }
     }
 
+    /// Whether a whole frame is buffered (``receive(deadline:_:)`` then takes it without a system call).
+    var hasBufferedFrame: Bool {
+        guard end - start >= WorkerFrame.headerSize else { return false }
+        let header = buffer.withUnsafeBytes { raw in
+            WorkerFrame.parseHeader(UnsafeRawBufferPointer(rebasing: raw[start..<start + WorkerFrame.headerSize]))
+        }
+        switch header {
+        case .success(let parsed): return end - start >= WorkerFrame.headerSize + parsed.length
+        case .failure: return true  // receive reports it at once
+        }
+    }
+
+    /// Whether ``receive(deadline:_:)`` would return now without waiting: a whole frame is buffered, or
+    /// what one read that does not block brings completes one, or the other side closed, or the bytes are
+    /// not a frame. Reads at most once.
+    func frameIsReady() -> Bool {
+        if hasBufferedFrame { return true }
+        var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return false }
+        if descriptor.revents & Int16(POLLIN) == 0 { return true }  // hung up or failed, nothing to read
+        if buffer.count - end < WorkerFrame.headerSize {
+            if start > 0 {
+                buffer.withUnsafeMutableBytes { raw in _ = memmove(raw.baseAddress!, raw.baseAddress! + start, end - start) }
+                end -= start
+                start = 0
+            }
+            if buffer.count - end < WorkerFrame.headerSize { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+        }
+        let got = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress! + end, $0.count - end) }
+        if got <= 0 { return got == 0 || errno != EINTR }
+        end += got
+        return hasBufferedFrame
+    }
+
     /// Reads until `count` unread bytes are buffered, growing or compacting the buffer as needed.
     private func fill(atLeast count: Int, deadline: UInt64?) throws(Failure) {
         if end - start >= count { return }

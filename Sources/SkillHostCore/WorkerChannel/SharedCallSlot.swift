@@ -32,8 +32,11 @@ final class SharedCallSlot: @unchecked Sendable {
     /// (a trivial call's reply) crosses between the cores together with the state that announces it. The
     /// `sleeping` flags, read on every post but rarely written, keep cache lines of their own before it.
     static let dataOffset = 136
+    /// Where the words of queued calls start (``entryCount`` of them, at the end of the mapping; see
+    /// `SharedCallSlot+Queue.swift`).
+    static let entryOffset = mappedBytes - entryCount * 4
     /// The largest frame the slot carries.
-    static var capacity: Int { mappedBytes - dataOffset }
+    static var capacity: Int { entryOffset - dataOffset }
     /// The descriptor number the worker finds the slot at.
     static let workerDescriptor: Int32 = 3
     /// The environment variable that tells a worker it has a slot.
@@ -47,9 +50,10 @@ final class SharedCallSlot: @unchecked Sendable {
     let descriptor: Int32
     private let base: UnsafeMutableRawPointer
     private var hostSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(0) }
-    /// Beside `hostSleeping`, on its cache line (which the worker reads for every reply anyway): 1 while the
-    /// host sends its requests from a loop that does other work between them (see the type's notes).
-    private var hostPipelined: UnsafeMutablePointer<Atomic<UInt32>> { word(4) }
+    /// Beside `hostSleeping`, on its cache line (which the worker reads for every reply anyway): how the host
+    /// sends its requests (``HostMode``: 1 from a loop that does other work between them, 2 queued on the
+    /// pipe; see the type's notes).
+    var hostPipelined: UnsafeMutablePointer<Atomic<UInt32>> { word(4) }
     private var workerSleeping: UnsafeMutablePointer<Atomic<UInt32>> { word(64) }
     private var state: UnsafeMutablePointer<Atomic<UInt32>> { word(128) }
     /// Beside `state`, on its cache line: the peer that sees a post reads both with one miss.
@@ -57,7 +61,18 @@ final class SharedCallSlot: @unchecked Sendable {
     /// Adapts how long this side spins (see ``SpinBudget``).
     private var budget = SpinBudget()
     /// Host: what ``hostPipelined`` was last set to (written only when it changes).
-    private var announcedPipelined = false
+    private var announcedMode = HostMode.spinning
+
+    /// How the host sends requests, in the `hostPipelined` word. Changed only while no request is out.
+    enum HostMode: UInt32 {
+        /// One at a time, spinning for each reply: the worker spins for the next request too.
+        case spinning = 0
+        /// One at a time from a loop that does other work (a ``CallReplyPoller``): the worker sleeps at once.
+        case pipelined = 1
+        /// Several at once on the pipe (`SharedCallSlot+Queue.swift`): the worker reads requests and writes
+        /// replies on its pipes only, and checks each request's entry word before it runs it.
+        case queued = 2
+    }
 
     private init(descriptor: Int32, base: UnsafeMutableRawPointer) {
         self.descriptor = descriptor
@@ -69,7 +84,7 @@ final class SharedCallSlot: @unchecked Sendable {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    private func word(_ offset: Int) -> UnsafeMutablePointer<Atomic<UInt32>> {
+    func word(_ offset: Int) -> UnsafeMutablePointer<Atomic<UInt32>> {
         (base + offset).assumingMemoryBound(to: Atomic<UInt32>.self)
     }
 
@@ -205,10 +220,19 @@ final class SharedCallSlot: @unchecked Sendable {
     /// (a ``CallReplyPoller``), so that it sleeps at once after its reply instead of spinning for the next
     /// request. Call before sending each request; the shared word is written only when the answer changes.
     func announcePipelined(_ pipelined: Bool) {
-        guard pipelined != announcedPipelined else { return }
-        announcedPipelined = pipelined
-        hostPipelined.pointee.store(pipelined ? 1 : 0, ordering: .relaxed)
+        announce(pipelined ? .pipelined : .spinning)
     }
+
+    /// Host: sets the mode word (written only when it changes). Only while no request is out: the worker
+    /// reads it once per request, after the request arrived.
+    func announce(_ mode: HostMode) {
+        guard mode != announcedMode else { return }
+        announcedMode = mode
+        hostPipelined.pointee.store(mode.rawValue, ordering: .relaxed)
+    }
+
+    /// Worker: whether the host queues requests on the pipe (``HostMode/queued``); read once per request.
+    var hostQueues: Bool { hostPipelined.pointee.load(ordering: .relaxed) == HostMode.queued.rawValue }
 
     /// Host: done waiting on the pipe; the worker may post replies again.
     func hostWoke() {
@@ -220,7 +244,7 @@ final class SharedCallSlot: @unchecked Sendable {
     /// Worker: spins for the next request (not at all while the host is pipelined: see
     /// ``announcePipelined(_:)``); nil means read the pipe (and call ``workerWoke()`` after).
     func takeRequest<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        let spinning = hostPipelined.pointee.load(ordering: .relaxed) == 0
+        let spinning = hostPipelined.pointee.load(ordering: .relaxed) == HostMode.spinning.rawValue
         return take(.request, claimingAs: .claimed, ownSleeping: workerSleeping, spinning: spinning, body)
     }
 

@@ -1,17 +1,20 @@
 /// The outcome of one call as a worker reports it (payload of a ``WorkerFrame/Kind/reply`` frame).
 ///
-/// Payload layout: status (i32: a `SKILL_STATUS_*` code, or ``resultTooLarge``); the plugin's JSON (result or
+/// Payload layout: status (i32: a `SKILL_STATUS_*` code, ``resultTooLarge`` or ``withdrawn``); the plugin's JSON (result or
 /// error object; empty when the plugin returned none); count (u32) of context changes, then that many
 /// (key string, value JSON) pairs the skill stored with `context_set`.
 public struct WorkerCallReply: Sendable, Equatable {
     /// Status the worker uses when the plugin's result exceeded ``maximumResultBytes``; `json` is then
     /// the decimal byte count of the refused result.
     public static let resultTooLarge: Int32 = -1
+    /// Status of the answer to a queued request the host took back before the worker started it
+    /// (`SharedCallSlot+Queue.swift`): nothing ran, `json` is empty. The host consumes it; no caller sees it.
+    public static let withdrawn: Int32 = -2
     /// The largest result a skill may return through a worker: 16 MiB. A skill's output goes back to a
     /// model, whose context holds far less; a larger result is a bug or an attack.
     public static let maximumResultBytes = PluginResult.maximumResultBytes
 
-    /// `SKILL_STATUS_*` or ``resultTooLarge``.
+    /// `SKILL_STATUS_*`, ``resultTooLarge`` or ``withdrawn``.
     public var status: Int32
     /// The plugin's JSON bytes (result on success, error object otherwise); empty when absent.
     public var json: [UInt8]

@@ -1,12 +1,29 @@
 import Synchronization
 
 /// Hands out a plugin's worker slots: at most `maxWorkers` exist; a call takes a free one or waits in line
-/// (first come, first served). Also keeps the pool's crash count for back-off. Thread-safe.
+/// (first come, first served). A pipelined call (one that may be queued in a worker, `WorkerSlot+Queue.swift`)
+/// may instead share a slot whose worker takes queued calls with up to `queueDepth - 1` others: it gets the
+/// least shared such slot. Also keeps the pool's crash count for back-off. Thread-safe.
 final class WorkerPool: Sendable {
+    /// A place in the pool: a slot for this call alone, or shared with other queued calls.
+    struct Place {
+        let slot: WorkerSlot
+        let shared: Bool
+    }
+
+    private struct Waiter {
+        let id: UInt64
+        /// The queue depth a pipelined waiter accepts (nil: it needs a slot of its own).
+        let depth: Int?
+        let continuation: UnsafeContinuation<Place?, Never>
+    }
+
     private struct State {
         var idle: [WorkerSlot] = []
+        /// Slots held by queued calls, with how many hold each.
+        var shared: [(slot: WorkerSlot, holders: Int)] = []
         var created = 0
-        var waiters: [(id: UInt64, continuation: UnsafeContinuation<WorkerSlot?, Never>)] = []
+        var waiters: [Waiter] = []
         var withdrawnWaiters: Set<UInt64> = []
         var nextWaiterID: UInt64 = 0
         var isShutDown = false
@@ -14,6 +31,42 @@ final class WorkerPool: Sendable {
         var lastCrash: Double = 0
         var broken: String?
         var all: [WorkerSlot] = []
+        /// Shared places handed out so far (queued calls).
+        var sharedPlaces = 0
+
+        /// A place for a call that accepts `depth` (nil: exclusive), without waiting; `.create` when a new
+        /// slot may be made for it.
+        mutating func place(depth: Int?, capacity: Int) -> Place?? {
+            if let depth, depth > 1 {
+                var best: Int?
+                for index in shared.indices where shared[index].holders < depth
+                    && shared[index].slot.acceptsQueuedCalls.load(ordering: .sequentiallyConsistent)
+                    && (best == nil || shared[index].holders < shared[best!].holders)
+                {
+                    best = index
+                }
+                // An idle slot that takes queued calls holds none yet: the least shared of all.
+                if let index = idle.firstIndex(where: { $0.acceptsQueuedCalls.load(ordering: .sequentiallyConsistent) }),
+                    best.map({ shared[$0].holders > 0 }) ?? true
+                {
+                    let slot = idle.remove(at: index)
+                    shared.append((slot, 1))
+                    sharedPlaces += 1
+                    return Place(slot: slot, shared: true)
+                }
+                if let best {
+                    shared[best].holders += 1
+                    sharedPlaces += 1
+                    return Place(slot: shared[best].slot, shared: true)
+                }
+            }
+            if let slot = idle.popLast() { return Place(slot: slot, shared: false) }
+            if created < capacity {
+                created += 1
+                return .some(nil)
+            }
+            return nil
+        }
     }
 
     private let capacity: Int
@@ -27,6 +80,9 @@ final class WorkerPool: Sendable {
         }
     }
 
+    /// How many shared places (queued calls) the pool has handed out.
+    var sharedPlacesGiven: Int { state.withLock { $0.sharedPlaces } }
+
     /// Why the plugin is refused, once it crashed too often.
     var brokenReason: String? { state.withLock { $0.broken } }
 
@@ -36,39 +92,52 @@ final class WorkerPool: Sendable {
     /// A free slot, waiting for one when all are busy. Returns nil when the task is cancelled, the pool shut
     /// down, or `deadline` (CLOCK_MONOTONIC nanoseconds) passed while waiting.
     nonisolated(nonsending) func acquire(deadline: UInt64) async -> WorkerSlot? {
-        enum Immediate { case slot(WorkerSlot), create, wait(UInt64), refused }
+        await acquire(deadline: deadline, queueDepth: nil)?.slot
+    }
+
+    /// A place for a call: with `queueDepth` over 1 a shared place in a slot that takes queued calls when
+    /// there is one, else a slot of its own; waits when there is neither. Nil when the task is cancelled, the
+    /// pool shut down, or `deadline` passed while waiting (`UInt64.max`: no deadline).
+    nonisolated(nonsending) func acquire(deadline: UInt64, queueDepth: Int?) async -> Place? {
+        enum Immediate { case place(Place), create, wait(UInt64), refused }
         let immediate: Immediate = state.withLock { state in
             if state.isShutDown { return .refused }
-            if let slot = state.idle.popLast() { return .slot(slot) }
-            if state.created < capacity {
-                state.created += 1
-                return .create
+            switch state.place(depth: queueDepth, capacity: capacity) {
+            case .some(.some(let place)): return .place(place)
+            case .some(.none): return .create
+            case .none:
+                state.nextWaiterID += 1
+                return .wait(state.nextWaiterID)
             }
-            state.nextWaiterID += 1
-            return .wait(state.nextWaiterID)
         }
         switch immediate {
-        case .slot(let slot): return slot
+        case .place(let place): return place
         case .refused: return nil
         case .create:
             let slot = WorkerSlot()
+            slot.becameIdle = { [weak self] in self?.serveWaiters() }
             state.withLock { $0.all.append(slot) }
-            return slot
+            return Place(slot: slot, shared: false)
         case .wait(let id):
             let now = Posix.monotonicNanoseconds()
-            let timer = Task { [self] in
+            let timer: Task<Void, Never>? = deadline == .max ? nil : Task { [self] in
                 guard (try? await Task.sleep(nanoseconds: deadline > now ? deadline - now : 0)) != nil else { return }
                 withdraw(id)
             }
-            defer { timer.cancel() }
+            defer { timer?.cancel() }
             return await withTaskCancellationHandler {
                 await withUnsafeContinuation { continuation in
                     let resumeNow: Bool = state.withLock { state in
                         if state.withdrawnWaiters.remove(id) != nil || state.isShutDown { return true }
-                        state.waiters.append((id, continuation))
+                        state.waiters.append(Waiter(id: id, depth: queueDepth, continuation: continuation))
                         return false
                     }
-                    if resumeNow { continuation.resume(returning: nil) }
+                    if resumeNow {
+                        continuation.resume(returning: nil)
+                    } else {
+                        // A place may have come free between the look above and joining the line.
+                        serveWaiters()
+                    }
                 }
             } onCancel: {
                 withdraw(id)
@@ -78,7 +147,7 @@ final class WorkerPool: Sendable {
 
     /// Takes waiter `id` out of the line and resumes it with nil (or remembers to, if it is not in line yet).
     private func withdraw(_ id: UInt64) {
-        let waiter: UnsafeContinuation<WorkerSlot?, Never>? = state.withLock { state in
+        let waiter: UnsafeContinuation<Place?, Never>? = state.withLock { state in
             if let index = state.waiters.firstIndex(where: { $0.id == id }) {
                 return state.waiters.remove(at: index).continuation
             }
@@ -88,14 +157,39 @@ final class WorkerPool: Sendable {
         waiter?.resume(returning: nil)
     }
 
-    /// Gives a slot back: to the first waiter, else to the free list.
+    /// Gives a place back, then serves the waiters that can now have one.
     func release(_ slot: WorkerSlot) {
-        let waiter: UnsafeContinuation<WorkerSlot?, Never>? = state.withLock { state in
-            if !state.waiters.isEmpty { return state.waiters.removeFirst().continuation }
-            state.idle.append(slot)
-            return nil
+        release(Place(slot: slot, shared: false))
+    }
+
+    /// Gives a place back, then serves the waiters that can now have one.
+    func release(_ place: Place) {
+        state.withLock { state in
+            if place.shared, let index = state.shared.firstIndex(where: { $0.slot === place.slot }) {
+                state.shared[index].holders -= 1
+                if state.shared[index].holders == 0 {
+                    state.shared.remove(at: index)
+                    state.idle.append(place.slot)
+                }
+            } else {
+                state.idle.append(place.slot)
+            }
         }
-        waiter?.resume(returning: slot)
+        serveWaiters()
+    }
+
+    /// Hands places to waiters in line order while there are places for them.
+    func serveWaiters() {
+        var served: [(UnsafeContinuation<Place?, Never>, Place)] = []
+        state.withLock { state in
+            while let first = state.waiters.first {
+                // Waiters exist only once every slot was made: a place is an existing slot or none.
+                guard case .some(.some(let found)) = state.place(depth: first.depth, capacity: capacity) else { break }
+                state.waiters.removeFirst()
+                served.append((first.continuation, found))
+            }
+        }
+        for (continuation, place) in served { continuation.resume(returning: place) }
     }
 
     /// Counts a crash at monotonic time `now`; returns the number in a row. At `limit`, marks the pool

@@ -22,6 +22,16 @@ public struct WorkerPoolConfiguration: Sendable {
     /// Where a worker started ahead of need waits to be adopted by this pool's first launch (``WorkerPrestart``);
     /// nil = every worker is spawned when it is needed.
     public var prestart: WorkerPrestart? = nil
+    /// Calls a pipelined caller (one with a ``CallReplyPoller``, `skillhost mcp`) may have queued in one
+    /// worker at once (`WorkerSlot+Queue.swift`); 1 turns queueing off. At most ``maximumQueueDepth``.
+    public var queueDepth: Int = WorkerPoolConfiguration.defaultQueueDepth {
+        didSet { queueDepth = min(max(1, queueDepth), Self.maximumQueueDepth) }
+    }
+    /// The default ``queueDepth``: enough for one wake-up of a worker to serve a burst, few enough that a
+    /// burst spreads over the pool's workers.
+    public static let defaultQueueDepth = 8
+    /// The largest ``queueDepth``.
+    public static let maximumQueueDepth = 8
 
     public init(
         pluginID: String, pluginPath: String, workerExecutable: String, maxWorkers: Int = 2,

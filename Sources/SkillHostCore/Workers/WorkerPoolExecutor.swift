@@ -19,7 +19,7 @@ import Glibc
 public final class WorkerPoolExecutor: PluginExecutor {
     /// The pool's settings.
     public let configuration: WorkerPoolConfiguration
-    private let pool: WorkerPool
+    let pool: WorkerPool
 
     /// A pool for one plugin; no worker starts before the first call.
     public init(_ configuration: WorkerPoolConfiguration) {
@@ -36,38 +36,68 @@ public final class WorkerPoolExecutor: PluginExecutor {
     public var brokenReason: String? { pool.brokenReason }
 
     public func execute(_ call: SkillCall) async throws(HostError) -> JSONValue {
-        let pluginID = configuration.pluginID
         if let broken = pool.brokenReason {
-            throw HostError(.pluginCrashed, broken, skillID: call.skillID, pluginID: pluginID)
+            throw HostError(.pluginCrashed, broken, skillID: call.skillID, pluginID: configuration.pluginID)
         }
-        let started = Posix.monotonicNanoseconds()
         let timeout = call.timeout > 0 ? call.timeout : SkillDefaults.timeout
-        let deadline = started + UInt64(timeout * 1e9)
-        let acquired = await pool.acquire(deadline: deadline)
-        if acquired == nil, !Task.isCancelled, Posix.monotonicNanoseconds() < deadline {
-            throw cancelledError(call)  // the pool shut down
+        // A pipelined caller's calls may be queued in a worker (WorkerSlot+Queue.swift). They wait for their
+        // place without a deadline, as they would have waited in the caller's own line (the MCP server's
+        // limiter bounds how many wait): their timeouts count from when they run.
+        let poller = CallReplyPoller.current
+        var queueDepth: Int? = poller != nil && configuration.queueDepth > 1 ? configuration.queueDepth : nil
+        var attempts = 0
+        while true {
+            var started = Posix.monotonicNanoseconds()
+            var deadline = started + UInt64(timeout * 1e9)
+            let acquired = await pool.acquire(deadline: poller != nil ? .max : deadline, queueDepth: queueDepth)
+            guard let place = acquired else {
+                if Task.isCancelled || poller != nil || Posix.monotonicNanoseconds() < deadline {
+                    throw cancelledError(call)  // cancelled, or the pool shut down
+                }
+                throw waitedTooLong(call, timeout: timeout)
+            }
+            if poller != nil {
+                started = Posix.monotonicNanoseconds()
+                deadline = started + UInt64(timeout * 1e9)
+            }
+            let outcome: WorkerSlot.Outcome
+            do {
+                defer { pool.release(place) }
+                outcome = try await attempt(call, in: place, poller: poller, timeout: timeout, deadline: deadline)
+            }
+            if case .notStarted(let exclusive) = outcome {
+                // It never ran: run it again (on a slot of its own when it cannot be queued, or after two
+                // tries, so that a call is never passed around for ever).
+                attempts += 1
+                if exclusive || attempts >= 2 { queueDepth = nil }
+                continue
+            }
+            return try result(of: outcome, call: call, slot: place.slot, started: started, timeout: timeout, deadline: deadline)
         }
-        if let slot = acquired {
-            defer { pool.release(slot) }
-            return try await execute(call, on: slot, started: started, timeout: timeout, deadline: deadline)
-        }
-        if Task.isCancelled { throw cancelledError(call) }
-        throw waitedTooLong(call, timeout: timeout)
     }
 
-    /// The part of ``execute(_:)`` that runs once the call holds `slot`.
-    nonisolated(nonsending) private func execute(
-        _ call: SkillCall, on slot: WorkerSlot, started: UInt64, timeout: Double, deadline: UInt64
-    ) async throws(HostError) -> JSONValue {
-        let pluginID = configuration.pluginID
+    /// One try of a call in `place`: queued in its worker when the place is shared, else the slot's own call.
+    nonisolated(nonsending) private func attempt(
+        _ call: SkillCall, in place: WorkerPool.Place, poller: CallReplyPoller?, timeout: Double, deadline: UInt64
+    ) async throws(HostError) -> WorkerSlot.Outcome {
         try await waitOutBackoff(call)
         guard Posix.monotonicNanoseconds() < deadline else {
             throw waitedTooLong(call, timeout: timeout)
         }
-
         let wallClockDeadline = Int64((Posix.unixSeconds() * 1000) + timeout * 1000)
         let request = WorkerCallRequest(call, deadlineUnixMilliseconds: wallClockDeadline)
-        let outcome = await slot.call(request, deadline: deadline, configuration: configuration)
+        if place.shared, let poller {
+            return await place.slot.queuedCall(request, timeout: timeout, poller: poller, configuration: configuration)
+        }
+        return await place.slot.call(request, deadline: deadline, configuration: configuration)
+    }
+
+    /// What a call's outcome means for its caller: the result, or the error that says what happened.
+    private func result(
+        of outcome: WorkerSlot.Outcome, call: SkillCall, slot: WorkerSlot, started: UInt64, timeout: Double,
+        deadline: UInt64
+    ) throws(HostError) -> JSONValue {
+        let pluginID = configuration.pluginID
         if let pid = slot.workerPID { WorkerAttribution.current?.record(pid) }
         switch outcome {
         case .reply(let reply):
@@ -78,7 +108,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
             } catch {
                 throw SandboxDenial.explain(error, sandbox: configuration.sandbox, call: call)
             }
-        case .cancelled:
+        case .cancelled, .notStarted:
             throw cancelledError(call)
         case .failure(.timedOut, true) where Posix.monotonicNanoseconds() < deadline:
             throw crashed(.timedOut, whileLoading: true, call: call)

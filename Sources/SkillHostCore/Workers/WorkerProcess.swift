@@ -41,6 +41,12 @@ package final class WorkerProcess: @unchecked Sendable {
     var pipelined = false
     /// A worker idle longer than this is checked for life before a request goes into ``slot``.
     private static let idleCheckNanoseconds: UInt64 = 1_000_000
+    /// Requests sent to this process so far, in any mode: the next request's number (`SharedCallSlot+Queue`).
+    private(set) var requestsSent: UInt64 = 0
+    /// Replies received so far; `requestsSent - repliesReceived` are still out.
+    private(set) var repliesReceived: UInt64 = 0
+    /// Queued request frames not written yet (``enqueue(_:)``, ``flush()``).
+    private var outgoing: [UInt8] = []
     /// Set once the process has been reaped, so its pid is never signalled after reuse.
     private let exit = Mutex<WorkerExit?>(nil)
 
@@ -144,6 +150,7 @@ package final class WorkerProcess: @unchecked Sendable {
     /// Writes an encoded call frame. A failure is returned unsettled: a later ``awaitReply(deadline:)`` meets
     /// the same dead pipe and reports it.
     func send(_ frame: [UInt8]) -> Result<Void, FrameChannel.Failure> {
+        requestsSent &+= 1
         slotReply = nil
         waitsOnPipe = false
         if let slot {
@@ -181,6 +188,7 @@ package final class WorkerProcess: @unchecked Sendable {
         if let reply = slotReply ?? (takeSlotReply() ? slotReply : nil) {
             slotReply = nil
             lastReply = Posix.monotonicNanoseconds()
+            repliesReceived &+= 1
             return reply
         }
         defer {
@@ -194,10 +202,85 @@ package final class WorkerProcess: @unchecked Sendable {
                 try Self.reply(kind, payload)
             }
             lastReply = Posix.monotonicNanoseconds()
+            repliesReceived &+= 1
             return .success(reply)
         } catch {
             return .failure(error)
         }
+    }
+
+    // MARK: - Queued requests (several out at once, on the pipes; SharedCallSlot+Queue.swift)
+
+    /// Whether this worker can take queued requests (it has a shared slot for their entry words).
+    var canQueue: Bool { slot != nil }
+
+    /// Numbers the request in `frame`, marks its entry word queued and keeps it for ``flush()``; returns its
+    /// number. The caller keeps at most ``SharedCallSlot/entryCount`` requests out.
+    func enqueue(_ frame: [UInt8]) -> UInt64 {
+        let sequence = requestsSent
+        requestsSent &+= 1
+        slot?.announce(.queued)
+        slot?.markQueued(sequence)
+        outgoing += frame
+        return sequence
+    }
+
+    /// Writes the queued requests not written yet, in one `write` (one wake-up of a sleeping worker for all).
+    func flush() -> Result<Void, FrameChannel.Failure> {
+        guard !outgoing.isEmpty else { return .success(()) }
+        defer { outgoing.removeAll(keepingCapacity: true) }
+        do {
+            try channel.send(outgoing)
+            return .success(())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Takes back queued request `sequence` if the worker has not started it (see ``SharedCallSlot``).
+    func withdraw(_ sequence: UInt64) -> Bool { slot?.withdraw(sequence) ?? false }
+
+    /// Whether the worker has begun queued request `sequence`.
+    func hasStarted(_ sequence: UInt64) -> Bool { slot?.hasStarted(sequence) ?? false }
+
+    /// The next reply on the pipe if one is there now (or the failure that ends the channel); nil when none
+    /// is there yet. Never blocks.
+    func readyReply() -> Result<WorkerCallReply, FrameChannel.Failure>? {
+        guard channel.frameIsReady() else { return nil }
+        do {
+            let reply = try channel.receive(deadline: nil) { kind, payload throws(FrameError) in
+                try Self.reply(kind, payload)
+            }
+            repliesReceived &+= 1
+            lastReply = Posix.monotonicNanoseconds()
+            return .success(reply)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Waits for the next reply on the pipe until `deadline`, settling a failure (reaps a dead worker, stops
+    /// a misbehaving one); on the slot's thread.
+    func awaitQueuedReply(deadline: UInt64) -> Result<WorkerCallReply, Failure> {
+        do {
+            let reply = try channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
+                try Self.reply(kind, payload)
+            }
+            repliesReceived &+= 1
+            lastReply = Posix.monotonicNanoseconds()
+            return .success(reply)
+        } catch {
+            return .failure(settle(error, loading: false))
+        }
+    }
+
+    /// Reads and drops the replies still out (answers to withdrawn requests) before a request that is not
+    /// queued; false when they did not all come by `deadline` or the worker failed (retire it then).
+    func discardRepliesOut(deadline: UInt64) -> Bool {
+        while requestsSent != repliesReceived {
+            guard case .success = awaitQueuedReply(deadline: deadline) else { return false }
+        }
+        return true
     }
 
     /// Looks once, without spinning, for the reply in ``slot``; true when it is there (kept for

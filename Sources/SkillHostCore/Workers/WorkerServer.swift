@@ -80,6 +80,8 @@ public enum WorkerServer {
         var budget = CPUBudget(secondsPerCall: limits.cpuSeconds)
         var replyBuffer: [UInt8] = []
         var memo = CallMemo(label: library.label)
+        // Requests are numbered in arrival order, as the host numbers them (SharedCallSlot+Queue.swift).
+        var served: UInt64 = 0
         while true {
             let request: WorkerCallRequest
             do {
@@ -98,10 +100,19 @@ public enum WorkerServer {
                 PluginLog.write(label: "worker", level: 3, text: "stopping: \(error)")
                 return protocolFailureStatus
             }
-            budget.topUp()
-            let reply = serve(request, with: library, memo: &memo)
+            let sequence = served
+            served &+= 1
+            let queued = slot?.hostQueues ?? false
+            let reply: WorkerCallReply
+            if queued, let slot, !slot.start(sequence) {
+                reply = WorkerCallReply(status: WorkerCallReply.withdrawn, json: [])
+            } else {
+                budget.topUp()
+                reply = serve(request, with: library, memo: &memo)
+            }
             replyBuffer = reply.encodedFrame(reusing: replyBuffer)
-            if let slot, slot.postReply(replyBuffer) { continue }
+            // Replies to queued requests go on the pipe, in order, each at once (the next request may be slow).
+            if !queued, let slot, slot.postReply(replyBuffer) { continue }
             guard (try? channel.send(replyBuffer)) != nil else { return 0 }
         }
     }

@@ -4,12 +4,16 @@ import Glibc
 #endif
 
 /// One place in a plugin's worker pool: a thread the host owns and, while it lives, the worker process that
-/// thread talks to. A slot serves one call at a time; the pool hands slots out.
+/// thread talks to. A slot serves one call at a time, or up to the queue depth of pipelined calls queued in its
+/// worker (`WorkerSlot+Queue.swift`); the pool hands slots out.
 ///
 /// Threading: the slot's state (`process`, `loadedFile`) belongs to whoever holds the slot from the pool,
 /// and is used by one thread at a time: the calling task's thread for the fast path, then the slot's own
-/// ``thread`` for anything that blocks. Hand-offs go through the thread's queue and the continuation, which
-/// order the accesses. ``cancel()`` is the only call from elsewhere.
+/// ``thread`` for anything that blocks. Queued calls (`WorkerSlot+Queue.swift`), which share the slot, use
+/// it under ``queue``'s lock, or on ``thread`` while the slot drains; a call of the slot's own starts only
+/// once no queued call holds the slot, and reads what queued calls left on ``thread`` first. Hand-offs go
+/// through the thread's queue and the continuation, which order the accesses. ``cancel()`` (and
+/// ``cancelQueued(_:)``) are the only calls from elsewhere.
 final class WorkerSlot: @unchecked Sendable {
     /// How one call through this slot ended.
     enum Outcome: Sendable {
@@ -19,6 +23,9 @@ final class WorkerSlot: @unchecked Sendable {
         case failure(WorkerProcess.Failure, whileLoading: Bool)
         /// ``cancel()`` stopped the call.
         case cancelled
+        /// A queued call that did not run (`WorkerSlot+Queue.swift`); run it again, `exclusive`ly when its
+        /// request is too large to queue.
+        case notStarted(exclusive: Bool)
     }
 
     /// How long the calling thread polls for a quick reply before handing the wait to ``thread``. A trivial
@@ -30,18 +37,30 @@ final class WorkerSlot: @unchecked Sendable {
     static let pollNanoseconds: UInt64 = 2_000_000
     /// Requests larger than this skip the fast path (their write could block the calling thread).
     static let fastPathFrameLimit = 32 << 10
+    /// Requests larger than this are not queued: with at most ``queuedEntryLimit`` × 4 KiB out, a batch's
+    /// `write` never waits for the worker (a pipe holds 64 KiB), so the loop that writes it never blocks.
+    static let queuedFrameLimit = 4 << 10
+
+    /// Calls queued in the worker (`WorkerSlot+Queue.swift`).
+    let queue = Mutex(CallQueue())
+    /// Whether the pool may give this slot to queued calls: its worker lives, can queue, and the slot is
+    /// not draining. Kept by the slot, read by the pool.
+    let acceptsQueuedCalls = Atomic<Bool>(false)
+    /// Told when the slot takes queued calls again, or lost its worker, after draining (the pool serves its
+    /// waiters then). Set once, by the pool, before the slot is used.
+    nonisolated(unsafe) var becameIdle: (@Sendable () -> Void)?
 
     /// The thread all of this slot's blocking work runs on.
     let thread = BlockingThread()
-    private var process: WorkerProcess?
+    var process: WorkerProcess?
     /// The plugin file as it was when ``process`` loaded it; a changed file retires the worker.
-    private var loadedFile: Posix.FileStatus?
+    var loadedFile: Posix.FileStatus?
     private var sendBuffer: [UInt8] = []
     /// Whether the call in flight is collected by a ``CallReplyPoller`` (its caller is a loop that does
     /// other work between requests); told to the worker with each request (``WorkerProcess/pipelined``).
     private var pipelined = false
     /// When the fast path last compared the plugin file with ``loadedFile`` (CLOCK_MONOTONIC nanoseconds).
-    private var lastFileCheck: UInt64 = 0
+    var lastFileCheck: UInt64 = 0
     /// How often the fast path looks at the plugin file (a `stat`); the slow path always does.
     static let fileCheckInterval: UInt64 = 50_000_000
     /// The worker of the call in flight, for ``cancel()`` from another thread.
@@ -65,11 +84,13 @@ final class WorkerSlot: @unchecked Sendable {
         _ request: WorkerCallRequest, deadline: UInt64, configuration: WorkerPoolConfiguration
     ) async -> Outcome {
         cancelled.store(false, ordering: .sequentiallyConsistent)
-        return await withTaskCancellationHandler {
+        let outcome: Outcome = await withTaskCancellationHandler {
             sendBuffer = request.encodedFrame(reusing: sendBuffer)
             let poller = CallReplyPoller.current
             pipelined = poller != nil
-            let fast = fastPath(deadline: deadline, configuration: configuration, spin: poller == nil)
+            // Answers to withdrawn queued calls may still be out: the slot's thread reads them first.
+            let fast: (outcome: Outcome?, sent: Bool) =
+                queue.withLock({ $0.isIdle }) ? fastPath(deadline: deadline, configuration: configuration, spin: poller == nil) : (nil, false)
             if let outcome = fast.outcome { return outcome }
             let sent = fast.sent
             if sent, let poller {
@@ -100,6 +121,10 @@ final class WorkerSlot: @unchecked Sendable {
         } onCancel: {
             cancel()
         }
+        var queueable = false
+        if case .reply = outcome { queueable = process?.canQueue ?? false }
+        acceptsQueuedCalls.store(queueable, ordering: .sequentiallyConsistent)
+        return outcome
     }
 
     /// Finishes the call on ``thread``: waits for the reply of a request already `sent`, or runs the whole
@@ -138,7 +163,7 @@ final class WorkerSlot: @unchecked Sendable {
     /// With `spin` false (a ``CallReplyPoller`` waits for the reply instead) it looks for the reply once.
     private func fastPath(deadline: UInt64, configuration: WorkerPoolConfiguration, spin: Bool) -> (outcome: Outcome?, sent: Bool) {
         guard sendBuffer.count <= Self.fastPathFrameLimit, let worker = process,
-            !cancelled.load(ordering: .sequentiallyConsistent)
+            worker.requestsSent == worker.repliesReceived, !cancelled.load(ordering: .sequentiallyConsistent)
         else { return (nil, false) }
         let now = Posix.monotonicNanoseconds()
         if now &- lastFileCheck > Self.fileCheckInterval {
@@ -164,6 +189,11 @@ final class WorkerSlot: @unchecked Sendable {
     /// On ``thread``: the whole call.
     private func run(deadline: UInt64, configuration: WorkerPoolConfiguration) -> Outcome {
         if cancelled.load(ordering: .sequentiallyConsistent) { return .cancelled }
+        // What queued calls left: entries taken back, whose answers are still on the pipe.
+        queue.withLock { $0.entries.removeAll() }
+        if let worker = process, !worker.discardRepliesOut(deadline: Posix.monotonicNanoseconds() + 5_000_000_000) {
+            takeProcess()?.stop()
+        }
         let file = try? Posix.status(ofPath: configuration.pluginPath)
         if process != nil, file != loadedFile {
             // The file was replaced or rewritten: the worker runs the old code (or a torn mapping of it).

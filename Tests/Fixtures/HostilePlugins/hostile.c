@@ -8,7 +8,8 @@
  * hostile.exit (calls exit(7)), hostile.fail (reports SKILL_STATUS_FAILED), hostile.context (increments
  * the session value "counter"), hostile.sleep ({"ms": N}), hostile.pid (the worker's pid),
  * hostile.limits (the rlimits it runs under), hostile.stdin (reads fd 0, where a careless plugin could steal
- * the host's frames).
+ * the host's frames), hostile.served (how many calls this process ran before this one: a call that never
+ * ran leaves no trace in it).
  */
 #include "skill_abi.h"
 
@@ -40,8 +41,12 @@ static const char manifest[] =
     SKILL("sleep", "Sleeps for ms milliseconds.") ","
     SKILL("pid", "Returns the process id.") ","
     SKILL("limits", "Returns its resource limits.") ","
-    SKILL("stdin", "Reads its standard input.")
+    SKILL("stdin", "Reads its standard input.") ","
+    SKILL("served", "Returns how many calls this process ran before this one.")
     "]}";
+
+/* Calls this process has run (every skill counts). */
+static long long calls_served;
 
 static skill_status answer(skill_result *result, skill_status status, char *json) {
     result->status = status;
@@ -67,6 +72,8 @@ static skill_status invoke(const skill_plugin_descriptor *plugin, const char *sk
                            size_t arguments_length, const skill_call_context *context, skill_result *result) {
     (void)plugin;
     const char *name = skill_id + strlen("hostile.");
+    long long served_before = calls_served++;
+    if (strcmp(name, "served") == 0) return answer(result, SKILL_STATUS_OK, format("{\"served\":%lld}", served_before, 0, 0));
     if (strcmp(name, "ok") == 0) {
         char *json = malloc(arguments_length + 32);
         memcpy(json, "{\"ok\":true,\"echo\":", 18);

@@ -1,0 +1,326 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Queued calls: a pipelined caller (one with a ``CallReplyPoller``) may have up to
+/// ``WorkerPoolConfiguration/queueDepth`` calls out to one worker at once, so a burst costs one wake-up of
+/// the worker per batch instead of one per call.
+///
+/// How it travels. Each queued call's request frame is appended to the worker's outgoing bytes
+/// (``WorkerProcess/enqueue(_:)``), with its entry word marked `queued` in the shared slot
+/// (`SharedCallSlot+Queue.swift`); the poller's next round writes them all in one `write`. The worker
+/// serves them in order and answers each on its pipe at once; the poller reads the answers that are there
+/// (one non-blocking read for many) and resumes their calls, oldest first: replies match calls by order.
+///
+/// What stays as without queueing:
+/// - a call's timeout counts from when it became the oldest call out (the worker started it then), not
+///   from when it was queued behind others;
+/// - when the oldest call's reply is not there within ``pollNanoseconds`` (a slow skill), the slot stops
+///   taking queued calls and takes back every call queued behind it that the worker has not started: they
+///   return ``Outcome/notStarted`` and run elsewhere (or here, later), so a slow call holds up no other;
+///   the slot's thread then waits for the calls that did start, each until its deadline, as a call without
+///   queueing is waited for;
+/// - cancelling a call the worker has not started takes it back (it never runs); cancelling one it has
+///   started kills the worker, as without queueing;
+/// - when the worker dies (crash, timeout, killed), the call it was running fails with the cause, and the
+///   calls queued behind it, which never started, return ``Outcome/notStarted``.
+extension WorkerSlot {
+    /// One queued call, oldest first in ``CallQueue/entries``.
+    struct QueuedEntry {
+        let sequence: UInt64
+        /// Its timeout, in nanoseconds, counted from when it became the oldest call out.
+        let timeout: UInt64
+        /// Nil once the call was resumed (a withdrawn entry stays until the worker's answer to it arrives).
+        var continuation: UnsafeContinuation<Outcome, Never>?
+        /// Taken back before the worker started it: its answer (``WorkerCallReply/withdrawn``) is dropped.
+        var withdrawn = false
+        /// Its request was written to the worker.
+        var written = false
+        /// Cancelled while the worker ran it: the worker was killed, and the call reports ``Outcome/cancelled``.
+        var cancelled = false
+    }
+
+    /// The slot's queued calls and who waits for their replies.
+    struct CallQueue {
+        var entries: [QueuedEntry] = []
+        /// The slot's thread owns the replies (a slow call, or a failure): no call is queued meanwhile.
+        var draining = false
+        /// When the oldest entry became the oldest with its request written (CLOCK_MONOTONIC nanoseconds):
+        /// the worker could start it from then on.
+        var headSince: UInt64 = 0
+        /// Whether no call is queued and nobody waits for a reply.
+        var isIdle: Bool { entries.isEmpty && !draining }
+    }
+
+    /// Entries a slot keeps at most, calls and calls taken back whose answers are still to come: with
+    /// requests of at most ``queuedFrameLimit`` bytes, what the worker has not read yet fits in its pipe
+    /// (64 KiB), so writing a batch never waits. Well within ``SharedCallSlot/entryCount``.
+    static let queuedEntryLimit = 16
+
+    /// Runs one call queued in this slot's worker; the caller holds a shared place from the pool and runs
+    /// with `poller` set. Returns ``Outcome/notStarted`` when the call did not run (no queue-capable worker
+    /// now, its request too large to queue, the plugin file changed, or taken back): the caller runs it
+    /// again.
+    nonisolated(nonsending) func queuedCall(
+        _ request: WorkerCallRequest, timeout: Double, poller: CallReplyPoller, configuration: WorkerPoolConfiguration
+    ) async -> Outcome {
+        let frame = request.encodedFrame()
+        guard frame.count <= Self.queuedFrameLimit else { return .notStarted(exclusive: true) }
+        if pluginFileChanged(configuration) {
+            // A call of its own retires the worker, which runs the old code, and starts a fresh one.
+            acceptsQueuedCalls.store(false, ordering: .sequentiallyConsistent)
+            return .notStarted(exclusive: true)
+        }
+        let ticket = QueueTicket()
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
+                let sequence: UInt64? = queue.withLock { queue in
+                    guard !queue.draining, let worker = process, worker.canQueue,
+                        queue.entries.count < Self.queuedEntryLimit
+                    else { return nil }
+                    let sequence = worker.enqueue(frame)
+                    queue.entries.append(QueuedEntry(
+                        sequence: sequence, timeout: UInt64(max(timeout, 0) * 1e9), continuation: continuation))
+                    return sequence
+                }
+                guard let sequence else {
+                    continuation.resume(returning: .notStarted(exclusive: false))
+                    return
+                }
+                if ticket.set(sequence) { cancelQueued(sequence) }
+                poller.add { [self] in pollQueue(for: sequence) }
+            }
+        } onCancel: {
+            if let sequence = ticket.cancel() { cancelQueued(sequence) }
+        }
+    }
+
+    /// Whether the plugin file is no longer the one the worker loaded; looked at every
+    /// ``fileCheckInterval``, as the fast path of a call of its own does.
+    private func pluginFileChanged(_ configuration: WorkerPoolConfiguration) -> Bool {
+        queue.withLock { _ in
+            let now = Posix.monotonicNanoseconds()
+            guard now &- lastFileCheck > Self.fileCheckInterval else { return false }
+            guard (try? Posix.status(ofPath: configuration.pluginPath)) == loadedFile else { return true }
+            lastFileCheck = now
+            return false
+        }
+    }
+
+    /// The poller's check for queued call `sequence`: writes what is queued, takes the replies that are
+    /// there and resumes their calls; true once this call is settled (resumed, or left to the slot's
+    /// thread). Only the oldest waiting call's check reads the pipe.
+    func pollQueue(for sequence: UInt64) -> Bool {
+        var resumes: [(UnsafeContinuation<Outcome, Never>, Outcome)] = []
+        let settled: Bool = queue.withLock { queue in
+            guard !queue.draining, let index = queue.entries.firstIndex(where: { $0.sequence == sequence }),
+                queue.entries[index].continuation != nil
+            else { return true }
+            guard let worker = process else {
+                startDraining(&queue, failure: nil, resumes: &resumes)
+                return true
+            }
+            // Only the first call still waiting reads; the checks of the others just look.
+            if queue.entries.firstIndex(where: { $0.continuation != nil }) != index { return false }
+            if case .failure(let failure) = worker.flush() {
+                startDraining(&queue, failure: failure, resumes: &resumes)
+                return true
+            }
+            Self.markWritten(&queue)
+            while let next = worker.readyReply() {
+                guard case .success(let reply) = next else {
+                    startDraining(&queue, failure: next.failure, resumes: &resumes)
+                    return true
+                }
+                guard let failure = Self.deliver(reply, to: &queue, resumes: &resumes) else { continue }
+                startDraining(&queue, failure: failure, resumes: &resumes)
+                return true
+            }
+            if !queue.entries.contains(where: { $0.sequence == sequence && $0.continuation != nil }) { return true }
+            if Posix.monotonicNanoseconds() &- queue.headSince > Self.pollNanoseconds {
+                startDraining(&queue, failure: nil, resumes: &resumes)
+                return true
+            }
+            return false
+        }
+        for (continuation, outcome) in resumes { continuation.resume(returning: outcome) }
+        return settled
+    }
+
+    /// After a flush: every entry's request is written; an oldest entry written just now starts its clock.
+    private static func markWritten(_ queue: inout CallQueue) {
+        if let first = queue.entries.first, !first.written { queue.headSince = Posix.monotonicNanoseconds() }
+        for index in queue.entries.indices { queue.entries[index].written = true }
+    }
+
+    /// Matches `reply` with the oldest entry: resumes its call (a withdrawn one's answer is dropped) and
+    /// starts the next entry's clock. Returns the failure when the reply does not fit the entry.
+    private static func deliver(
+        _ reply: WorkerCallReply, to queue: inout CallQueue,
+        resumes: inout [(UnsafeContinuation<Outcome, Never>, Outcome)]
+    ) -> FrameChannel.Failure? {
+        guard let head = queue.entries.first else {
+            return .corrupt(FrameError("the worker sent a reply no request asked for"))
+        }
+        guard head.withdrawn == (reply.status == WorkerCallReply.withdrawn) else {
+            return .corrupt(FrameError(head.withdrawn
+                ? "the worker answered a request it was told not to run" : "the worker refused a request it was given"))
+        }
+        queue.entries.removeFirst()
+        queue.headSince = Posix.monotonicNanoseconds()
+        if let continuation = head.continuation { resumes.append((continuation, .reply(reply))) }
+        return nil
+    }
+
+    /// Hands the replies to the slot's thread (under the queue's lock): no more calls are queued here, and
+    /// every call the worker has not started is taken back (``Outcome/notStarted``), so that none waits
+    /// behind a slow one or a dead worker.
+    private func startDraining(
+        _ queue: inout CallQueue, failure: FrameChannel.Failure?,
+        resumes: inout [(UnsafeContinuation<Outcome, Never>, Outcome)]
+    ) {
+        queue.draining = true
+        acceptsQueuedCalls.store(false, ordering: .sequentiallyConsistent)
+        let worker = process
+        for index in queue.entries.indices where queue.entries[index].continuation != nil {
+            guard let worker, worker.withdraw(queue.entries[index].sequence) else { continue }
+            queue.entries[index].withdrawn = true
+            resumes.append((queue.entries[index].continuation!, .notStarted(exclusive: false)))
+            queue.entries[index].continuation = nil
+        }
+        let accepted = thread.submit { [self] in drainQueue(failure: failure) }
+        if !accepted {
+            // The pool shut down: nobody will wait for the rest.
+            for index in queue.entries.indices {
+                if let continuation = queue.entries[index].continuation { resumes.append((continuation, .cancelled)) }
+                queue.entries[index].continuation = nil
+            }
+        }
+    }
+
+    /// On ``thread``: waits for the replies still out, each call until its deadline; on a failure the call
+    /// the worker was running fails with it and those behind it, which never started, return
+    /// ``Outcome/notStarted``. Ends the draining (the slot takes queued calls again when its worker lives).
+    /// `failure` is what the poller met, if anything: an end of file is met again here and settled.
+    private func drainQueue(failure: FrameChannel.Failure?) {
+        guard let worker = process else {
+            finishDraining(after: .system("the worker vanished"))
+            return
+        }
+        switch failure {
+        case .corrupt(let error)?:
+            worker.stop()
+            finishDraining(after: .protocolViolation(error.description))
+            return
+        case .system(let call, let code)?:
+            worker.stop()
+            finishDraining(after: .system("\(call) on the worker's pipe failed: \(Posix.describe(errno: code))"))
+            return
+        case .closed?, .timedOut?, nil:
+            break
+        }
+        while true {
+            let next: (deadline: UInt64, live: Bool)? = queue.withLock { queue in
+                guard let head = queue.entries.first else { return nil }
+                return (queue.headSince &+ head.timeout, !head.withdrawn)
+            }
+            guard let next else { break }
+            // A withdrawn request is answered at once (after the calls before it): bound that wait anyway.
+            let deadline = next.live ? next.deadline : Posix.monotonicNanoseconds() + 5_000_000_000
+            switch worker.awaitQueuedReply(deadline: deadline) {
+            case .success(let reply):
+                var resumes: [(UnsafeContinuation<Outcome, Never>, Outcome)] = []
+                let mismatch: FrameChannel.Failure? = queue.withLock { queue in
+                    Self.deliver(reply, to: &queue, resumes: &resumes)
+                }
+                for (continuation, outcome) in resumes { continuation.resume(returning: outcome) }
+                if let mismatch, case .corrupt(let error) = mismatch {
+                    worker.stop()
+                    finishDraining(after: .protocolViolation(error.description))
+                    return
+                }
+            case .failure(let settled):
+                finishDraining(after: settled)
+                return
+            }
+        }
+        let idle: Bool = queue.withLock { queue in
+            guard queue.entries.isEmpty else { return false }
+            queue.draining = false
+            return true
+        }
+        if idle {
+            acceptsQueuedCalls.store(true, ordering: .sequentiallyConsistent)
+            becameIdle?()
+        }
+    }
+
+    /// The worker failed while calls were out: the call it was running gets `failure` (or ``Outcome/cancelled``
+    /// when it was cancelled), the others ``Outcome/notStarted``; the worker is stopped and removed.
+    private func finishDraining(after failure: WorkerProcess.Failure) {
+        let worker = process
+        var resumes: [(UnsafeContinuation<Outcome, Never>, Outcome)] = []
+        queue.withLock { queue in
+            for entry in queue.entries {
+                guard let continuation = entry.continuation else { continue }
+                let started = worker?.hasStarted(entry.sequence) ?? false
+                let outcome: Outcome =
+                    entry.cancelled ? .cancelled : started ? .failure(failure, whileLoading: false) : .notStarted(exclusive: false)
+                resumes.append((continuation, outcome))
+            }
+            queue.entries.removeAll()
+            process = nil
+            queue.draining = false
+        }
+        for (continuation, outcome) in resumes { continuation.resume(returning: outcome) }
+        worker?.stop()
+        becameIdle?()
+    }
+
+    /// Cancels queued call `sequence`: takes it back when the worker has not started it, else kills the worker
+    /// (the call then reports ``Outcome/cancelled``). Any thread.
+    func cancelQueued(_ sequence: UInt64) {
+        let resume: UnsafeContinuation<Outcome, Never>? = queue.withLock { queue in
+            guard let index = queue.entries.firstIndex(where: { $0.sequence == sequence }),
+                let continuation = queue.entries[index].continuation, let worker = process
+            else { return nil }
+            if worker.withdraw(sequence) {
+                queue.entries[index].withdrawn = true
+                queue.entries[index].continuation = nil
+                return continuation
+            }
+            queue.entries[index].cancelled = true
+            worker.kill(SIGKILL)
+            return nil
+        }
+        resume?.resume(returning: .cancelled)
+    }
+}
+
+/// Hands a queued call's number from the enqueue to a cancellation handler that may run first or at the same
+/// time on another thread.
+final class QueueTicket: Sendable {
+    private static let unset = UInt64.max
+    private static let cancelledEarly = UInt64.max - 1
+    private let value = Atomic<UInt64>(QueueTicket.unset)
+
+    /// Records the number; true when the call was cancelled before (cancel it now).
+    func set(_ sequence: UInt64) -> Bool {
+        !value.compareExchange(expected: Self.unset, desired: sequence, ordering: .sequentiallyConsistent).exchanged
+    }
+
+    /// The number to cancel, or nil when it is not known yet (``set(_:)`` then reports the cancellation).
+    func cancel() -> UInt64? {
+        let (exchanged, found) = value.compareExchange(
+            expected: Self.unset, desired: Self.cancelledEarly, ordering: .sequentiallyConsistent)
+        return exchanged ? nil : found
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
