@@ -44,6 +44,17 @@ import Testing
         try await host.invoke(skillID: "fixture.echo", arguments: ["text": "hi"])
     }
 
+    @Test func aServerThatPollsRepliesLetsEachWorkerTakeAQueueOfCalls() throws {
+        let host = try Self.trustedHost()
+        var backend = HostMCPBackend(host: host)
+        let alone = try #require(try backend.callLimits()["fixture.echo"])
+        backend.queuesCalls = true
+        let queued = try #require(try backend.callLimits()["fixture.echo"])
+        #expect(alone.limit == 2)  // max_workers
+        #expect(queued.limit == 2 * WorkerPoolConfiguration.defaultQueueDepth)
+        #expect(queued.group == alone.group)
+    }
+
     @Test func aDisableBeforeTheBatchBeganRefusesTheCall() async throws {
         let host = try Self.trustedHost()
         host.beginCallBatch()

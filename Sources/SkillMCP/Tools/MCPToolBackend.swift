@@ -53,11 +53,18 @@ public struct HostMCPBackend: MCPToolBackend {
 
     public func inputArrived() { host.beginCallBatch() }
 
-    /// A plugin's calls share its executor: `max_workers` at once (the same for in-process plugins).
+    /// Whether the server collects worker replies on its loop (its calls carry a ``CallReplyPoller``): a plugin's
+    /// workers then take up to ``WorkerPoolConfiguration/queueDepth`` calls each at once (`WorkerSlot+Queue`).
+    public var queuesCalls = false
+
+    /// A plugin's calls share its executor: `max_workers` at once (the same for in-process plugins); with
+    /// ``queuesCalls``, `max_workers` × the queue depth for a plugin in worker processes.
     public func callLimits() throws(HostError) -> [String: MCPCallLimit] {
         var limits: [String: MCPCallLimit] = [:]
         for plugin in try host.currentCatalog().plugins {
-            let limit = MCPCallLimit(group: "\(plugin.settings.isolation.rawValue):\(plugin.path)", limit: plugin.settings.maxWorkers)
+            let depth = queuesCalls && plugin.settings.isolation == .process ? WorkerPoolConfiguration.defaultQueueDepth : 1
+            let limit = MCPCallLimit(
+                group: "\(plugin.settings.isolation.rawValue):\(plugin.path)", limit: plugin.settings.maxWorkers * depth)
             for skill in plugin.skills { limits[skill.id] = limit }
         }
         return limits

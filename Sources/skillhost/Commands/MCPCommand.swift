@@ -38,8 +38,10 @@ enum MCPCommand: Command {
             approval: MCPApprovalPolicy(allowWrites: parsed.has("--allow-writes"), registryPath: host.paths.registry),
             pageSize: pageSize)
         let skills = HostInstructionSkillSource(host: host)
+        var backend = HostMCPBackend(host: host)
+        backend.queuesCalls = transport.replyPoller != nil
         let server = MCPServer(
-            configuration: configuration, backend: HostMCPBackend(host: host), skills: skills,
+            configuration: configuration, backend: backend, skills: skills,
             send: transport.write, log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
             callExecutor: transport.callExecutor, replyPoller: transport.replyPoller)
         let watcher = MCPChangeWatcher(paths: [host.paths.registry, host.paths.plugins] + skills.watchedPaths) {
