@@ -17,6 +17,9 @@ public final class CallReplyPoller: Sendable {
     @TaskLocal public static var current: CallReplyPoller?
 
     private let checks = Mutex<[Check]>([])
+    /// The polling thread's buffers, kept between polls so that a poll allocates nothing: the checks taken
+    /// out, and those still waiting.
+    private let spare = Mutex<(taken: [Check], waiting: [Check])>(([], []))
 
     /// A poller with no calls.
     public init() {}
@@ -27,15 +30,22 @@ public final class CallReplyPoller: Sendable {
     /// Checks every waiting call once; returns how many were settled.
     @discardableResult
     public func poll() -> Int {
-        let taken = checks.withLock { checks in
-            defer { checks.removeAll(keepingCapacity: true) }
-            return checks
+        spare.withLock { spare in
+            checks.withLock { checks in swap(&checks, &spare.taken) }
+            guard !spare.taken.isEmpty else { return 0 }
+            for check in spare.taken where !check() { spare.waiting.append(check) }
+            let settled = spare.taken.count - spare.waiting.count
+            spare.taken.removeAll(keepingCapacity: true)
+            if !spare.waiting.isEmpty {
+                // Still waiting, ahead of the checks added meanwhile.
+                checks.withLock { checks in
+                    swap(&checks, &spare.waiting)
+                    checks.append(contentsOf: spare.waiting)
+                }
+                spare.waiting.removeAll(keepingCapacity: true)
+            }
+            return settled
         }
-        guard !taken.isEmpty else { return 0 }
-        var waiting: [Check] = []
-        for check in taken where !check() { waiting.append(check) }
-        if !waiting.isEmpty { checks.withLock { $0.insert(contentsOf: waiting, at: 0) } }
-        return taken.count - waiting.count
     }
 
     func add(_ check: @escaping Check) {

@@ -49,6 +49,8 @@ extension WorkerSlot {
         /// When the oldest entry became the oldest with its request written (CLOCK_MONOTONIC nanoseconds):
         /// the worker could start it from then on.
         var headSince: UInt64 = 0
+        /// The last request frame encoded (its storage is reused for the next).
+        var frame: [UInt8] = []
         /// Whether no call is queued and nobody waits for a reply.
         var isIdle: Bool { entries.isEmpty && !draining }
     }
@@ -65,8 +67,6 @@ extension WorkerSlot {
     nonisolated(nonsending) func queuedCall(
         _ request: WorkerCallRequest, timeout: Double, poller: CallReplyPoller, configuration: WorkerPoolConfiguration
     ) async -> Outcome {
-        let frame = request.encodedFrame()
-        guard frame.count <= Self.queuedFrameLimit else { return .notStarted(exclusive: true) }
         if pluginFileChanged(configuration) {
             // A call of its own retires the worker, which runs the old code, and starts a fresh one.
             acceptsQueuedCalls.store(false, ordering: .sequentiallyConsistent)
@@ -75,17 +75,20 @@ extension WorkerSlot {
         let ticket = QueueTicket()
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
-                let sequence: UInt64? = queue.withLock { queue in
+                let sequence: UInt64?? = queue.withLock { queue in
                     guard !queue.draining, let worker = process, worker.canQueue,
                         queue.entries.count < Self.queuedEntryLimit
-                    else { return nil }
-                    let sequence = worker.enqueue(frame)
+                    else { return .some(nil) }
+                    queue.frame = request.encodedFrame(reusing: queue.frame)
+                    guard queue.frame.count <= Self.queuedFrameLimit else { return nil }
+                    let sequence = worker.enqueue(queue.frame)
                     queue.entries.append(QueuedEntry(
                         sequence: sequence, timeout: UInt64(max(timeout, 0) * 1e9), continuation: continuation))
                     return sequence
                 }
-                guard let sequence else {
-                    continuation.resume(returning: .notStarted(exclusive: false))
+                guard let found = sequence, let sequence = found else {
+                    // Not queued now: on a slot of its own when its request is too large to queue.
+                    continuation.resume(returning: .notStarted(exclusive: sequence == nil))
                     return
                 }
                 if ticket.set(sequence) { cancelQueued(sequence) }
@@ -112,41 +115,43 @@ extension WorkerSlot {
     /// there and resumes their calls; true once this call is settled (resumed, or left to the slot's
     /// thread). Only the oldest waiting call's check reads the pipe.
     func pollQueue(for sequence: UInt64) -> Bool {
-        var resumes: [(UnsafeContinuation<Outcome, Never>, Outcome)] = []
-        let settled: Bool = queue.withLock { queue in
+        // Calls are resumed under the lock: that only queues their tasks on their executors.
+        let resume: Resume = { $0.resume(returning: $1) }
+        return queue.withLock { queue in
             guard !queue.draining, let index = queue.entries.firstIndex(where: { $0.sequence == sequence }),
                 queue.entries[index].continuation != nil
             else { return true }
             guard let worker = process else {
-                startDraining(&queue, failure: nil, resumes: &resumes)
+                startDraining(&queue, failure: nil, resume: resume)
                 return true
             }
             // Only the first call still waiting reads; the checks of the others just look.
             if queue.entries.firstIndex(where: { $0.continuation != nil }) != index { return false }
             if case .failure(let failure) = worker.flush() {
-                startDraining(&queue, failure: failure, resumes: &resumes)
+                startDraining(&queue, failure: failure, resume: resume)
                 return true
             }
             Self.markWritten(&queue)
             while let next = worker.readyReply() {
                 guard case .success(let reply) = next else {
-                    startDraining(&queue, failure: next.failure, resumes: &resumes)
+                    startDraining(&queue, failure: next.failure, resume: resume)
                     return true
                 }
-                guard let failure = Self.deliver(reply, to: &queue, resumes: &resumes) else { continue }
-                startDraining(&queue, failure: failure, resumes: &resumes)
+                guard let failure = Self.deliver(reply, to: &queue, resume: resume) else { continue }
+                startDraining(&queue, failure: failure, resume: resume)
                 return true
             }
             if !queue.entries.contains(where: { $0.sequence == sequence && $0.continuation != nil }) { return true }
             if Posix.monotonicNanoseconds() &- queue.headSince > Self.pollNanoseconds {
-                startDraining(&queue, failure: nil, resumes: &resumes)
+                startDraining(&queue, failure: nil, resume: resume)
                 return true
             }
             return false
         }
-        for (continuation, outcome) in resumes { continuation.resume(returning: outcome) }
-        return settled
     }
+
+    /// Resumes a queued call with its outcome.
+    typealias Resume = (UnsafeContinuation<Outcome, Never>, Outcome) -> Void
 
     /// After a flush: every entry's request is written; an oldest entry written just now starts its clock.
     private static func markWritten(_ queue: inout CallQueue) {
@@ -157,8 +162,7 @@ extension WorkerSlot {
     /// Matches `reply` with the oldest entry: resumes its call (a withdrawn one's answer is dropped) and
     /// starts the next entry's clock. Returns the failure when the reply does not fit the entry.
     private static func deliver(
-        _ reply: WorkerCallReply, to queue: inout CallQueue,
-        resumes: inout [(UnsafeContinuation<Outcome, Never>, Outcome)]
+        _ reply: WorkerCallReply, to queue: inout CallQueue, resume: Resume
     ) -> FrameChannel.Failure? {
         guard let head = queue.entries.first else {
             return .corrupt(FrameError("the worker sent a reply no request asked for"))
@@ -169,31 +173,28 @@ extension WorkerSlot {
         }
         queue.entries.removeFirst()
         queue.headSince = Posix.monotonicNanoseconds()
-        if let continuation = head.continuation { resumes.append((continuation, .reply(reply))) }
+        if let continuation = head.continuation { resume(continuation, .reply(reply)) }
         return nil
     }
 
     /// Hands the replies to the slot's thread (under the queue's lock): no more calls are queued here, and
     /// every call the worker has not started is taken back (``Outcome/notStarted``), so that none waits
     /// behind a slow one or a dead worker.
-    private func startDraining(
-        _ queue: inout CallQueue, failure: FrameChannel.Failure?,
-        resumes: inout [(UnsafeContinuation<Outcome, Never>, Outcome)]
-    ) {
+    private func startDraining(_ queue: inout CallQueue, failure: FrameChannel.Failure?, resume: Resume) {
         queue.draining = true
         acceptsQueuedCalls.store(false, ordering: .sequentiallyConsistent)
         let worker = process
         for index in queue.entries.indices where queue.entries[index].continuation != nil {
             guard let worker, worker.withdraw(queue.entries[index].sequence) else { continue }
             queue.entries[index].withdrawn = true
-            resumes.append((queue.entries[index].continuation!, .notStarted(exclusive: false)))
+            resume(queue.entries[index].continuation!, .notStarted(exclusive: false))
             queue.entries[index].continuation = nil
         }
         let accepted = thread.submit { [self] in drainQueue(failure: failure) }
         if !accepted {
             // The pool shut down: nobody will wait for the rest.
             for index in queue.entries.indices {
-                if let continuation = queue.entries[index].continuation { resumes.append((continuation, .cancelled)) }
+                if let continuation = queue.entries[index].continuation { resume(continuation, .cancelled) }
                 queue.entries[index].continuation = nil
             }
         }
@@ -230,11 +231,9 @@ extension WorkerSlot {
             let deadline = next.live ? next.deadline : Posix.monotonicNanoseconds() + 5_000_000_000
             switch worker.awaitQueuedReply(deadline: deadline) {
             case .success(let reply):
-                var resumes: [(UnsafeContinuation<Outcome, Never>, Outcome)] = []
                 let mismatch: FrameChannel.Failure? = queue.withLock { queue in
-                    Self.deliver(reply, to: &queue, resumes: &resumes)
+                    Self.deliver(reply, to: &queue) { $0.resume(returning: $1) }
                 }
-                for (continuation, outcome) in resumes { continuation.resume(returning: outcome) }
                 if let mismatch, case .corrupt(let error) = mismatch {
                     worker.stop()
                     finishDraining(after: .protocolViolation(error.description))

@@ -21,6 +21,8 @@ public final class MCPReadLoopExecutor: TaskExecutor, @unchecked Sendable {
     /// Read end and write end of the wake-up pipe (non-blocking, close-on-exec).
     private let wakeRead: Int32
     private let wakeWrite: Int32
+    /// The loop thread's job buffer between ``runJobs()`` calls (only that thread touches it).
+    nonisolated(unsafe) private var spareBatch: [UnownedJob] = []
     /// `pthread_self()` of the loop's thread while it runs (0 before and after).
     private let loopThread = Atomic<UInt>(0)
 
@@ -73,7 +75,10 @@ public final class MCPReadLoopExecutor: TaskExecutor, @unchecked Sendable {
 
     /// Runs every queued job, and the jobs they queue, until the queue is empty. On the loop's thread.
     func runJobs() {
-        var batch: [UnownedJob] = []
+        // The loop's buffer, swapped with the queue's, so that neither is allocated anew per batch.
+        var batch = spareBatch
+        spareBatch = []
+        defer { spareBatch = batch }
         while true {
             queue.withLock { queue in swap(&batch, &queue.jobs) }
             if batch.isEmpty { return }
