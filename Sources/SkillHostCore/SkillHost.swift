@@ -35,6 +35,8 @@ public final class SkillHost: Sendable {
     private let catalogCache = ProcessCatalogCache()
     /// The data folders made by this host, by plugin id.
     private let madeDataDirectories = Mutex<[String: String]>([:])
+    /// Bumped whenever an executor in ``executors`` is replaced (``SkillRoute/executor`` is then stale).
+    private let executorGeneration = Atomic<Int>(0)
     /// Made by the first ``startSpareWorker()``.
     private let prestart = Mutex<WorkerPrestart?>(nil)
 
@@ -191,30 +193,46 @@ public final class SkillHost: Sendable {
         let snapshot = try currentSnapshot()
         // An id the catalog knows as it is was canonical already: normalize only the others.
         var id = skillID
-        var found = snapshot.skill(id)
+        var found = snapshot.route(id)
         if found == nil {
             id = Identifier.normalize(skillID)
-            found = snapshot.skill(id)
+            found = snapshot.route(id)
         }
-        guard let (skill, plugin) = found else {
+        guard let route = found else {
             if let plugin = snapshot.catalog.plugin(id) {
                 let names = plugin.skills.map(\.id).joined(separator: ", ")
                 throw HostError(.notFound, "\"\(id)\" is a plugin, not a skill; call one of its skills: \(names)", pluginID: plugin.id)
             }
             throw HostError(.notFound, "no skill \"\(id)\"; \(snapshot.catalog.didYouMean(id, among: [.skill]))run 'skillhost list' to see the skills", skillID: id)
         }
-        try checkUsable(skill, plugin)
+        try checkUsable(route.skill, route.plugin)
         for gate in gateKinds {
             switch gate {
             case .trust(let trust):
                 // The catalog's look at the files stands for the gate's own (same paths, same moment).
-                try trust.check(skill, plugin: plugin, build: snapshot.build, stamps: snapshot.stamp(of:))
+                try trust.check(route.skill, plugin: route.plugin, build: snapshot.build, stamps: snapshot.stamp(of:))
             case .other(let gate):
-                try gate.check(skill, plugin: plugin)
+                try gate.check(route.skill, plugin: route.plugin)
             }
         }
-        try validator.validate(arguments, for: skill, generation: snapshot.generation)
-        try await approve(skill, arguments, options)
+        try validator.validate(arguments, for: route.skill, generation: snapshot.generation, route: route)
+        try await approve(route.skill, arguments, options)
+        let dataDirectory = try self.dataDirectory(route)
+        let callID = options.callID ?? UUID().uuidString.lowercased()
+        let call = SkillCall(
+            pluginID: route.plugin.id, pluginPath: route.plugin.path, skillID: route.skill.id, arguments: arguments,
+            callID: callID, sessionID: options.sessionID, idempotencyKey: options.idempotencyKey ?? callID,
+            timeout: route.skill.timeout, configuration: route.plugin.settings.configuration,
+            dataDirectory: dataDirectory, sessionContext: options.sessionContext)
+        let executor = try executor(for: route)
+        options.executionStarted?()
+        return try await executor.execute(call)
+    }
+
+    /// The plugin's data folder, made on its first call.
+    private func dataDirectory(_ route: SkillRoute) throws(HostError) -> String {
+        if let known = route.dataDirectory.withLock({ $0 }) { return known }
+        let plugin = route.plugin
         let dataDirectory: String
         if let made = madeDataDirectories.withLock({ $0[plugin.id] }) {
             dataDirectory = made
@@ -223,15 +241,18 @@ public final class SkillHost: Sendable {
             try Posix.makeDirectories(dataDirectory)
             madeDataDirectories.withLock { $0[plugin.id] = dataDirectory }
         }
-        let callID = options.callID ?? UUID().uuidString.lowercased()
-        let call = SkillCall(
-            pluginID: plugin.id, pluginPath: plugin.path, skillID: skill.id, arguments: arguments, callID: callID,
-            sessionID: options.sessionID, idempotencyKey: options.idempotencyKey ?? callID, timeout: skill.timeout,
-            configuration: plugin.settings.configuration, dataDirectory: dataDirectory,
-            sessionContext: options.sessionContext)
-        let executor = try executor(for: plugin, file: snapshot.stamp(of: plugin.path))
-        options.executionStarted?()
-        return try await executor.execute(call)
+        route.dataDirectory.withLock { $0 = dataDirectory }
+        return dataDirectory
+    }
+
+    /// The route's executor: the one found under this catalog build while no executor was replaced since,
+    /// else the host's (see ``executor(for:file:)``).
+    private func executor(for route: SkillRoute) throws(HostError) -> any PluginExecutor {
+        let generation = executorGeneration.load(ordering: .sequentiallyConsistent)
+        if let known = route.executor.withLock({ $0 }), known.generation == generation { return known.executor }
+        let executor = try executor(for: route.plugin, file: route.stamp)
+        route.executor.withLock { $0 = (executor, generation) }
+        return executor
     }
 
     private func checkUsable(_ skill: SkillDescription, _ plugin: PluginRecord) throws(HostError) {
@@ -291,6 +312,8 @@ public final class SkillHost: Sendable {
             if let existing = executors[key], existing.file == file { return (existing.executor, made) }
             let replaced = executors[key]?.executor
             executors[key] = (file, made)
+            // Routes that kept the replaced executor ask again.
+            executorGeneration.wrappingAdd(1, ordering: .sequentiallyConsistent)
             return (made, replaced)
         }
         if let unused { Task { await unused.shutdown() } }

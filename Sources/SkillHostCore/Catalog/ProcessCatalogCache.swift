@@ -14,7 +14,7 @@ final class ProcessCatalogCache: Sendable {
         let inputs: CatalogInputs
         /// Counts builds in this process: a compiled schema made under the same generation is current.
         let generation: Int
-        private let skillIndex: [String: (plugin: Int, skill: Int)]
+        private let routes: [String: SkillRoute]
         private let stamps: [String: CatalogInputs.Stamp]
 
         /// Numbers this build among all builds in the process (of every host): the trust gate keys its
@@ -26,14 +26,15 @@ final class ProcessCatalogCache: Sendable {
             self.inputs = inputs
             self.generation = generation
             self.build = build
-            var index: [String: (plugin: Int, skill: Int)] = [:]
-            for (pluginIndex, plugin) in catalog.plugins.enumerated() {
-                for (skillIndex, skill) in plugin.skills.enumerated() where index[skill.id] == nil {
-                    index[skill.id] = (pluginIndex, skillIndex)
+            let stamps = Dictionary(zip(inputs.paths, inputs.stamps), uniquingKeysWith: { first, _ in first })
+            var routes: [String: SkillRoute] = [:]
+            for plugin in catalog.plugins {
+                for skill in plugin.skills where routes[skill.id] == nil {
+                    routes[skill.id] = SkillRoute(skill: skill, plugin: plugin, stamp: stamps[plugin.path])
                 }
             }
-            self.skillIndex = index
-            self.stamps = Dictionary(zip(inputs.paths, inputs.stamps), uniquingKeysWith: { first, _ in first })
+            self.routes = routes
+            self.stamps = stamps
         }
 
         /// The status of an input (a plugin file) when this catalog was built; nil for a path it did not read.
@@ -41,10 +42,11 @@ final class ProcessCatalogCache: Sendable {
 
         /// The skill with this normalized id and its plugin (the first by path, like ``Catalog/skill(_:)``).
         func skill(_ id: String) -> (skill: SkillDescription, plugin: PluginRecord)? {
-            guard let (pluginIndex, skillIndex) = skillIndex[id] else { return nil }
-            let plugin = catalog.plugins[pluginIndex]
-            return (plugin.skills[skillIndex], plugin)
+            routes[id].map { ($0.skill, $0.plugin) }
         }
+
+        /// What a call of the skill with this normalized id needs (see ``SkillRoute``); nil for an unknown id.
+        func route(_ id: String) -> SkillRoute? { routes[id] }
     }
 
     /// The last snapshot, and the call batch in which its inputs were last found unchanged (0: none).

@@ -24,13 +24,22 @@ final class ArgumentValidator: Sendable {
     ///   `details` holds them as `[{"pointer", "keyword", "message"}]`.
     /// - Parameter generation: the catalog build `skill` comes from (``ProcessCatalogCache``); -1 when
     ///   unknown (the schema is then always compared).
-    func validate(_ arguments: JSONValue, for skill: SkillDescription, generation: Int = -1) throws(HostError) {
+    func validate(
+        _ arguments: JSONValue, for skill: SkillDescription, generation: Int = -1, route: SkillRoute? = nil
+    ) throws(HostError) {
         guard case .object = arguments else {
             throw HostError(.invalidArguments,
                 "skill \(skill.id): arguments must be a JSON object, got \(arguments.typeName); e.g. '{}'",
                 skillID: skill.id, pluginID: skill.pluginID)
         }
-        let schema = try self.schema(for: skill, generation: generation)
+        let schema: Schema
+        // A route keeps the schema compiled under its catalog build (no look-up by path and id).
+        if let known = route?.schema.withLock({ $0 }) {
+            schema = known
+        } else {
+            schema = try self.schema(for: skill, generation: generation)
+            route?.schema.withLock { $0 = schema }
+        }
         let errors = schema.validate(arguments, maxErrors: Self.maximumErrors)
         guard !errors.isEmpty else { return }
         let list = errors.map(\.description).joined(separator: "; ")

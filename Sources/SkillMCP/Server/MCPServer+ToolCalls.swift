@@ -19,8 +19,8 @@ extension MCPServer {
             // The tool is looked up in the stored catalog under the lock (copying the catalog out would
             // cost a retain and release of each of its parts per call).
             let (phase, known) = state.withLock { state -> (Phase, (AgentTool, MCPCallLimit?)?) in
-                guard let name, let tool = state.catalog?.tool(named: name) else { return (state.phase, nil) }
-                return (state.phase, (tool, state.catalog?.limits[tool.skillID]))
+                guard let name, let found = state.catalog?.call(named: name) else { return (state.phase, nil) }
+                return (state.phase, found)
             }
             guard phase != .new else {
                 throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "tools/call before initialize; send initialize first")

@@ -9,11 +9,25 @@ public struct MCPCallLimit: Sendable, Equatable {
     public var group: String
     /// Calls at once.
     public var limit: Int
+    /// The group as the limiter keys it: its name's hash is taken once, here, not twice per call (a group
+    /// names a plugin file by its path).
+    var key: GroupKey { GroupKey(name: group, hash: groupHash) }
+    private var groupHash: Int
 
     /// A limit.
     public init(group: String, limit: Int) {
         self.group = group
         self.limit = max(1, limit)
+        groupHash = group.hashValue
+    }
+
+    /// A group's name with its hash.
+    struct GroupKey: Hashable {
+        let name: String
+        let hash: Int
+
+        static func == (lhs: GroupKey, rhs: GroupKey) -> Bool { lhs.hash == rhs.hash && lhs.name == rhs.name }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 }
 
@@ -80,24 +94,24 @@ final class MCPCallLimiter: Sendable {
         }
     }
 
-    private let groups = Mutex<[String: Group]>([:])
+    private let groups = Mutex<[MCPCallLimit.GroupKey: Group]>([:])
 
     /// Takes a place in `limit.group` and returns true, or queues `start` (to run once a place passes to
     /// it) and returns false. `ticket` names the waiter for ``cancel(_:ticket:)``.
     func takeOrQueue(_ limit: MCPCallLimit, ticket: Int, start: @escaping Start) -> Bool {
         groups.withLock { groups in
-            groups[limit.group, default: Group()].take(limit, else: Waiter(ticket: ticket, start: start))
+            groups[limit.key, default: Group()].take(limit, else: Waiter(ticket: ticket, start: start))
         }
     }
 
     /// Removes a waiter that has not started; false when it is not queued (it started, or never waited).
     func cancel(_ limit: MCPCallLimit, ticket: Int) -> Bool {
-        groups.withLock { groups in groups[limit.group]?.waiting.remove(ticket: ticket) } != nil
+        groups.withLock { groups in groups[limit.key]?.waiting.remove(ticket: ticket) } != nil
     }
 
     /// Gives the place back: the first waiter of the group gets it and starts, on this thread.
     func release(_ limit: MCPCallLimit) {
-        let next: Waiter? = groups.withLock { groups in groups[limit.group]?.release() }
+        let next: Waiter? = groups.withLock { groups in groups[limit.key]?.release() }
         next?.start()
     }
 }

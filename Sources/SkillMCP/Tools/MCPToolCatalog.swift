@@ -12,7 +12,8 @@ public struct MCPToolCatalog: Sendable, Equatable {
     public let entries: [JSONValue]
     /// Calls at once, by skill id.
     public let limits: [String: MCPCallLimit]
-    private let positions: [String: Int]
+    /// Tool name → position in ``tools`` and the tool's limit: what a `tools/call` needs, in one look-up.
+    private let byName: [String: (position: Int, limit: MCPCallLimit?)]
 
     /// The catalog of these skills.
     public init(tools: [AgentTool], limits: [String: MCPCallLimit] = [:]) {
@@ -20,15 +21,28 @@ public struct MCPToolCatalog: Sendable, Equatable {
         let sorted = tools.sorted { $0.skillID < $1.skillID }
         let names = MCPToolNameMap(skillIDs: sorted.map(\.skillID))
         self.tools = sorted
-        self.positions = Dictionary(sorted.enumerated().map { ($1.skillID, $0) }, uniquingKeysWith: { first, _ in first })
+        var byName: [String: (position: Int, limit: MCPCallLimit?)] = [:]
+        for (position, tool) in sorted.enumerated() {
+            guard let name = names.toolName(for: tool.skillID), byName[name] == nil else { continue }
+            byName[name] = (position, limits[tool.skillID])
+        }
+        self.byName = byName
         self.names = names
         self.entries = sorted.map { Self.entry(for: $0, name: names.toolName(for: $0.skillID) ?? $0.skillID) }
     }
 
     /// The skill behind a tool name, nil when there is none.
     public func tool(named name: String) -> AgentTool? {
-        guard let id = names.skillID(for: name), let index = positions[id] else { return nil }
-        return tools[index]
+        byName[name].map { tools[$0.position] }
+    }
+
+    /// The tool behind a name and its limit (``limits`` of its skill id), nil when there is none.
+    func call(named name: String) -> (tool: AgentTool, limit: MCPCallLimit?)? {
+        byName[name].map { (tools[$0.position], $0.limit) }
+    }
+
+    public static func == (lhs: MCPToolCatalog, rhs: MCPToolCatalog) -> Bool {
+        lhs.tools == rhs.tools && lhs.names == rhs.names && lhs.entries == rhs.entries && lhs.limits == rhs.limits
     }
 
     /// One `tools/list` entry: name, title, description, inputSchema (the skill's parameters), annotations
