@@ -27,7 +27,7 @@ public struct HostSkillBackend: SkillBackend {
     /// The host calls ``SkillInvocation/executionStarted`` after approval, right before dispatch.
     public var reportsExecutionStart: Bool { true }
 
-    public func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
+    public nonisolated(nonsending) func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
         let approval = invocation.approval
         let key = invocation.idempotencyKey
             ?? (invocation.sessionID.isEmpty ? invocation.callID : invocation.sessionID + ":" + invocation.callID)

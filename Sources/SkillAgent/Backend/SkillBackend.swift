@@ -13,7 +13,7 @@ public protocol SkillBackend: Sendable {
     func tools() async throws -> [AgentTool]
 
     /// Runs one call and returns the skill's result JSON, or the failure as a ``HostError``.
-    func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError>
+    nonisolated(nonsending) func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError>
     /// Whether ``run(_:)`` calls ``SkillInvocation/executionStarted`` when the skill itself starts (after
     /// approval); the agent then starts the skill's timer at that moment. When false (the default) the
     /// timer starts with `run`.

@@ -25,7 +25,7 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource {
         InstructionTools.promptSection(for: (try? library.enabledSkills()) ?? [])
     }
 
-    public func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
+    public nonisolated(nonsending) func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
         let arguments = invocation.arguments
         switch invocation.skillID {
         case InstructionTools.activate:

@@ -30,7 +30,7 @@ public final class InProcessExecutor: PluginExecutor {
     }
 
     /// Runs one call on a thread of its own; see the type's discussion for timeouts and cancellation.
-    public func execute(_ call: SkillCall) async throws(HostError) -> JSONValue {
+    public nonisolated(nonsending) func execute(_ call: SkillCall) async throws(HostError) -> JSONValue {
         guard !isShutDown.load(ordering: .relaxed) else {
             throw HostError(.cancelled, "the executor for \(path) is shut down", skillID: call.skillID, pluginID: call.pluginID)
         }

@@ -52,7 +52,7 @@ public protocol PluginExecutor: Sendable {
     /// Runs one call and returns the skill's result JSON.
     /// - Throws: ``HostError`` with kind `skillFailed`, `invalidArguments`, `timeout`, `pluginCrashed`,
     ///   `cancelled`, `denied` or `invalidPlugin`. Cancelling the calling task cancels the call.
-    func execute(_ call: SkillCall) async throws(HostError) -> JSONValue
+    nonisolated(nonsending) func execute(_ call: SkillCall) async throws(HostError) -> JSONValue
 
     /// Stops workers and releases what the executor holds. Calls after this fail.
     func shutdown() async

@@ -35,7 +35,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
     /// Why the plugin is refused after repeated crashes; nil while it may run.
     public var brokenReason: String? { pool.brokenReason }
 
-    public func execute(_ call: SkillCall) async throws(HostError) -> JSONValue {
+    public nonisolated(nonsending) func execute(_ call: SkillCall) async throws(HostError) -> JSONValue {
         if let broken = pool.brokenReason {
             throw HostError(.pluginCrashed, broken, skillID: call.skillID, pluginID: configuration.pluginID)
         }

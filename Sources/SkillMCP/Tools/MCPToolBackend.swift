@@ -12,7 +12,7 @@ public protocol MCPToolBackend: Sendable {
     /// The enabled skills.
     func tools() throws(HostError) -> [AgentTool]
     /// Runs one call.
-    func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError>
+    nonisolated(nonsending) func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError>
     /// How many calls of each skill (by id) may run at once; skills not named are limited only by the
     /// server's `maximumCallsInFlight`. Called with ``tools()``, from threads the server owns.
     func callLimits() throws(HostError) -> [String: MCPCallLimit]
@@ -47,7 +47,7 @@ public struct HostMCPBackend: MCPToolBackend {
         try host.enabledSkills().map(AgentTool.init)
     }
 
-    public func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
+    public nonisolated(nonsending) func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
         await backend.run(invocation)
     }
 
