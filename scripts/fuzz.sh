@@ -33,7 +33,7 @@ case $config in
     release) optimize=-O; testing=(-Xswiftc -enable-testing); binary=$build/skillhost-fuzz-release ;;
     *) echo "FUZZ_CONFIG must be debug or release, not '$config'" >&2; exit 2 ;;
 esac
-targets=(json json-diff schema schema-diff manifest elf regex frame sse openai registry yaml ical mcp mcp-diff tzif)
+targets=(json json-diff schema schema-diff manifest elf regex frame frame-stream sse openai registry yaml ical mcp mcp-diff tzif)
 
 usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
@@ -77,7 +77,7 @@ run_target() {
     [ -d "$seeds" ] || seeds=
     case $target in
         json|json-diff|schema|schema-diff|manifest|registry|openai|mcp|mcp-diff) dict=(-dict=Tests/Fuzz/dictionaries/json.dict) ;;
-        frame) dict=(-dict=Tests/Fuzz/dictionaries/frame.dict) ;;
+        frame|frame-stream) dict=(-dict=Tests/Fuzz/dictionaries/frame.dict) ;;
     esac
     echo "==> fuzzing $target for ${seconds}s" >&2
     local log=$build/logs/$target.log

@@ -15,6 +15,7 @@ enum FuzzTargets {
         "elf": fuzzELF,
         "regex": fuzzRegex,
         "frame": fuzzFrame,
+        "frame-stream": fuzzFrameStream,
         "sse": fuzzSSE,
         "openai": fuzzOpenAI,
         "registry": fuzzRegistry,

@@ -53,6 +53,50 @@ import Testing
         }
     }
 
+    /// The frame-stream target's property (Tests/Fuzz/Targets/FrameStreamFuzz.swift) against a second
+    /// reader: the replies a queued-call host takes from its worker's pipe in chunks are the ones a channel
+    /// that is handed all the bytes at once takes, in order, ending where that one ends.
+    @Test func frameStreamInputsReadAlikeInChunksAndWhole() {
+        let inputs = FuzzCorpus.inputs("frame-stream")
+        #expect(!inputs.isEmpty)
+        func replies(_ bytes: [UInt8], chunk: Int) -> [WorkerCallReply?] {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { return [] }
+            let channel = FrameChannel(input: ends[0], output: -1)
+            defer { close(ends[0]) }
+            var taken: [WorkerCallReply?] = []
+            var ended = false
+            func take() {
+                while !ended, channel.frameIsReady() {
+                    do {
+                        taken.append(try channel.receive(deadline: nil) { kind, payload throws(FrameError) in
+                            guard kind == .reply else { throw FrameError("not a reply") }
+                            return try WorkerCallReply(payload: payload)
+                        })
+                    } catch {
+                        taken.append(nil)  // a bad frame or the end: the host stops reading this worker
+                        ended = true
+                    }
+                }
+            }
+            for start in stride(from: 0, to: bytes.count, by: chunk) where !ended {
+                let piece = Array(bytes[start..<min(start + chunk, bytes.count)])
+                _ = piece.withUnsafeBytes { write(ends[1], $0.baseAddress!, $0.count) }
+                take()
+            }
+            close(ends[1])
+            take()
+            return taken
+        }
+        for (name, input) in inputs {
+            guard let first = input.first else { continue }
+            let bytes = Array(input.dropFirst())
+            let whole = replies(bytes, chunk: max(bytes.count, 1))
+            #expect(whole.last == .some(nil), "\(name): the stream ends with its end or a bad frame")
+            #expect(replies(bytes, chunk: Int(first % 64) + 1) == whole, "\(name)")
+        }
+    }
+
     @Test func registryInputsAreReadOrRejected() {
         for (name, bytes) in FuzzCorpus.inputs("registry") {
             guard let document = try? JSONValue(parsing: bytes) else { continue }

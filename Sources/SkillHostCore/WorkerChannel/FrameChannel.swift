@@ -94,6 +94,9 @@ package final class FrameChannel {
         }
     }
 
+    /// Bytes the read buffer holds now (tests: it grows with what arrives, not with what a header claims).
+    var bufferBytes: Int { buffer.count }
+
     /// Whether a whole frame is buffered (``receive(deadline:_:)`` then takes it without a system call).
     var hasBufferedFrame: Bool {
         guard end - start >= WorkerFrame.headerSize else { return false }
@@ -131,19 +134,20 @@ package final class FrameChannel {
     /// Reads until `count` unread bytes are buffered, growing or compacting the buffer as needed.
     private func fill(atLeast count: Int, deadline: UInt64?) throws(Failure) {
         if end - start >= count { return }
-        if buffer.count - start < count {
-            if start > 0 {
-                buffer.withUnsafeMutableBytes { raw in
-                    _ = memmove(raw.baseAddress!, raw.baseAddress! + start, end - start)
-                }
-                end -= start
-                start = 0
+        if buffer.count - start < count, start > 0 {
+            buffer.withUnsafeMutableBytes { raw in
+                _ = memmove(raw.baseAddress!, raw.baseAddress! + start, end - start)
             }
-            if buffer.count < count {
-                buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
-            }
+            end -= start
+            start = 0
         }
         while end - start < count {
+            if end == buffer.count {
+                // Grown as the bytes come (doubling), not at once to the length a header claims: a worker
+                // that dies after announcing 80 MiB costs no 80 MiB buffer.
+                let grown = min(start + count, max(buffer.count * 2, Self.initialBufferBytes))
+                buffer.append(contentsOf: repeatElement(0, count: grown - buffer.count))
+            }
             if let deadline { try waitReadable(deadline: deadline) }
             let got = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress! + end, $0.count - end) }
             if got > 0 {
