@@ -12,51 +12,62 @@ public final class PlannedCalls: Sendable {
         /// The session's earlier calls with the call's idempotency key, read when its message was stored
         /// (nil when they were not read: idempotent skills).
         var earlier: [CallRecord]?
+        /// Calls with the same key that ended in this process since its message was stored, newest first
+        /// (``remember(_:callID:key:session:)``; only for a call whose earlier calls were read).
+        var ended: [CallRecord] = []
     }
 
+    /// The planned calls by call id; how looked-up calls ended is kept in the plans that wait for it, so
+    /// nothing outlives the message's calls (a long chat does not grow this, and a call with no twin
+    /// planned costs no bookkeeping when it ends).
     private let calls = Mutex<[String: Plan]>([:])
-    /// How calls that were looked up ended in this process, newest first, by session and idempotency key;
-    /// only since the session's last lookup (see ``plan(_:earlier:)``), so it holds one reply's calls at
-    /// most instead of growing with every call of a long chat.
-    private let outcomes = Mutex<[String: [String: [CallRecord]]]>([:])
 
     /// An empty plan.
     public init() {}
 
-    /// Remembers `call` (its row not written yet; the latest message's calls replace older ones of the same id).
+    /// Remembers `call` (its row not written yet; the latest message's calls replace older ones of the same
+    /// id). `earlier` was read in the transaction that stored the call's message, after the finishes of
+    /// every call of the session that had ended (they are written first).
     func plan(_ call: CallRecord, earlier: [CallRecord]? = nil) {
         calls.withLock { $0[call.callID] = Plan(call: call, earlier: earlier) }
-        // `earlier` was read in the transaction that stored the call's message, after the finishes of every
-        // call of the session that had ended (they are written first): what this process remembered of
-        // them is in the database now. (Calls of one message are all planned before any of them runs.)
-        if earlier != nil { outcomes.withLock { _ = $0.removeValue(forKey: call.sessionID) } }
     }
 
-    /// The session's calls with the idempotency key of planned call `callID`, newest first: those that
-    /// ended in this process since (``remember(_:)``), then those read with its message; nil when they
-    /// were not read.
-    func earlierCalls(of callID: String) -> [CallRecord]? {
-        guard
-            let (session, key, earlier) = calls.withLock({ plans in
-                plans[callID].flatMap { plan in plan.earlier.map { (plan.call.sessionID, plan.call.idempotencyKey, $0) } }
-            })
-        else { return nil }
-        guard let key, let ended = outcomes.withLock({ $0[session]?[key] }) else { return earlier }
-        return ended + earlier
+    /// The idempotency key planned for `callID` and the session's calls with that key, newest first: those
+    /// that ended in this process since its message was stored (``remember(_:callID:key:session:)``), then
+    /// those read with its message (nil when they were not read); nil when `callID` is not planned. One
+    /// lookup for the recorder's decision.
+    func decisionInputs(of callID: String) -> (idempotencyKey: String?, earlier: [CallRecord]?)? {
+        calls.withLock { plans in
+            guard let plan = plans[callID] else { return nil }
+            return (plan.call.idempotencyKey, plan.earlier.map { plan.ended.isEmpty ? $0 : plan.ended + $0 })
+        }
     }
 
-    /// Remembers how a call that was looked up ended (by its session and idempotency key), for the
-    /// decisions of later calls with the same key planned before it ended.
-    func remember(_ call: CallRecord) {
-        guard let key = call.idempotencyKey else { return }
-        outcomes.withLock { $0[call.sessionID, default: [:]][key, default: []].insert(call, at: 0) }
+    /// The session's calls with the idempotency key of planned call `callID`, newest first (see
+    /// ``decisionInputs(of:)``); nil when they were not read.
+    func earlierCalls(of callID: String) -> [CallRecord]? { decisionInputs(of: callID)?.earlier ?? nil }
+
+    /// Hands how call `callID` ended (`ended`, made only when needed) to the planned calls of `session`
+    /// with idempotency `key` that were looked up and have not started: their decisions come after it. The
+    /// calls planned later read it from the database, where it is written before their lookup.
+    func remember(_ ended: () -> CallRecord, callID: String, key: String, session: String) {
+        calls.withLock { plans in
+            var record: CallRecord?
+            // Indexes, not `plans.indices` (which holds a reference to the storage: the first change would copy it).
+            var index = plans.startIndex
+            while index != plans.endIndex {
+                defer { plans.formIndex(after: &index) }
+                let (id, plan) = plans[index]
+                guard plan.earlier != nil, !plan.started, id != callID, plan.call.idempotencyKey == key, plan.call.sessionID == session
+                else { continue }
+                if record == nil { record = ended() }
+                plans.values[index].ended.insert(record!, at: 0)
+            }
+        }
     }
 
-    /// How many call outcomes are remembered (all sessions).
-    var rememberedCount: Int { outcomes.withLock { $0.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } } } }
-
-    /// The idempotency key planned for `callID`, if any.
-    func idempotencyKey(of callID: String) -> String? { calls.withLock { $0[callID]?.call.idempotencyKey } }
+    /// How many call outcomes are remembered (all plans).
+    var rememberedCount: Int { calls.withLock { $0.values.reduce(0) { $0 + $1.ended.count } } }
 
     /// Marks `callID` as running since `milliseconds`; false when it is not planned.
     func start(_ callID: String, at milliseconds: Int64) -> Bool {

@@ -15,7 +15,8 @@ import SkillStore
 ///   transaction of its own);
 /// - the same for a reply that asks for 4 calls (their finishes share the tool messages' transaction);
 /// - `recorder alone`: the recorder without a persistent history (it inserts the call's row itself).
-/// Modes run in interleaved rounds; each row gives the median round (the machine is shared).
+/// Modes run in interleaved rounds; each row gives the median round (the machine is shared). The thread is
+/// named `bench-mode-I` while mode I runs, for a profiler (`perf report --sort comm`).
 public enum RecorderBenchmark {
     /// One measured mode.
     public struct Result: Sendable {
@@ -28,6 +29,9 @@ public enum RecorderBenchmark {
         /// Median over rounds of the mean CPU microseconds (user + system) per iteration: what it costs on
         /// a machine not busy with other work.
         public var cpuMicrosecondsPerCall: Double
+        /// The lowest round's mean CPU microseconds per iteration: the round least disturbed by other
+        /// work on a shared machine (a steadier figure to compare builds by than the median).
+        public var minimumCPUMicrosecondsPerCall: Double
     }
 
     /// The skill called: a C plugin file and skill id (scripts/bench/dispatch_echo.c), or nil for a fixed
@@ -63,8 +67,10 @@ public enum RecorderBenchmark {
         // Calls go to sessions of ``sessionLength`` calls each (a long chat), as the history sees them: one
         // session of every call would make each key a random place in one huge stretch of the index.
         var recorders: [String: (ahead: StoreCallRecorder, alone: StoreCallRecorder, committing: StoreCallRecorder)] = [:]
+        var latest = (number: -1, id: "")
         func session(_ index: Int) throws -> String {
-            let id = "bench-\(index / sessionLength)"
+            if latest.number != index / sessionLength { latest = (index / sessionLength, sessionID(index / sessionLength)) }
+            let id = latest.id
             if recorders[id] == nil {
                 try store.createSession(id: id)
                 recorders[id] = (
@@ -187,6 +193,9 @@ public enum RecorderBenchmark {
             // Alternate the order so no mode always runs right after the same one.
             let order = round % 2 == 0 ? chosen : chosen.reversed()
             for mode in order {
+                // The thread is named after the mode while it runs, so a profiler tells the modes of one run
+                // apart (`perf report --sort comm`: `bench-mode-3`).
+                nameThread("bench-mode-\(mode)")
                 let clock = ContinuousClock()
                 let cpuStart = cpuMicroseconds()
                 let start = clock.now
@@ -199,11 +208,12 @@ public enum RecorderBenchmark {
                 samples[mode].append((wall / Double(perRound), (cpuMicroseconds() - cpuStart) / Double(perRound)))
             }
         }
+        nameThread("skillhost")
         try store.flushFinishes()
         return chosen.map { mode in
             Result(
                 name: modes[mode].0, iterations: perRound * rounds, microsecondsPerCall: median(samples[mode].map(\.wall)),
-                cpuMicrosecondsPerCall: median(samples[mode].map(\.cpu)))
+                cpuMicrosecondsPerCall: median(samples[mode].map(\.cpu)), minimumCPUMicrosecondsPerCall: samples[mode].map(\.cpu).min() ?? 0)
         }
     }
 
@@ -217,6 +227,29 @@ public enum RecorderBenchmark {
             let reply = library.invoke(skillID: skill.skillID, arguments: Array(arguments.utf8), context: context)
             return (try? JSONValue(parsing: String(decoding: reply.bytes, as: UTF8.self))) ?? .null
         }
+    }
+
+    /// The id of session `number`: `bench-` and 8 hex digits of a one-to-one mix of the number. New
+    /// sessions sort anywhere among the old ones, as the product's random UUIDs do, so every mode's rows go
+    /// into the middle of the session-keyed trees (`messages`, the calls' index). With `bench-N` they went to
+    /// the end for some sessions only (`bench-100` sorts before `bench-11`), and how many depended on a
+    /// mode's place in the run and on the calls per mode: at 20,000 calls per mode the key-lookup mode got
+    /// none of those cheaper sessions, the idempotent one a tenth and the no-recording one a fifth.
+    static func sessionID(_ number: Int) -> String {
+        var mixed = UInt32(truncatingIfNeeded: number)
+        mixed = (mixed ^ (mixed >> 16)) &* 0x045d_9f3b
+        mixed = (mixed ^ (mixed >> 16)) &* 0x045d_9f3b
+        mixed ^= mixed >> 16
+        let hex = String(mixed, radix: 16)
+        return "bench-" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// Names the calling thread (its `comm`, at most 15 bytes), as profilers show it.
+    static func nameThread(_ name: String) {
+        let file = open("/proc/thread-self/comm", O_WRONLY)
+        guard file >= 0 else { return }
+        _ = name.utf8CString.withUnsafeBufferPointer { write(file, $0.baseAddress, $0.count - 1) }
+        close(file)
     }
 
     static func median(_ values: [Double]) -> Double {

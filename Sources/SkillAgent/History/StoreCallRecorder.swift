@@ -71,9 +71,11 @@ public final class StoreCallRecorder: CallRecorder {
 
     public func decision(for call: RecordedCall) -> CallDecision {
         guard let skillID = call.skillID, let tool = call.tool else { return .run(idempotencyKey: nil) }
-        // The history computed the key when it wrote the call's row ahead; otherwise it is computed here.
+        // The history computed the key when it stored the call's message (and read its earlier calls with
+        // it, for a non-idempotent skill); otherwise it is computed here.
+        let plan = planned?.decisionInputs(of: call.callID)
         let key: String
-        if let planned = planned?.idempotencyKey(of: call.callID) {
+        if let planned = plan?.idempotencyKey {
             key = planned
         } else if let arguments = Self.arguments(call) {
             key = CallKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
@@ -85,7 +87,7 @@ public final class StoreCallRecorder: CallRecorder {
         do {
             // Read with the assistant message that asked for the call, when it was stored with it planned.
             let earlier: [CallRecord]
-            if let known = planned?.earlierCalls(of: call.callID) {
+            if let known = plan?.earlier {
                 earlier = known
             } else {
                 earlier = try store.calls(idempotencyKey: key, session: sessionID)
@@ -160,14 +162,18 @@ public final class StoreCallRecorder: CallRecorder {
         do {
             if let planned {
                 ending.idempotencyKey = call.idempotencyKey ?? planned.idempotencyKey
-                if call.tool?.idempotent == false {
-                    // The next call with this key decides without reading the database (PlannedCalls.earlierCalls).
-                    var done = planned
-                    done.status = ending.status
-                    done.resultJSON = ending.resultJSON
-                    done.errorKind = ending.errorKind
-                    done.idempotencyKey = ending.idempotencyKey
-                    self.planned?.remember(done)
+                if call.tool?.idempotent == false, let key = ending.idempotencyKey {
+                    // A call with this key planned with it decides without reading the database
+                    // (PlannedCalls.decisionInputs); the record is made only when there is one.
+                    self.planned?.remember(
+                        {
+                            var done = planned
+                            done.status = ending.status
+                            done.resultJSON = ending.resultJSON
+                            done.errorKind = ending.errorKind
+                            done.idempotencyKey = key
+                            return done
+                        }, callID: call.callID, key: key, session: planned.sessionID)
                 }
                 if commitsEachFinish {
                     try store.finishCall(of: planned, with: ending, context: contextChanges())

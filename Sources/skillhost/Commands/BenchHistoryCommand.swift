@@ -14,10 +14,12 @@ enum BenchHistoryCommand: Command {
         Creates DIR/history.sqlite3 (DIR must not hold one) and, in one run, calls skill ID of the plugin
         FILE in this process N times (default 5000) per mode: alone, between the messages the history
         stores, and with the agent's recorder (decision, call row, finish with a result and a context
-        change). Prints the median microseconds per call (wall and CPU). Without --plugin a fixed result
+        change). Prints the median microseconds per call (wall and CPU) over the rounds, and with --json
+        also the lowest round's CPU (cpu_min_us). Without --plugin a fixed result
         stands in for the call. --only runs just the modes at those indexes, in that order (0 = the first
-        printed; for a profiler such as perf, which cannot tell modes apart, or to see whether a mode's
-        figure depends on its place in the rounds). Build with -c release;
+        printed; to see whether a mode's figure depends on its place in the rounds, or the others). The
+        thread running mode I is named bench-mode-I, so a profiler tells modes apart (perf record -e
+        cpu-clock --call-graph dwarf, then perf report --sort comm). Build with -c release;
         scripts/bench-history.sh does.
         """
 
@@ -48,7 +50,7 @@ enum BenchHistoryCommand: Command {
         if parsed.has("--json") {
             HostOptions.printJSON(.array(results.map {
                 ["name": .string($0.name), "iterations": .int(Int64($0.iterations)), "mean_us": .double($0.microsecondsPerCall),
-                 "cpu_us": .double($0.cpuMicrosecondsPerCall)]
+                 "cpu_us": .double($0.cpuMicrosecondsPerCall), "cpu_min_us": .double($0.minimumCPUMicrosecondsPerCall)]
             }))
         } else {
             for result in results {
