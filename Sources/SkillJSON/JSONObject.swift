@@ -19,7 +19,8 @@ public struct JSONObject: Sendable, Hashable {
         @exclusivity(unchecked) var index: [String: Int]?
 
         init(capacity: Int) {
-            self.capacity = capacity
+            // `allocate` makes room for at least one member: count it, so the first insert does not regrow.
+            self.capacity = Swift.max(capacity, 1)
             (keys, values) = Self.allocate(capacity)
             count = 0
         }
@@ -93,6 +94,9 @@ public struct JSONObject: Sendable, Hashable {
 
     /// An empty object.
     public init() { storage = Storage(capacity: 0) }
+
+    /// An empty object with room for `minimumCapacity` members before it grows.
+    public init(minimumCapacity: Int) { storage = Storage(capacity: Swift.max(1, minimumCapacity)) }
 
     /// An object with these members, in this order; a repeated key keeps its first position and last value.
     public init<S: Sequence>(_ members: S) where S.Element == (String, JSONValue) {

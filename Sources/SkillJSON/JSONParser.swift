@@ -82,7 +82,8 @@ struct JSONParser {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var object = JSONObject()
+        // Room for a few members at once: most objects a call carries have one to four (no regrowth).
+        var object = JSONObject(minimumCapacity: 4)
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
