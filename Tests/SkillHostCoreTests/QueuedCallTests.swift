@@ -84,6 +84,22 @@ struct QueuedCallTests {
         #expect(worker.start(5 + 64 * 2), "a word owned by another request does not withdraw this one")
     }
 
+    @Test("a worker whose request pipe holds less than a whole queue is not given queued calls")
+    func smallPipes() throws {
+        #expect(WorkerProcess.canQueue(hasSlot: true, requestPipeBytes: 64 << 10))
+        #expect(!WorkerProcess.canQueue(hasSlot: true, requestPipeBytes: 4096), "one page (over pipe-user-pages-soft)")
+        #expect(!WorkerProcess.canQueue(hasSlot: false, requestPipeBytes: 64 << 10))
+        #expect(!WorkerProcess.canQueue(hasSlot: true, requestPipeBytes: -1), "capacity unknown")
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        // The bound a batch's write relies on: what this kernel gives a new pipe, and what one page gives.
+        #expect(WorkerProcess.pipeCapacity(ends[1]) >= WorkerProcess.queuedBytesBound)
+        #expect(WorkerSlot.queuedEntryLimit * WorkerSlot.queuedFrameLimit <= WorkerProcess.queuedBytesBound)
+        _ = fcntl(ends[1], 1031, 4096)  // F_SETPIPE_SZ
+        #expect(!WorkerProcess.canQueue(hasSlot: true, requestPipeBytes: WorkerProcess.pipeCapacity(ends[1])))
+    }
+
     @Test("a pipelined burst is queued in the workers: each call gets its own answer, in the workers it was given")
     func burst() async throws {
         let path = try HostilePlugins.library("hostile")

@@ -53,6 +53,7 @@ package final class WorkerProcess: @unchecked Sendable {
     private init(pid: pid_t, channel: FrameChannel) {
         self.pid = pid
         self.channel = channel
+        requestPipeBytes = Self.pipeCapacity(channel.output)
     }
 
     deinit {
@@ -211,8 +212,26 @@ package final class WorkerProcess: @unchecked Sendable {
 
     // MARK: - Queued requests (several out at once, on the pipes; SharedCallSlot+Queue.swift)
 
-    /// Whether this worker can take queued requests (it has a shared slot for their entry words).
-    var canQueue: Bool { slot != nil }
+    /// Whether this worker can take queued requests: it has a shared slot for their entry words, and its
+    /// request pipe holds at least ``queuedBytesBound`` (a pipe of a user over the kernel's
+    /// `pipe-user-pages-soft` gets one page; a batch's `write` could then wait on a worker that waits on
+    /// the host to read its replies).
+    var canQueue: Bool { Self.canQueue(hasSlot: slot != nil, requestPipeBytes: requestPipeBytes) }
+
+    /// The rule behind ``canQueue``.
+    static func canQueue(hasSlot: Bool, requestPipeBytes: Int) -> Bool {
+        hasSlot && requestPipeBytes >= queuedBytesBound
+    }
+
+    /// The capacity of the pipe behind `descriptor` (`F_GETPIPE_SZ`), or -1.
+    static func pipeCapacity(_ descriptor: Int32) -> Int { Int(fcntl(descriptor, getPipeSize)) }
+    /// What the host may have written and the worker not read yet with queued requests
+    /// (``WorkerSlot/queuedEntryLimit`` × ``WorkerSlot/queuedFrameLimit``).
+    static let queuedBytesBound = 64 << 10
+    /// The capacity of the pipe requests are written to (read when the process is adopted).
+    private let requestPipeBytes: Int
+    /// `F_GETPIPE_SZ` (Linux; not in the Glibc module).
+    private static let getPipeSize: Int32 = 1032
 
     /// Numbers the request in `frame`, marks its entry word queued and keeps it for ``flush()``; returns its
     /// number. The caller keeps at most ``SharedCallSlot/entryCount`` requests out.
