@@ -38,21 +38,19 @@ final class WorkerPool: Sendable {
         /// slot may be made for it.
         mutating func place(depth: Int?, capacity: Int) -> Place?? {
             if let depth, depth > 1 {
+                // An idle slot that takes queued calls holds none yet: the least shared of all.
+                if let index = idle.firstIndex(where: { $0.acceptsQueuedCalls.load(ordering: .sequentiallyConsistent) }) {
+                    let slot = idle.remove(at: index)
+                    shared.append((slot, 1))
+                    sharedPlaces += 1
+                    return Place(slot: slot, shared: true)
+                }
                 var best: Int?
                 for index in shared.indices where shared[index].holders < depth
                     && shared[index].slot.acceptsQueuedCalls.load(ordering: .sequentiallyConsistent)
                     && (best == nil || shared[index].holders < shared[best!].holders)
                 {
                     best = index
-                }
-                // An idle slot that takes queued calls holds none yet: the least shared of all.
-                if let index = idle.firstIndex(where: { $0.acceptsQueuedCalls.load(ordering: .sequentiallyConsistent) }),
-                    best.map({ shared[$0].holders > 0 }) ?? true
-                {
-                    let slot = idle.remove(at: index)
-                    shared.append((slot, 1))
-                    sharedPlaces += 1
-                    return Place(slot: slot, shared: true)
                 }
                 if let best {
                     shared[best].holders += 1
@@ -89,15 +87,9 @@ final class WorkerPool: Sendable {
     /// Crashes in a row and when the last one happened (monotonic seconds).
     var crashState: (count: Int, last: Double) { state.withLock { ($0.consecutiveCrashes, $0.lastCrash) } }
 
-    /// A free slot, waiting for one when all are busy. Returns nil when the task is cancelled, the pool shut
-    /// down, or `deadline` (CLOCK_MONOTONIC nanoseconds) passed while waiting.
-    nonisolated(nonsending) func acquire(deadline: UInt64) async -> WorkerSlot? {
-        await acquire(deadline: deadline, queueDepth: nil)?.slot
-    }
-
     /// A place for a call: with `queueDepth` over 1 a shared place in a slot that takes queued calls when
     /// there is one, else a slot of its own; waits when there is neither. Nil when the task is cancelled, the
-    /// pool shut down, or `deadline` passed while waiting (`UInt64.max`: no deadline).
+    /// pool shut down, or `deadline` (CLOCK_MONOTONIC nanoseconds) passed while waiting (`UInt64.max`: none).
     nonisolated(nonsending) func acquire(deadline: UInt64, queueDepth: Int?) async -> Place? {
         enum Immediate { case place(Place), create, wait(UInt64), refused }
         let immediate: Immediate = state.withLock { state in
@@ -155,11 +147,6 @@ final class WorkerPool: Sendable {
             return nil
         }
         waiter?.resume(returning: nil)
-    }
-
-    /// Gives a place back, then serves the waiters that can now have one.
-    func release(_ slot: WorkerSlot) {
-        release(Place(slot: slot, shared: false))
     }
 
     /// Gives a place back, then serves the waiters that can now have one.
