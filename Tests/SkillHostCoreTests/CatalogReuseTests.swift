@@ -27,8 +27,8 @@ struct CatalogReuseTests {
             return try host.catalog()
         }
         #expect(first.generation == 1 && second.generation == 1)
-        #expect(second.skill("fixture.echo")?.skill.id == "fixture.echo")
-        #expect(second.skill("fixture.nope") == nil)
+        #expect(second.route("fixture.echo")?.skill.id == "fixture.echo")
+        #expect(second.route("fixture.nope") == nil)
         _ = try await host.invoke(skillID: "fixture.echo", arguments: ["text": "a"])
         _ = try await host.invoke(skillID: "fixture.echo", arguments: ["text": "b"])
     }

@@ -40,12 +40,8 @@ final class ProcessCatalogCache: Sendable {
         /// The status of an input (a plugin file) when this catalog was built; nil for a path it did not read.
         func stamp(of path: String) -> CatalogInputs.Stamp? { stamps[path] }
 
-        /// The skill with this normalized id and its plugin (the first by path, like ``Catalog/skill(_:)``).
-        func skill(_ id: String) -> (skill: SkillDescription, plugin: PluginRecord)? {
-            routes[id].map { ($0.skill, $0.plugin) }
-        }
-
-        /// What a call of the skill with this normalized id needs (see ``SkillRoute``); nil for an unknown id.
+        /// What a call of the skill with this normalized id needs (see ``SkillRoute``; the first by path, like
+        /// ``Catalog/skill(_:)``); nil for an unknown id.
         func route(_ id: String) -> SkillRoute? { routes[id] }
     }
 
