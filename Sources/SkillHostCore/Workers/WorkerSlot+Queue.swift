@@ -67,7 +67,7 @@ extension WorkerSlot {
     nonisolated(nonsending) func queuedCall(
         _ request: WorkerCallRequest, timeout: Double, poller: CallReplyPoller, configuration: WorkerPoolConfiguration
     ) async -> Outcome {
-        if pluginFileChanged(configuration) {
+        if !queue.withLock({ _ in loadedFileIsCurrent(configuration) }) {
             // A call of its own retires the worker, which runs the old code, and starts a fresh one.
             acceptsQueuedCalls.store(false, ordering: .sequentiallyConsistent)
             return .notStarted(exclusive: true)
@@ -96,18 +96,6 @@ extension WorkerSlot {
             }
         } onCancel: {
             if let sequence = ticket.cancel() { cancelQueued(sequence) }
-        }
-    }
-
-    /// Whether the plugin file is no longer the one the worker loaded; looked at every
-    /// ``fileCheckInterval``, as the fast path of a call of its own does.
-    private func pluginFileChanged(_ configuration: WorkerPoolConfiguration) -> Bool {
-        queue.withLock { _ in
-            let now = Posix.monotonicNanoseconds()
-            guard now &- lastFileCheck > Self.fileCheckInterval else { return false }
-            guard (try? Posix.status(ofPath: configuration.pluginPath)) == loadedFile else { return true }
-            lastFileCheck = now
-            return false
         }
     }
 

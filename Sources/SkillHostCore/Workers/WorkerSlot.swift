@@ -54,13 +54,13 @@ final class WorkerSlot: @unchecked Sendable {
     let thread = BlockingThread()
     var process: WorkerProcess?
     /// The plugin file as it was when ``process`` loaded it; a changed file retires the worker.
-    var loadedFile: Posix.FileStatus?
+    private var loadedFile: Posix.FileStatus?
     private var sendBuffer: [UInt8] = []
     /// Whether the call in flight is collected by a ``CallReplyPoller`` (its caller is a loop that does
     /// other work between requests); told to the worker with each request (``WorkerProcess/pipelined``).
     private var pipelined = false
     /// When the fast path last compared the plugin file with ``loadedFile`` (CLOCK_MONOTONIC nanoseconds).
-    var lastFileCheck: UInt64 = 0
+    private var lastFileCheck: UInt64 = 0
     /// How often the fast path looks at the plugin file (a `stat`); the slow path always does.
     static let fileCheckInterval: UInt64 = 50_000_000
     /// The worker of the call in flight, for ``cancel()`` from another thread.
@@ -165,11 +165,7 @@ final class WorkerSlot: @unchecked Sendable {
         guard sendBuffer.count <= Self.fastPathFrameLimit, let worker = process,
             worker.requestsSent == worker.repliesReceived, !cancelled.load(ordering: .sequentiallyConsistent)
         else { return (nil, false) }
-        let now = Posix.monotonicNanoseconds()
-        if now &- lastFileCheck > Self.fileCheckInterval {
-            guard (try? Posix.status(ofPath: configuration.pluginPath)) == loadedFile else { return (nil, false) }
-            lastFileCheck = now
-        }
+        guard loadedFileIsCurrent(configuration) else { return (nil, false) }
         inFlight.withLock { $0 = worker }
         worker.pipelined = pipelined
         guard case .success = worker.send(sendBuffer) else { return (nil, false) }
@@ -178,6 +174,16 @@ final class WorkerSlot: @unchecked Sendable {
         else { return (nil, true) }
         inFlight.withLock { $0 = nil }
         return (.reply(reply), true)
+    }
+
+    /// Whether the plugin file is still the one the worker loaded, looked at (a `stat`) at most every
+    /// ``fileCheckInterval``; the fast path and queued calls ask it, the slow path always looks itself.
+    func loadedFileIsCurrent(_ configuration: WorkerPoolConfiguration) -> Bool {
+        let now = Posix.monotonicNanoseconds()
+        guard now &- lastFileCheck > Self.fileCheckInterval else { return true }
+        guard (try? Posix.status(ofPath: configuration.pluginPath)) == loadedFile else { return false }
+        lastFileCheck = now
+        return true
     }
 
     /// On ``thread``: the rest of a call whose request the fast path already sent.
