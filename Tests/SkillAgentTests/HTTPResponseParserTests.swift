@@ -86,6 +86,39 @@ struct HTTPResponseParserTests {
         }
     }
 
+    /// A 200 head whose one header field makes the head (status line and fields, without the empty line)
+    /// exactly `length` bytes long, then an empty body.
+    static func head(ofLength length: Int) -> String {
+        let start = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Pad: "
+        return start + String(repeating: "a", count: length - start.utf8.count) + "\r\n\r\n"
+    }
+
+    @Test("the head and line limits hold whether the response comes whole or in pieces", arguments: [1, 1000, 1 << 20])
+    func limitsDoNotDependOnPieces(pieceSize: Int) throws {
+        let limit = HTTPResponseParser.maximumHeadBytes
+        #expect(try Self.parse(Self.head(ofLength: limit), pieces: pieceSize).ended)
+        #expect {
+            _ = try Self.parse(Self.head(ofLength: limit + 1), pieces: pieceSize)
+        } throws: { error in
+            (error as? HTTPResponseParser.Malformed)?.description == "the response head is longer than \(limit) bytes"
+        }
+        let chunkLimit = HTTPResponseParser.maximumChunkSizeLineBytes
+        let chunkHead = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        func chunkLine(_ length: Int) -> String { "1;" + String(repeating: "x", count: length - 2) + "\r\nA\r\n0\r\n\r\n" }
+        #expect(try Self.parse(chunkHead + chunkLine(chunkLimit), pieces: pieceSize).body == "A")
+        #expect {
+            _ = try Self.parse(chunkHead + chunkLine(chunkLimit + 1), pieces: pieceSize)
+        } throws: { error in
+            (error as? HTTPResponseParser.Malformed)?.description == "a chunk-size line is longer than \(chunkLimit) bytes"
+        }
+        let trailer = chunkHead + "0\r\nX-T: " + String(repeating: "t", count: limit) + "\r\n\r\n"
+        #expect {
+            _ = try Self.parse(trailer, pieces: pieceSize)
+        } throws: { error in
+            (error as? HTTPResponseParser.Malformed)?.description == "a trailer line is longer than \(limit) bytes"
+        }
+    }
+
     @Test("a connection that closes early is reported as cut off")
     func cutOff() {
         #expect(throws: HTTPResponseParser.Malformed.self) {

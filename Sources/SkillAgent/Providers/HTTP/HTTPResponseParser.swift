@@ -31,6 +31,10 @@ struct HTTPResponseParser {
 
     private var state = State.head
     private var pending: [UInt8] = []
+    /// Where in `pending` the search for the end of the line (or head) being read resumes: the bytes of it
+    /// before this were searched by an earlier ``feed(_:)`` and hold no end. Without it a head trickling in
+    /// a byte at a time is searched again from its start on every byte (quadratic in its length).
+    private var searched = 0
     /// The largest head accepted (status line and all header fields).
     static let maximumHeadBytes = 64 << 10
     /// `HEAD` requests and 204/304 replies have no body whatever the headers say.
@@ -52,16 +56,17 @@ struct HTTPResponseParser {
         pending.append(contentsOf: bytes)
         var events: [Event] = []
         var index = 0
-        defer { pending.removeFirst(index) }
+        defer {
+            pending.removeFirst(index)
+            searched = max(0, searched - index)
+        }
         while true {
             switch state {
             case .head:
-                guard let end = Self.find(crlfcrlf: pending, from: index) else {
-                    if pending.count - index > Self.maximumHeadBytes {
-                        throw Malformed(description: "the response head is longer than \(Self.maximumHeadBytes) bytes")
-                    }
-                    return events
+                let end = try line(from: index, ending: Self.headEnd, limit: Self.maximumHeadBytes) {
+                    "the response head is longer than \(Self.maximumHeadBytes) bytes"
                 }
+                guard let end else { return events }
                 let head = try Self.parseHead(pending[index..<end])
                 index = end + 4
                 if (100..<200).contains(head.status) { continue }  // interim (100 Continue): the real head follows
@@ -80,10 +85,10 @@ struct HTTPResponseParser {
                     return events
                 }
             case .chunkSize:
-                guard let lineEnd = Self.find(crlf: pending, from: index) else {
-                    if pending.count - index > 1024 { throw Malformed(description: "a chunk-size line is longer than 1024 bytes") }
-                    return events
+                let lineEnd = try line(from: index, ending: Self.lineEnd, limit: Self.maximumChunkSizeLineBytes) {
+                    "a chunk-size line is longer than \(Self.maximumChunkSizeLineBytes) bytes"
                 }
+                guard let lineEnd else { return events }
                 let line = pending[index..<lineEnd]
                 let digits = line.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
                 guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(Self.isHexDigit),
@@ -111,10 +116,10 @@ struct HTTPResponseParser {
                 index += 2
                 state = .chunkSize
             case .trailers:
-                guard let lineEnd = Self.find(crlf: pending, from: index) else {
-                    if pending.count - index > Self.maximumHeadBytes { throw Malformed(description: "the trailers are too long") }
-                    return events
+                let lineEnd = try line(from: index, ending: Self.lineEnd, limit: Self.maximumHeadBytes) {
+                    "a trailer line is longer than \(Self.maximumHeadBytes) bytes"
                 }
+                guard let lineEnd else { return events }
                 let empty = lineEnd == index
                 index = lineEnd + 2
                 if empty {
@@ -184,23 +189,42 @@ struct HTTPResponseParser {
         return HTTPResponseHead(status: status, headers: headers)
     }
 
+    /// Where the line (or head) that starts at `start` ends: the index of its terminator (`ending`), or nil
+    /// when the terminator has not arrived yet. Throws `message` when the line is longer than `limit`, from
+    /// whichever feed shows it: the bytes so far without a terminator, or the whole line once it arrived, so
+    /// a response is accepted or refused the same whether it comes in one piece or many.
+    private mutating func line(from start: Int, ending: [UInt8], limit: Int, _ message: () -> String) throws(Malformed)
+        -> Int?
+    {
+        guard let end = Self.find(ending, in: pending, from: max(start, searched)) else {
+            // The terminator may begin in the last bytes (all but its last byte have arrived): the line is at
+            // least this long, and the search resumes there next time.
+            searched = max(start, pending.count - (ending.count - 1))
+            if searched - start > limit { throw Malformed(description: message()) }
+            return nil
+        }
+        searched = 0
+        if end - start > limit { throw Malformed(description: message()) }
+        return end
+    }
+
+    /// The end of a response head (an empty line).
+    private static let headEnd: [UInt8] = [13, 10, 13, 10]
+    /// The end of a chunk-size or trailer line.
+    private static let lineEnd: [UInt8] = [13, 10]
+    /// The longest chunk-size line accepted (the size and its extensions).
+    static let maximumChunkSizeLineBytes = 1024
+
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
     }
 
-    private static func find(crlfcrlf bytes: [UInt8], from start: Int) -> Int? {
+    /// The first index at or after `start` where `bytes` holds `pattern`.
+    private static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard let first = pattern.first else { return start }
         var index = start
-        while index + 3 < bytes.count {
-            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    private static func find(crlf bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index + 1 < bytes.count {
-            if bytes[index] == 13, bytes[index + 1] == 10 { return index }
+        while index + pattern.count <= bytes.count {
+            if bytes[index] == first, bytes[index..<index + pattern.count].elementsEqual(pattern) { return index }
             index += 1
         }
         return nil
