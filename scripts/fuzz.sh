@@ -33,7 +33,7 @@ case $config in
     release) optimize=-O; testing=(-Xswiftc -enable-testing); binary=$build/skillhost-fuzz-release ;;
     *) echo "FUZZ_CONFIG must be debug or release, not '$config'" >&2; exit 2 ;;
 esac
-targets=(json json-diff schema schema-diff manifest elf regex frame frame-stream sse openai registry yaml ical mcp mcp-diff tzif)
+targets=(json json-diff schema schema-diff manifest elf regex frame frame-stream sse http stream openai registry yaml ical mcp mcp-diff tzif)
 
 usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
@@ -76,8 +76,9 @@ run_target() {
     local seeds=Tests/Fuzz/corpus/$target dict=()
     [ -d "$seeds" ] || seeds=
     case $target in
-        json|json-diff|schema|schema-diff|manifest|registry|openai|mcp|mcp-diff) dict=(-dict=Tests/Fuzz/dictionaries/json.dict) ;;
+        json|json-diff|schema|schema-diff|manifest|registry|openai|stream|mcp|mcp-diff) dict=(-dict=Tests/Fuzz/dictionaries/json.dict) ;;
         frame|frame-stream) dict=(-dict=Tests/Fuzz/dictionaries/frame.dict) ;;
+        http) dict=(-dict=Tests/Fuzz/dictionaries/http.dict) ;;
     esac
     echo "==> fuzzing $target for ${seconds}s" >&2
     local log=$build/logs/$target.log

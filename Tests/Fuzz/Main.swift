@@ -17,6 +17,8 @@ enum FuzzTargets {
         "frame": fuzzFrame,
         "frame-stream": fuzzFrameStream,
         "sse": fuzzSSE,
+        "http": fuzzHTTP,
+        "stream": fuzzStream,
         "openai": fuzzOpenAI,
         "registry": fuzzRegistry,
         "yaml": fuzzYAML,
