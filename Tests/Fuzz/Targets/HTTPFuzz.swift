@@ -34,6 +34,9 @@ struct HTTPReading: Equatable, CustomStringConvertible {
             }
             if !parser.isComplete { take(try parser.finish()) }
         } catch {
+            // What arrived before the error is not compared: in pieces the head may come out before the
+            // error is seen, whole it is not; either way the transport's caller gets the error.
+            (heads, body, ends) = ([], [], 0)
             self.error = error.description
         }
     }
