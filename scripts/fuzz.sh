@@ -18,8 +18,10 @@
 #   FUZZ_IDLE=1  run at SCHED_IDLE (chrt --idle 0): the fuzzer takes only CPU nobody else wants, so builds and
 #   benchmarks beside it are not slowed (nice 19 still takes 1.5 % of a busy core)
 #   A long campaign, one target after another (docs/fuzzing.md):
-#   FUZZ_CONFIG=release FUZZ_RUNS=10000000 FUZZ_CPU_SECONDS=3600 FUZZ_IDLE=1 FUZZ_TIMEOUT=30 \
-#     scripts/fuzz.sh yaml 86400   (the summary line of each run goes to .build/fuzz/logs/campaign.txt)
+#   FUZZ_CONFIG=release FUZZ_RUNS=10000000 FUZZ_CPU_SECONDS=3600 FUZZ_IDLE=1 FUZZ_TIMEOUT=900 \
+#     scripts/fuzz.sh yaml 86400   (the summary line of each run goes to .build/fuzz/logs/campaign.txt;
+#   at SCHED_IDLE a fuzzer gets no CPU while a build uses every core, hence the long wall-clock timeout:
+#   a slow unit counts by its replayed CPU time, docs/fuzzing.md)
 #   FUZZ_CONFIG  debug (default: -Onone, best stack traces) or release (-O with the same instrumentation and
 #   ASan, several times the executions per second: for long campaigns; binary skillhost-fuzz-release)
 # Exit status: 0 when no target crashed, leaked or timed out; 1 otherwise.
@@ -35,7 +37,7 @@ case $config in
 esac
 targets=(json json-diff schema schema-diff manifest elf regex frame frame-stream sse http stream openai registry yaml ical mcp mcp-diff tzif)
 
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 
 if [ "$1" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi

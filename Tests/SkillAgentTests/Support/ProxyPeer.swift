@@ -12,7 +12,7 @@ final class ProxyPeer: Sendable {
 
     /// The port it listens on.
     let port: Int
-    private nonisolated(unsafe) let process: Process
+    private let process: Process
     private let folder: String
 
     /// The virtual environment's python, created and filled on first use.
