@@ -76,6 +76,9 @@ struct HTTPResponseParserTests {
         ("SSH-2.0-OpenSSH\r\n\r\n", "not an HTTP/1.x status line"),
         ("HTTP/1.1 200 OK\r\nno colon here\r\n\r\n", "bad header line"),
         ("HTTP/1.1 200 OK\r\nContent-Length: -3\r\n\r\n", "bad Content-Length"),
+        ("HTTP/1.1 200 OK\r\nContent-Length: +3\r\n\r\nabc", "bad Content-Length"),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 3, 3\r\n\r\nabc", "bad Content-Length"),
+        ("HTTP/1.1 +20 OK\r\nContent-Length: 0\r\n\r\n", "not an HTTP/1.x status line"),
         ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", "unsupported Transfer-Encoding"),
     ])
     func malformed(text: String, message: String) {

@@ -161,7 +161,8 @@ struct HTTPResponseParser {
             return .chunkSize
         }
         if let length = head.headers["content-length"] {
-            guard let count = Int(Substring(length).trimmingSpaces()), count >= 0 else {
+            let digits = Substring(length).trimmingSpaces()
+            guard !digits.isEmpty, digits.utf8.allSatisfy(Self.isDigit), let count = Int(digits) else {
                 throw Malformed(description: "bad Content-Length '\(length)'")
             }
             return count == 0 ? .done : .fixed(remaining: count)
@@ -174,7 +175,9 @@ struct HTTPResponseParser {
         var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
         guard let statusLine = lines.popFirst() else { throw Malformed(description: "empty response head") }
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let status = Int(parts[1]) else {
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].utf8.count == 3, parts[1].utf8.allSatisfy(isDigit),
+            let status = Int(parts[1])
+        else {
             throw Malformed(description: "not an HTTP/1.x status line: '\(statusLine.prefix(60))'")
         }
         var headers: [String: String] = [:]
@@ -214,6 +217,8 @@ struct HTTPResponseParser {
     private static let lineEnd: [UInt8] = [13, 10]
     /// The longest chunk-size line accepted (the size and its extensions).
     static let maximumChunkSizeLineBytes = 1024
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
