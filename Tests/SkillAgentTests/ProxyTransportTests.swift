@@ -95,6 +95,27 @@ struct ProxyTransportTests {
         #expect(server.requests.isEmpty)
     }
 
+    @Test("a broken answer to CONNECT is one line naming the proxy and what is wrong", arguments: [
+        ("SSH-2.0-OpenSSH_9.2\r\n\r\n", "answered CONNECT 127.0.0.1:9 with something that is not HTTP"),
+        ("HTTP/1.1 +20 OK\r\n\r\n", "answered CONNECT 127.0.0.1:9 with something that is not HTTP"),
+        ("HTTP/1.1 200 Connection established\r\n\r\nHELLO", "sent data from 127.0.0.1:9 before the TLS handshake"),
+        ("HTTP/1.1 200 OK\r\nX-Pad: " + String(repeating: "p", count: 16 << 10) + "\r\n\r\n",
+         "answered CONNECT 127.0.0.1:9 with a head longer than 16384 bytes"),
+        ("HTTP/1.1 403 Blocked by policy\r\n\r\n", "does not allow 127.0.0.1:9 (HTTP 403 Blocked by policy)"),
+        ("HTTP/1.1 200", "closed the connection instead of answering CONNECT 127.0.0.1:9"),
+    ])
+    func brokenTunnelReply(answer: String, message: String) async throws {
+        let proxy = try ReplayServer([.raw(answer)])
+        defer { proxy.stop() }
+        let secure = HTTPRequest(url: "https://127.0.0.1:9/v1/chat/completions", body: [], idleTimeout: 10)
+        let transport = SocketHTTPTransport(proxyEnvironment: ["HTTPS_PROXY": "http://127.0.0.1:\(proxy.port)"])
+        let error = try #require(await Self.failure(transport, secure))
+        #expect(error.message.contains("the proxy http://127.0.0.1:\(proxy.port) (from HTTPS_PROXY)"), "\(error.message)")
+        #expect(error.message.contains(message), "\(error.message)")
+        #expect(!error.message.contains("\n"))
+        #expect(proxy.requests.first?.method == "CONNECT")
+    }
+
     @Test("502 on CONNECT: the proxy cannot reach the origin")
     func badGateway() async throws {
         let proxy = try ProxyPeer()

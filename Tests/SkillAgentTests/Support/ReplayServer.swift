@@ -19,6 +19,13 @@ final class ReplayServer: Sendable {
         var pieceSize: Int
         /// Seconds to wait before answering (a slow model); the server stops waiting when stopped.
         var delay: Double = 0
+        /// Whether `body` is the whole answer, written as it is without a head (a broken server or proxy).
+        var isRaw = false
+
+        /// `bytes` as the whole answer, in one write.
+        static func raw(_ bytes: String) -> Response {
+            Response(status: 0, headers: [:], body: Array(bytes.utf8), pieceSize: 0, isRaw: true)
+        }
 
         /// A recorded SSE stream from Fixtures/openai.
         static func stream(_ fixture: String, pieceSize: Int = 17) -> Response {
@@ -132,6 +139,10 @@ final class ReplayServer: Sendable {
         }
         let answerAt = Date().addingTimeInterval(response.delay)
         while Date() < answerAt, !state.withLock({ $0.stopped }) { usleep(20_000) }
+        if response.isRaw {
+            Self.write(response.body, to: client)
+            return
+        }
         var head = "HTTP/1.1 \(response.status) \(response.status == 200 ? "OK" : "Status")\r\nConnection: close\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         if response.pieceSize == 0 { head += "Content-Length: \(response.body.count)\r\n" }

@@ -170,7 +170,9 @@ struct HTTPResponseParser {
         return .untilClose
     }
 
-    private static func parseHead(_ bytes: ArraySlice<UInt8>) throws(Malformed) -> HTTPResponseHead {
+    /// The status line and header fields of a head (`bytes` without the empty line that ends it). Also
+    /// reads a proxy's answer to `CONNECT` (``HTTPConnection/tunnel(to:through:)``).
+    static func parseHead(_ bytes: ArraySlice<UInt8>) throws(Malformed) -> HTTPResponseHead {
         let text = String(decoding: bytes, as: UTF8.self)
         var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
         guard let statusLine = lines.popFirst() else { throw Malformed(description: "empty response head") }
@@ -189,7 +191,7 @@ struct HTTPResponseParser {
             let value = line[line.index(after: colon)...].trimmingSpaces()
             if let earlier = headers[name] { headers[name] = earlier + ", " + value } else { headers[name] = value }
         }
-        return HTTPResponseHead(status: status, headers: headers)
+        return HTTPResponseHead(status: status, headers: headers, reason: parts.count > 2 ? String(parts[2]) : "")
     }
 
     /// Where the line (or head) that starts at `start` ends: the index of its terminator (`ending`), or nil
@@ -212,7 +214,7 @@ struct HTTPResponseParser {
     }
 
     /// The end of a response head (an empty line).
-    private static let headEnd: [UInt8] = [13, 10, 13, 10]
+    static let headEnd: [UInt8] = [13, 10, 13, 10]
     /// The end of a chunk-size or trailer line.
     private static let lineEnd: [UInt8] = [13, 10]
     /// The longest chunk-size line accepted (the size and its extensions).
@@ -225,7 +227,7 @@ struct HTTPResponseParser {
     }
 
     /// The first index at or after `start` where `bytes` holds `pattern`.
-    private static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
         guard let first = pattern.first else { return start }
         var index = start
         while index + pattern.count <= bytes.count {

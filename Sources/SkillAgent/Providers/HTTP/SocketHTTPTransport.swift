@@ -177,7 +177,7 @@ private final class HTTPExchange: @unchecked Sendable {
                     case .head(let head):
                         // Through a forwarding proxy, 407 is the proxy's own answer, never the server's.
                         if let proxy, !url.isSecure, head.status == 407 {
-                            throw ProxyRefusal.error(status: 407, reason: "", proxy: proxy, target: url.hostHeader)
+                            throw ProxyRefusal.error(status: 407, reason: head.reason, proxy: proxy, target: url.hostHeader)
                         }
                         resumeHead(.success(head))
                     case .body(let bytes): body.yield(bytes)

@@ -21,17 +21,21 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-/// The start of an HTTP response: status and header fields (names lowercased).
+/// The start of an HTTP response: status, reason phrase and header fields (names lowercased).
 public struct HTTPResponseHead: Sendable, Equatable {
     /// The status code.
     public var status: Int
     /// Header fields, names lowercased.
     public var headers: [String: String]
+    /// The reason phrase of the status line as sent ("" when none was, and from transports that do not
+    /// keep it).
+    public var reason: String
 
     /// A head with these parts.
-    public init(status: Int, headers: [String: String]) {
+    public init(status: Int, headers: [String: String], reason: String = "") {
         self.status = status
         self.headers = headers
+        self.reason = reason
     }
 }
 
