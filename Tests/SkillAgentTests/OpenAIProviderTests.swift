@@ -85,6 +85,27 @@ import Testing
         #expect(sent.last?["tool_call_id"] == "call_0_0")
     }
 
+    @Test("an answer over 16 MiB, whole or one endless streamed event, fails in one line instead of filling memory")
+    func answerOverTheLimit() async throws {
+        let limit = ModelAPIClient<OpenAIWireFormat>.maximumAnswerBytes
+        let endless = ReplayServer.Response(
+            status: 200, headers: ["Content-Type": "text/event-stream"],
+            body: Array("data: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: limit), pieceSize: 1 << 20)
+        let whole = ReplayServer.Response(
+            status: 200, headers: ["Content-Type": "application/json"], body: Array(repeating: UInt8(ascii: " "), count: limit + 1),
+            pieceSize: 0)
+        for (response, stream) in [(endless, true), (whole, false)] {
+            let server = try ReplayServer([response])
+            defer { server.stop() }
+            let all = await events(
+                of: Agent(provider: Self.provider(server, stream: stream), backend: TestSkills.backend(TestSkills.clockNow)), "hi")
+            let failure = try #require(all.turnFailure)
+            #expect(failure.providerError?.kind == .invalidResponse)
+            #expect(failure.message.contains("sent an answer over 16 MiB; check that the URL is a model server's"), "\(failure.message)")
+            #expect(server.requests.count == 1)
+        }
+    }
+
     @Test func unauthorizedIsReportedWithoutTheKey() async throws {
         let server = try ReplayServer([.json("error_401.json", status: 401)])
         defer { server.stop() }

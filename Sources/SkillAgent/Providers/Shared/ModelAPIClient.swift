@@ -84,6 +84,17 @@ struct ModelAPIClient<Format: ModelWireFormat>: Sendable {
         }
     }
 
+    /// The most bytes read of one answer, whole or streamed: a server that never stops (or an endless
+    /// event) fails the request instead of filling memory.
+    static var maximumAnswerBytes: Int { 16 << 20 }
+
+    /// The error for an answer over ``maximumAnswerBytes``.
+    private var tooLarge: ModelProviderError {
+        ModelProviderError(
+            .invalidResponse,
+            "\(host) sent an answer over \(Self.maximumAnswerBytes >> 20) MiB; check that the URL is a model server's and that the model's answers are bounded (max tokens)")
+    }
+
     /// How reading a `200` answer ended.
     private enum ReplyOutcome {
         /// The reply was yielded.
@@ -98,7 +109,8 @@ struct ModelAPIClient<Format: ModelWireFormat>: Sendable {
     ) async throws(ModelProviderError) -> ReplyOutcome {
         let contentType = head.headers["content-type"]?.lowercased() ?? ""
         if !contentType.contains("text/event-stream") {
-            let body = try await Self.collect(bytes, limit: 16 * 1024 * 1024)
+            let body = try await Self.collect(bytes, limit: Self.maximumAnswerBytes + 1)
+            if body.count > Self.maximumAnswerBytes { throw tooLarge }
             if streamed, body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
                 return .unusableStream(format.emptyStreamReason)
             }
@@ -117,8 +129,11 @@ struct ModelAPIClient<Format: ModelWireFormat>: Sendable {
                 yield(.token(token))
             }
         }
+        var received = 0
         do {
             for try await chunk in bytes {
+                received += chunk.count
+                if received > Self.maximumAnswerBytes { throw tooLarge }
                 for payload in decoder.feed(chunk) where !reader.isFinished { try handle(payload) }
                 if reader.isFinished { break }
             }
