@@ -8,18 +8,31 @@ struct ServerSentEventDecoder {
 
     /// The `data` payloads of the events completed by `chunk`.
     mutating func feed<C: Collection>(_ chunk: C) -> [String] where C.Element == UInt8 {
+        if let events = chunk.withContiguousStorageIfAvailable({ feed(buffer: $0) }) { return events }
+        return Array(chunk).withUnsafeBufferPointer { feed(buffer: $0) }
+    }
+
+    /// ``feed(_:)`` on contiguous bytes: the bytes between line ends go to the line in one append.
+    private mutating func feed(buffer bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var events: [String] = []
-        for byte in chunk {
-            if byte == 0x0A, lastWasCarriageReturn {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x0A || byte == 0x0D else {
+                var end = index + 1
+                while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
                 lastWasCarriageReturn = false
+                index = end
+                continue
+            }
+            index += 1
+            if byte == 0x0A, lastWasCarriageReturn {
+                lastWasCarriageReturn = false  // the LF of a CRLF: the CR ended the line
                 continue
             }
             lastWasCarriageReturn = byte == 0x0D
-            if byte == 0x0A || byte == 0x0D {
-                if let event = endLine() { events.append(event) }
-            } else {
-                line.append(byte)
-            }
+            if let event = endLine() { events.append(event) }
         }
         return events
     }
