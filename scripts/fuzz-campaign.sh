@@ -15,6 +15,7 @@
 # Exit status: 0 when no run found anything (crash, leak, timeout); 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case ${1:-} in -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 export FUZZ_CONFIG=${FUZZ_CONFIG:-release} FUZZ_RUNS=${FUZZ_RUNS:-10000000} FUZZ_CPU_SECONDS=${FUZZ_CPU_SECONDS:-3600}
 export FUZZ_IDLE=${FUZZ_IDLE:-1} FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-900}
 jobs=${FUZZ_JOBS:-$(nproc)}
