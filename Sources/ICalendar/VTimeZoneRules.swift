@@ -8,7 +8,8 @@ public struct VTimeZoneRules: ZoneRules {
         var offsetFrom: Int
         var offsetTo: Int
         var rule: RecurrenceRule?
-        var dates: [CivilDateTime]
+        /// DTSTART and the RDATEs, sorted.
+        var fixedOnsets: [CivilDateTime]
     }
 
     public let identifier: String
@@ -16,7 +17,7 @@ public struct VTimeZoneRules: ZoneRules {
     /// The system zone of the same name, for instants before the first onset the VTIMEZONE lists
     /// (exports often carry only recent rules).
     let fallback: SystemZone?
-    /// The onsets of each year asked for so far (shared by copies of these rules).
+    /// What the rules' expansions found so far (shared by copies of these rules).
     let onsetCache = OnsetCache()
 
     /// Reads a VTIMEZONE component.
@@ -47,7 +48,8 @@ public struct VTimeZoneRules: ZoneRules {
             for line in part.properties(named: "RDATE") {
                 dates += try ICalDateValue.list(line).map(\.local)
             }
-            observances.append(Observance(start: start, offsetFrom: from, offsetTo: to, rule: rule, dates: dates))
+            observances.append(
+                Observance(start: start, offsetFrom: from, offsetTo: to, rule: rule, fixedOnsets: (dates + [start]).sorted()))
         }
         guard !observances.isEmpty else {
             throw ICalendarError(
@@ -56,18 +58,6 @@ public struct VTimeZoneRules: ZoneRules {
         }
         self.observances = observances
         fallback = SystemZone(tzid)
-    }
-
-    /// Where to start expanding a yearly rule: a couple of years before `year` instead of its DTSTART
-    /// (often 1601), which gives the same latest onset without walking every year since.
-    static func recentStart(_ observance: Observance, rule: RecurrenceRule, year: Int) -> CivilDateTime {
-        let start = observance.start
-        guard rule.frequency == .yearly, rule.count == nil, !rule.byMonth.isEmpty, year - 2 > start.year else {
-            return start
-        }
-        let skipped = (year - 2 - start.year) / rule.interval * rule.interval
-        return CivilDateTime(
-            year: start.year + skipped, month: 1, day: 1, hour: start.hour, minute: start.minute, second: start.second)
     }
 
     /// Reads `+0100`, `-0500`, `+053000`.
@@ -89,54 +79,15 @@ public struct VTimeZoneRules: ZoneRules {
     }
 
     public func offset(atUTC seconds: Int64) -> Int {
-        let year = CivilDateTime(secondsSinceEpoch: seconds).year
-        let known = onsetCache.onsets(ofYear: year) { self.onsets(throughEndOf: year) }
-        var best: (onset: Int64, offset: Int)?
-        for (utc, offset) in known where utc <= seconds {
-            if best.map({ utc > $0.onset }) ?? true { best = (utc, offset) }
+        var best: (utc: Int64, offset: Int)?
+        for index in observances.indices {
+            guard let utc = latestOnset(of: index, atOrBefore: seconds) else { continue }
+            // The latest onset decides; on a tie, the observance listed first.
+            if best.map({ utc > $0.utc }) ?? true { best = (utc, observances[index].offsetTo) }
         }
         if let best { return best.offset }
         if let fallback { return fallback.offset(atUTC: seconds) }
         return observances.min { $0.start < $1.start }!.offsetFrom
-    }
-
-    /// Every onset (UTC) up to the end of `year` that could decide an instant in it, with the offset it
-    /// starts, in observance order. Expanding the rules is the costly part, so it is done once per year
-    /// (``OnsetCache``): listing a long recurring event asks for thousands of instants of the same years.
-    private func onsets(throughEndOf year: Int) -> [(Int64, Int)] {
-        let limit = CivilDateTime(year: year + 1, month: 1, day: 1)
-        var result: [(Int64, Int)] = []
-        for observance in observances {
-            var onsets = observance.dates + [observance.start]
-            if let rule = observance.rule {
-                let until = rule.until.flatMap { UntilValue(text: $0) }
-                onsets += rule.expand(from: Self.recentStart(observance, rule: rule, year: year), through: limit) {
-                    candidate in
-                    guard let until else { return false }
-                    return until.isUTC
-                        ? candidate.secondsSinceEpoch - Int64(observance.offsetFrom) > until.local.secondsSinceEpoch
-                        : candidate > until.local
-                }
-            }
-            for onset in onsets {
-                result.append((onset.secondsSinceEpoch - Int64(observance.offsetFrom), observance.offsetTo))
-            }
-        }
-        return result
-    }
-}
-
-/// A VTIMEZONE's onsets per year, computed once (found by fuzzing: a weekly event from the year 1013 made
-/// every one of its 52,800 occurrences expand the zone's rules again, 40 s for one listing).
-final class OnsetCache: Sendable {
-    private let years = Mutex<[Int: [(Int64, Int)]]>([:])
-
-    /// The onsets of `year`, from `compute` the first time.
-    func onsets(ofYear year: Int, _ compute: () -> [(Int64, Int)]) -> [(Int64, Int)] {
-        if let known = years.withLock({ $0[year] }) { return known }
-        let computed = compute()
-        years.withLock { $0[year] = computed }
-        return computed
     }
 }
 
