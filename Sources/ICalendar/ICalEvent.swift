@@ -220,7 +220,7 @@ extension ICalEvent {
 extension Array where Element == CivilDateTime {
     /// The index of the first element for which `isAtOrAfter` holds, in an array sorted so that it holds
     /// for a suffix.
-    fileprivate func partitioningIndex(_ isAtOrAfter: (CivilDateTime) -> Bool) -> Int {
+    func partitioningIndex(_ isAtOrAfter: (CivilDateTime) -> Bool) -> Int {
         var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2

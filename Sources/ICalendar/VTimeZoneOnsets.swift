@@ -32,7 +32,7 @@ extension VTimeZoneRules {
     {
         let observance = observances[index]
         guard local >= observance.start else { return nil }
-        let until = rule.until.flatMap { UntilValue(text: $0) }
+        let until = observance.until
         let isPastUntil = { (candidate: CivilDateTime) -> Bool in
             guard let until else { return false }
             return until.isUTC
@@ -140,11 +140,7 @@ extension RecurrenceRule {
 extension Array where Element == CivilDateTime {
     /// The last of these sorted times at or before `local`.
     fileprivate func last(atOrBefore local: CivilDateTime) -> CivilDateTime? {
-        var (low, high) = (0, count)
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle] <= local { low = middle + 1 } else { high = middle }
-        }
-        return low > 0 ? self[low - 1] : nil
+        let after = partitioningIndex { $0 > local }
+        return after > 0 ? self[after - 1] : nil
     }
 }

@@ -8,6 +8,8 @@ public struct VTimeZoneRules: ZoneRules {
         var offsetFrom: Int
         var offsetTo: Int
         var rule: RecurrenceRule?
+        /// The rule's UNTIL, read once.
+        var until: UntilValue?
         /// DTSTART and the RDATEs, sorted.
         var fixedOnsets: [CivilDateTime]
     }
@@ -49,7 +51,9 @@ public struct VTimeZoneRules: ZoneRules {
                 dates += try ICalDateValue.list(line).map(\.local)
             }
             observances.append(
-                Observance(start: start, offsetFrom: from, offsetTo: to, rule: rule, fixedOnsets: (dates + [start]).sorted()))
+                Observance(
+                    start: start, offsetFrom: from, offsetTo: to, rule: rule,
+                    until: rule?.until.flatMap { UntilValue(text: $0) }, fixedOnsets: (dates + [start]).sorted()))
         }
         guard !observances.isEmpty else {
             throw ICalendarError(
