@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Times the calendar and reminders skills on a large file through `skillhost call` (process isolation, as
 # users run them): a calendar of N one-off events plus 50 weekly series, and a reminders file of N to-dos.
+# The week's listing runs twice: with the series' Europe/Berlin read from the system's zone database, and
+# with the same file carrying its own VTIMEZONE for it, as Outlook exports it (yearly rules from 1601), so
+# the file's rules (Sources/ICalendar/VTimeZoneRules.swift) convert every occurrence.
 #
 # Usage: scripts/bench-calendar.sh [N] [RUNS]    (defaults 5000 events, 5 runs; needs a debug build and
 #        scripts/build-plugins.sh). Prints the median wall time of each call in milliseconds.
@@ -32,9 +35,27 @@ awk -v n="$count" 'BEGIN {
     }
     printf "END:VCALENDAR\r\n"
 }' > "$work/calendar.ics"
+# The same calendar with Outlook's VTIMEZONE block for the series' zone, right after the header.
+awk 'NR == 3 {
+    print
+    printf "BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"
+    printf "BEGIN:STANDARD\r\nDTSTART:16010101T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\n"
+    printf "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r\nEND:STANDARD\r\n"
+    printf "BEGIN:DAYLIGHT\r\nDTSTART:16010101T020000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n"
+    printf "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\n"
+    next
+} { print }' "$work/calendar.ics" > "$work/calendar-vtimezone.ics"
+sed "s|$work/calendar.ics|$work/calendar-vtimezone.ics|" "$work/config/skill_registry.json" > "$work/config/vtimezone.json"
 sed 's/VEVENT/VTODO/; s/^DTSTART:/DUE:/' "$work/calendar.ics" | grep -v '^DTEND\|^RRULE\|^DURATION\|TZID' > "$work/reminders.ics" || true
 args=(--plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache")
 "$skillhost" list "${args[@]}" >/dev/null 2>&1
+# Both files must list the same week (the file's rules and the database agree for 2025-2026); only the
+# reply's "file" differs.
+week='{"from": "2026-06-01", "to": "2026-06-07"}'
+from_database=$("$skillhost" call calendar.list_events "$week" "${args[@]}" --yes --json | grep -v '"file":')
+from_file=$("$skillhost" call calendar.list_events "$week" --plugins "$work/plugins" \
+    --registry "$work/config/vtimezone.json" --cache "$work/cache" --yes --json | grep -v '"file":')
+[ "$from_database" = "$from_file" ] || { echo "the VTIMEZONE calendar lists a different week" >&2; exit 1; }
 time_call() {
     local label=$1; shift
     local times=()
@@ -50,6 +71,10 @@ time_call() {
 }
 echo "calendar: $(grep -c 'BEGIN:VEVENT' "$work/calendar.ics") events, $(wc -c < "$work/calendar.ics") bytes"
 time_call "calendar.list_events (1 week)" calendar.list_events '{"from": "2026-06-01", "to": "2026-06-07"}'
+with_vtimezone=(--plugins "$work/plugins" --registry "$work/config/vtimezone.json" --cache "$work/cache")
+args_saved=("${args[@]}"); args=("${with_vtimezone[@]}")
+time_call "  the same with the file's VTIMEZONE" calendar.list_events '{"from": "2026-06-01", "to": "2026-06-07"}'
+args=("${args_saved[@]}")
 time_call "calendar.find_free_slots (1 month)" calendar.find_free_slots '{"from": "2026-06-01", "to": "2026-06-30"}'
 time_call "calendar.create_event" calendar.create_event '{"title": "Bench", "start": "2026-06-03T10:00"}'
 time_call "reminders.list (due before)" reminders.list '{"due_before": "2026-03-01"}'
