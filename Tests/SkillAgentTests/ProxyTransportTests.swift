@@ -116,6 +116,27 @@ struct ProxyTransportTests {
         #expect(proxy.requests.first?.method == "CONNECT")
     }
 
+    @Test("a CONNECT reply head of 16 KiB is accepted however its bytes arrive; one byte more is refused")
+    func tunnelHeadLimitDoesNotDependOnPieces() async throws {
+        let secure = HTTPRequest(url: "https://127.0.0.1:9/v1/chat/completions", body: [], idleTimeout: 10)
+        let limit = HTTPConnection.maximumTunnelReplyBytes
+        for length in [limit, limit + 1] {
+            let start = "HTTP/1.1 200 Connection established\r\nX-Pad: "
+            let head = start + String(repeating: "p", count: length - start.utf8.count)
+            // The head and the first byte of its blank line, then (a pause later) the rest of the line.
+            let proxy = try ReplayServer([.raw(head + "\r\n\r\n", pieceSize: length + 1, pause: 0.3)])
+            defer { proxy.stop() }
+            let transport = SocketHTTPTransport(proxyEnvironment: ["HTTPS_PROXY": "http://127.0.0.1:\(proxy.port)"])
+            let error = try #require(await Self.failure(transport, secure))
+            if length > limit {
+                #expect(error.message.contains("with a head longer than \(limit) bytes"), "\(error.message)")
+            } else {
+                // The tunnel was made: the fake proxy is no TLS server.
+                #expect(error.message.contains("TLS handshake failed with 127.0.0.1:9 through the proxy"), "\(error.message)")
+            }
+        }
+    }
+
     @Test("502 on CONNECT: the proxy cannot reach the origin")
     func badGateway() async throws {
         let proxy = try ProxyPeer()

@@ -21,10 +21,12 @@ final class ReplayServer: Sendable {
         var delay: Double = 0
         /// Whether `body` is the whole answer, written as it is without a head (a broken server or proxy).
         var isRaw = false
+        /// Seconds between two pieces of `body` (the default: 2 ms).
+        var pause = 0.002
 
-        /// `bytes` as the whole answer, in one write.
-        static func raw(_ bytes: String) -> Response {
-            Response(status: 0, headers: [:], body: Array(bytes.utf8), pieceSize: 0, isRaw: true)
+        /// `bytes` as the whole answer, in one write, or in writes of `pieceSize` bytes `pause` seconds apart.
+        static func raw(_ bytes: String, pieceSize: Int = 0, pause: Double = 0) -> Response {
+            Response(status: 0, headers: [:], body: Array(bytes.utf8), pieceSize: pieceSize, isRaw: true, pause: pause)
         }
 
         /// A recorded SSE stream from Fixtures/openai.
@@ -139,15 +141,13 @@ final class ReplayServer: Sendable {
         }
         let answerAt = Date().addingTimeInterval(response.delay)
         while Date() < answerAt, !state.withLock({ $0.stopped }) { usleep(20_000) }
-        if response.isRaw {
-            Self.write(response.body, to: client)
-            return
+        if !response.isRaw {
+            var head = "HTTP/1.1 \(response.status) \(response.status == 200 ? "OK" : "Status")\r\nConnection: close\r\n"
+            for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+            if response.pieceSize == 0 { head += "Content-Length: \(response.body.count)\r\n" }
+            head += "\r\n"
+            Self.write(Array(head.utf8), to: client)
         }
-        var head = "HTTP/1.1 \(response.status) \(response.status == 200 ? "OK" : "Status")\r\nConnection: close\r\n"
-        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-        if response.pieceSize == 0 { head += "Content-Length: \(response.body.count)\r\n" }
-        head += "\r\n"
-        Self.write(Array(head.utf8), to: client)
         if response.pieceSize == 0 {
             Self.write(response.body, to: client)
             return
@@ -157,7 +157,7 @@ final class ReplayServer: Sendable {
             let next = min(offset + response.pieceSize, response.body.count)
             Self.write(Array(response.body[offset..<next]), to: client)
             offset = next
-            usleep(2000)
+            usleep(useconds_t(response.pause * 1_000_000))
         }
     }
 

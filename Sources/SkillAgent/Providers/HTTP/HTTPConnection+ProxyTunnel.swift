@@ -28,7 +28,9 @@ extension HTTPConnection {
             let searched = max(0, reply.count - 3)
             reply.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             headEnd = HTTPResponseParser.find(HTTPResponseParser.headEnd, in: reply, from: searched)
-            if (headEnd ?? reply.count) > Self.maximumTunnelReplyBytes {
+            // Until the blank line arrives, up to 3 of the bytes read may be its start: the head is longer
+            // than the limit only when the rest is, however the bytes were split.
+            if (headEnd ?? max(0, reply.count - 3)) > Self.maximumTunnelReplyBytes {
                 throw ModelProviderError(
                     .invalidResponse, "\(proxy.named) answered CONNECT \(authority) with a head longer than \(Self.maximumTunnelReplyBytes) bytes")
             }
