@@ -202,6 +202,19 @@ public enum Posix {
         return true
     }
 
+    /// Writes all of `bytes` at `offset` of a file (`pwrite`, the file's own offset untouched) and returns
+    /// how many were written: fewer than `bytes.count` when the write failed (`errno` says why).
+    package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int) -> Int {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(offset + written)) }
+            if count == -1 && errno == EINTR { continue }
+            if count <= 0 { break }
+            written += count
+        }
+        return written
+    }
+
     /// How every message words a signal: "signal 11 (SIGSEGV, Segmentation fault)".
     package static func signalName(_ signal: Int32) -> String {
         let names: [Int32: String] = [

@@ -18,8 +18,8 @@ final class FolderSkillSource: InstructionSkillSource {
             let paths = FileManager.default.enumerator(atPath: folder)!.compactMap { $0 as? String }
                 .filter { path in
                     var isDirectory: ObjCBool = false
-                    FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isDirectory)
-                    return !isDirectory.boolValue
+                    let exists = FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isDirectory)
+                    return exists && !isDirectory.boolValue
                 }.sorted()
             let files = try paths.map { path in
                 let bytes = try read(skill: name, file: path)

@@ -82,17 +82,12 @@ final class FinishLog {
             size += bytes.count
             return
         }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(size + written)) }
-            if count == -1 && errno == EINTR { continue }
-            guard count > 0 else {
-                let error = Self.failure(path, "write")
-                // A partial record would hide the ones after it: take it back out.
-                discard(from: size, count: written)
-                throw error
-            }
-            written += count
+        let written = Posix.writeAll(descriptor, bytes, at: size)
+        guard written == bytes.count else {
+            let error = Self.failure(path, "write")
+            // A partial record would hide the ones after it: take it back out.
+            discard(from: size, count: written)
+            throw error
         }
         size += bytes.count
     }
