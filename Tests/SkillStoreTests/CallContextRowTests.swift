@@ -93,7 +93,7 @@ import Testing
         }
         // A process that died after finishing a call at 3000 (before the newer value was set) left its log.
         let record = HistoryStore.wholeRow(Self.call("c1", at: 0), Self.result, ["k": "\"older\"", "j": "2"], now: 3000)
-        _ = FinishLogTests.abandonedLog(state, [record])
+        _ = try FinishLogTests.abandonedLog(state, [record])
         let store = try HistoryStore(path: state.databasePath, clock: { clock.value })
         #expect(try store.calls(matching: TraceFilter()).map(\.callID) == ["c1"])
         #expect(try store.context(session: "s") == ["k": "\"newer\"", "j": "2"])

@@ -153,10 +153,10 @@ import Testing
     }
 
     /// Writes `records` (and `tail`) as the log of a process that died.
-    static func abandonedLog(_ state: TempState, _ records: [FinishRecord], tail: [UInt8] = []) -> String {
+    static func abandonedLog(_ state: TempState, _ records: [FinishRecord], tail: [UInt8] = []) throws -> String {
         let path = state.databasePath + "-finishes-999999-0"
         let bytes = records.flatMap(FinishRecordCoding.encode) + tail
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         return path
     }
 
@@ -168,7 +168,7 @@ import Testing
             row = started
             _ = store
         }
-        let path = Self.abandonedLog(state, [FinishRecord(rowID: row, outcome: Self.result, context: ["k": "\"v\""], finishedMilliseconds: 5)])
+        let path = try Self.abandonedLog(state, [FinishRecord(rowID: row, outcome: Self.result, context: ["k": "\"v\""], finishedMilliseconds: 5)])
         let store = try HistoryStore(path: state.databasePath)
         #expect(store.finishLogProblems.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -188,7 +188,7 @@ import Testing
         }
         // A crash after the commit, before the log was emptied: the same finish with an older context value.
         let stale = CallOutcome(status: .failed, errorKind: "timeout", error: "old", durationMilliseconds: 9)
-        _ = Self.abandonedLog(state, [FinishRecord(rowID: row, outcome: stale, context: ["k": "1"], finishedMilliseconds: 5)])
+        _ = try Self.abandonedLog(state, [FinishRecord(rowID: row, outcome: stale, context: ["k": "1"], finishedMilliseconds: 5)])
         let store = try HistoryStore(path: state.databasePath)
         #expect(try store.calls(matching: TraceFilter()).first?.status == .succeeded)
         #expect(try store.context(session: "s") == ["k": "2"])
@@ -206,7 +206,7 @@ import Testing
                     CallRecord(callID: "c2", sessionID: "s", skillID: "clock.now", argumentsJSON: "{}", status: .started, startedMilliseconds: 2)))
         }
         let second = FinishRecordCoding.encode(FinishRecord(rowID: rows[1], outcome: Self.result, context: [:], finishedMilliseconds: 6))
-        let path = Self.abandonedLog(
+        let path = try Self.abandonedLog(
             state, [FinishRecord(rowID: rows[0], outcome: Self.result, context: [:], finishedMilliseconds: 5)],
             tail: Array(second.prefix(second.count - 3)))
         let store = try HistoryStore(path: state.databasePath)
@@ -222,7 +222,7 @@ import Testing
     @Test func traceWarnsAboutALogItCouldNotReadWhole() throws {
         let state = TempState()
         do { _ = try Self.storeWithStartedCall(state) }
-        let path = Self.abandonedLog(state, [], tail: [200, 0, 0, 0, 1, 2, 3, 4, 1])
+        let path = try Self.abandonedLog(state, [], tail: [200, 0, 0, 0, 1, 2, 3, 4, 1])
         let run = try CLI.run(["trace", "--state", state.directory])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("skillhost: warning: \(path).bad: a finished call's record at byte 0 cannot be read"), "\(run.stderr)")

@@ -66,7 +66,7 @@ import Testing
     @Test func corruptDatabaseGivesOneClearLineAndStaysUntouched() throws {
         let state = TempState()
         let garbage = Data(String(repeating: "not a database ", count: 300).utf8)
-        FileManager.default.createFile(atPath: state.databasePath, contents: garbage)
+        try #require(FileManager.default.createFile(atPath: state.databasePath, contents: garbage))
         for command in [["history"], ["trace"], ["debug"], ["chat", "--offline", "hello"]] {
             let run = try CLI.run(command + ["--state", state.directory])
             #expect(run.status == 1, "\(command): \(run.stderr)")

@@ -83,7 +83,7 @@ import Testing
     @Test func corruptFileIsRefusedAndLeftUntouched() throws {
         let state = TempState()
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-        FileManager.default.createFile(atPath: state.databasePath, contents: garbage)
+        try #require(FileManager.default.createFile(atPath: state.databasePath, contents: garbage))
         let error = #expect(throws: StoreError.self) { try HistoryStore(path: state.databasePath) }
         #expect(error?.kind == .corrupt)
         #expect(error?.message.contains(state.databasePath) == true)
@@ -103,7 +103,7 @@ import Testing
         var bytes = TempState.bytes(state.databasePath)
         #expect(bytes.count > 1024)
         for index in 100..<min(bytes.count, 4096) { bytes[index] = 0xA5 }
-        FileManager.default.createFile(atPath: state.databasePath, contents: bytes)
+        try #require(FileManager.default.createFile(atPath: state.databasePath, contents: bytes))
         let error = #expect(throws: StoreError.self) { try HistoryStore(path: state.databasePath) }
         #expect(error?.kind == .corrupt)
         #expect(TempState.bytes(state.databasePath) == bytes)

@@ -89,7 +89,7 @@ import Testing
             #expect(try store.markUnfinishedCalls(session: "s") == 2)
             try store.deleteCall(callID: "c1")
         }
-        let path = FinishLogTests.abandonedLog(state, wholeRows)
+        let path = try FinishLogTests.abandonedLog(state, wholeRows)
         do {
             let store = try HistoryStore(path: state.databasePath)
             #expect(store.finishLogProblems.isEmpty)
@@ -101,7 +101,7 @@ import Testing
         }
         // The same records again (committed before the log was emptied): nothing is written twice.
         wholeRows[0].outcome = CallOutcome(status: .failed, errorKind: "timeout", error: "old", durationMilliseconds: 9)
-        _ = FinishLogTests.abandonedLog(state, wholeRows)
+        _ = try FinishLogTests.abandonedLog(state, wholeRows)
         let store = try HistoryStore(path: state.databasePath)
         let calls = try store.calls(matching: TraceFilter())
         #expect(calls.count == 2)

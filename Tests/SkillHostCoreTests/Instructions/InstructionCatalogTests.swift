@@ -118,7 +118,8 @@ struct InstructionCatalogTests {
         try Self.writeSkill("good", in: skills)
         // A 50 MiB SKILL.md.
         try FileManager.default.createDirectory(atPath: skills + "/huge", withIntermediateDirectories: true)
-        let huge = FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: skills + "/huge/SKILL.md", contents: Data("---\nname: huge\n".utf8)); return skills + "/huge/SKILL.md" }())!
+        try #require(FileManager.default.createFile(atPath: skills + "/huge/SKILL.md", contents: Data("---\nname: huge\n".utf8)))
+        let huge = try #require(FileHandle(forWritingAtPath: skills + "/huge/SKILL.md"))
         huge.truncateFile(atOffset: 50 << 20)
         huge.closeFile()
         // Binary garbage.
@@ -252,7 +253,7 @@ struct InstructionCatalogTests {
     @Test func addUnpacksZipAndSkillArchivesMadeByZip() throws {
         let zip = "/usr/bin/zip"
         guard FileManager.default.isExecutableFile(atPath: zip) else { return }  // the reader is tested on its own below
-        let (host, root) = try host()
+        let (host, _) = try host()
         let source = HostTestSupport.temporaryDirectory("skill-zip")
         try Self.writeSkill("zipped", in: source, body: String(repeating: "Compressible line.\n", count: 200),
                             extra: ["references/r.md": "reference\n"])

@@ -44,7 +44,7 @@ struct SkillDocumentTests {
     @Test func aFileOverTheSizeLimitIsRefusedWithoutReadingIt() throws {
         let folder = HostTestSupport.temporaryDirectory("big-skill")
         let path = folder + "/SKILL.md"
-        FileManager.default.createFile(atPath: path, contents: Data("---\n".utf8))
+        try #require(FileManager.default.createFile(atPath: path, contents: Data("---\n".utf8)))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         handle.truncateFile(atOffset: UInt64(SkillDocument.maximumFileSize + 1))
         handle.closeFile()
