@@ -43,16 +43,19 @@ extension Posix {
                 close(descriptor)
                 throw error
             }
-            var opened = stat()
-            var current = stat()
-            if fstat(descriptor, &opened) == 0, stat(path, &current) == 0, opened.st_ino == current.st_ino,
-                opened.st_dev == current.st_dev
-            {
-                return descriptor
-            }
+            if isNamed(descriptor, path) { return descriptor }
             close(descriptor)
         }
         throw Failure("flock", path: path, code: EAGAIN)
+    }
+
+    /// Whether the open file `descriptor` is (still) the file at `path`: same device and inode. A lock taken
+    /// on a file another process has since replaced or removed protects nothing.
+    package static func isNamed(_ descriptor: Int32, _ path: String) -> Bool {
+        var opened = stat()
+        var current = stat()
+        return fstat(descriptor, &opened) == 0 && stat(path, &current) == 0 && opened.st_ino == current.st_ino
+            && opened.st_dev == current.st_dev
     }
 
     /// The permission bits of an open file (`fstat`), or nil.

@@ -1,4 +1,5 @@
 import Dispatch
+import SkillPosix
 
 extension HistoryStore {
     /// How long a logged finish waits for another write to ride along with before the store commits it on
@@ -18,8 +19,28 @@ extension HistoryStore {
     /// ``recordFinish(_:with:context:)`` (logged, then committed with the store's next write). Its assistant
     /// message stood for it while it ran: a crash before this leaves it to ``markUnfinishedCalls(session:)``.
     /// The outcome's start time, key, plugin and worker pid win over the call's.
-    public func recordFinish(of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
-        try log(Self.wholeRow(call, outcome, changes, now: contextStamp()))
+    /// `sessionTitle`: the title of the call's session when it may not exist yet (it is made with the row).
+    public func recordFinish(
+        of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:], sessionTitle: String? = nil
+    ) throws(StoreError) {
+        try log(Self.wholeRow(call, outcome, changes, now: contextStamp(), sessionTitle: sessionTitle))
+    }
+
+    /// Records how `call` ended without opening the database, for a process that makes one call and exits
+    /// (`skillhost call`: opening SQLite would cost it more than the call): the whole row goes to a finish
+    /// log of its own beside `<directory>/history.sqlite3`, which the next process that opens the database
+    /// commits, as it commits the logs of processes that died (`trace` shows it then). Its session is made
+    /// with it, titled `sessionTitle`, when it does not exist. The folder is made (0700) when missing.
+    public static func leaveFinish(
+        of call: CallRecord, with outcome: CallOutcome, sessionTitle: String, directory: String
+    ) throws(StoreError) {
+        do {
+            try Posix.createDirectories(directory)
+        } catch {
+            throw StoreError(.cannotOpen, "\(error.path): cannot create the state folder (\(error.reason)); pass --state DIR")
+        }
+        let record = wholeRow(call, outcome, [:], now: systemMilliseconds(), sessionTitle: sessionTitle)
+        try FinishLog.leave(FinishRecordCoding.encode(record), databasePath: databasePath(in: directory))
     }
 
     /// ``recordFinish(of:with:context:)`` committed at once, in a transaction of its own.
@@ -30,7 +51,9 @@ extension HistoryStore {
         }
     }
 
-    static func wholeRow(_ call: CallRecord, _ outcome: CallOutcome, _ changes: [String: String], now: Int64) -> FinishRecord {
+    static func wholeRow(
+        _ call: CallRecord, _ outcome: CallOutcome, _ changes: [String: String], now: Int64, sessionTitle: String? = nil
+    ) -> FinishRecord {
         var outcome = outcome
         outcome.startedMilliseconds = outcome.startedMilliseconds ?? call.startedMilliseconds
         outcome.idempotencyKey = outcome.idempotencyKey ?? call.idempotencyKey
@@ -41,7 +64,8 @@ extension HistoryStore {
             rowID: 0, outcome: outcome, context: changes, finishedMilliseconds: now,
             start: CallStart(
                 callID: call.callID, sessionID: call.sessionID, messagePosition: call.messagePosition.map(Int64.init),
-                skillID: call.skillID, argumentsJSON: call.argumentsJSON))
+                skillID: call.skillID, argumentsJSON: call.argumentsJSON, frontEnd: call.frontEnd, client: call.client,
+                sessionTitle: sessionTitle))
     }
 
     /// Logs `record` and keeps it for the next transaction (committed at once when the log cannot be written).
@@ -84,6 +108,7 @@ extension HistoryStore {
                 let (records, problem) = FinishRecordCoding.decodeAll(try log.contents())
                 if !records.isEmpty {
                     try database.write { () throws(StoreError) in
+                        try FinishJournal.makeSessions(of: records, database)
                         for record in records { try FinishJournal.write(record, onlyIfRunning: true, database) }
                     }
                 }

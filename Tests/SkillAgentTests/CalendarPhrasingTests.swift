@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillHostCore
 import SkillJSON
@@ -25,7 +26,7 @@ import Testing
             helperExecutable: HostEndToEndTests.packageRoot + "/.build/debug/skillhost")
         let tools = try await HostSkillBackend(host: host).tools()
         await host.shutdown()
-        return tools.map { ToolSpec(name: $0.skillID.replacingOccurrences(of: ".", with: "_"), tool: $0) }
+        return tools.map { ToolSpec(name: $0.id.replacingOccurrences(of: ".", with: "_"), tool: $0) }
     }
 
     /// Monday 2026-11-30 16:00 UTC.

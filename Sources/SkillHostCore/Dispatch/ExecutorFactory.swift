@@ -14,6 +14,8 @@ public struct ExecutorFactory: Sendable {
         public var helperExecutable: String
         /// Where the host keeps a worker started ahead of need, for the first launch to adopt.
         public var workerPrestart: WorkerPrestart? = nil
+        /// Where the host's lines for a person go (an in-process plugin's log lines among them).
+        public var diagnostics: DiagnosticSink = .discard
     }
 
     /// Makes an executor for one plugin.
@@ -56,6 +58,8 @@ public struct ExecutorFactory: Sendable {
         guard let manifest = request.plugin.manifest else {
             throw HostError(.invalidPlugin, "\(request.plugin.path): has no usable manifest", pluginID: request.plugin.id)
         }
-        return InProcessExecutor(path: request.plugin.path, expectedManifest: manifest.document, threadSafe: manifest.threadSafe)
+        return InProcessExecutor(
+            path: request.plugin.path, expectedManifest: manifest.document, threadSafe: manifest.threadSafe,
+            diagnostics: request.diagnostics)
     }
 }

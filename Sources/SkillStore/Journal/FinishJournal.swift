@@ -27,7 +27,29 @@ final class FinishJournal {
 
     /// Inside a write transaction: writes the pending finishes.
     func apply(to database: SQLiteDatabase) throws(StoreError) {
+        try Self.makeSessions(of: pending, database)
         for record in pending { try Self.write(record, onlyIfRunning: false, database) }
+    }
+
+    /// Makes the sessions that `records` name with a title and that do not exist yet (the sessions of
+    /// `skillhost call` and `mcp`, which have no messages), and marks each active at its last finish: once
+    /// per session per transaction, before the rows that refer to it.
+    static func makeSessions(of records: [FinishRecord], _ database: SQLiteDatabase) throws(StoreError) {
+        var sessions: [String: (title: String, last: Int64)] = [:]
+        for record in records {
+            guard let start = record.start, let title = start.sessionTitle else { continue }
+            let last = max(sessions[start.sessionID]?.last ?? 0, record.finishedMilliseconds)
+            sessions[start.sessionID] = (title, last)
+        }
+        guard !sessions.isEmpty else { return }
+        let upsert = try database.statement(
+            """
+            INSERT INTO sessions(id, title, model, created_ms, last_active_ms) VALUES(?, ?, '', ?, ?)
+            ON CONFLICT(id) DO UPDATE SET last_active_ms = max(last_active_ms, excluded.last_active_ms)
+            """)
+        for (id, session) in sessions {
+            try upsert.run([.text(id), .text(session.title), .integer(session.last), .integer(session.last)])
+        }
     }
 
     /// After the transaction that applied them committed: they are in the database.
@@ -87,16 +109,18 @@ final class FinishJournal {
             .optional(outcome.pluginVersion), .optional(outcome.pluginSHA256), .text(start.argumentsJSON),
             .text(outcome.status.rawValue), .optional(outcome.resultJSON), .optional(outcome.summary), .optional(outcome.errorKind),
             .optional(outcome.error), .integer(outcome.startedMilliseconds ?? record.finishedMilliseconds),
-            outcome.status == .interrupted ? .null : .real(outcome.durationMilliseconds), .optional(outcome.idempotencyKey), outcome.workerPID.map(SQLValue.integer) ?? .null,
+            outcome.status == .interrupted || outcome.status == .refused ? .null : .real(outcome.durationMilliseconds), .optional(outcome.idempotencyKey), outcome.workerPID.map(SQLValue.integer) ?? .null,
             .optional(CallContextChanges.encode(record.context, at: record.finishedMilliseconds)),
+            .optional(start.frontEnd), .optional(start.client),
         ])
     }
 
     /// How the row of a call finished before it had one is written.
     static let insertSQL = """
         INSERT INTO skill_calls(call_id, session_id, message_position, skill_id, plugin_version, plugin_sha256, arguments,
-            status, result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid, context)
-        VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            status, result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid, context,
+            front_end, client)
+        VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// How a call row is finished.

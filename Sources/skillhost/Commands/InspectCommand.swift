@@ -62,20 +62,13 @@ enum InspectCommand: Command {
         var lines = ["skill \(skill.id): \(skill.title)", "  plugin:      \(skill.pluginID) (\(skill.pluginPath))",
                      "  enabled:     \(skill.enabled ? "yes" : "no")",
                      "  permission:  \(skill.permission.rawValue) (approval: \(skill.approval.rawValue))",
-                     "  timeout:     \(PluginTimeout.format(skill.timeout)) s", "  idempotent:  \(skill.idempotent ? "yes" : "no")",
+                     "  timeout:     \(SecondsText.format(skill.timeout)) s", "  idempotent:  \(skill.idempotent ? "yes" : "no")",
                      "  description: \(skill.description)",
                      "  parameters:  \(skill.parameters.serialized())"]
         if !skill.examples.isEmpty { lines.append("  examples:    " + skill.examples.joined(separator: " | ")) }
         if let summary = skill.summary { lines.append("  summary:     " + summary) }
         if let schema = skill.manifest.outputSchema { lines.append("  output:      " + schema.serialized()) }
         return lines.joined(separator: "\n")
-    }
-}
-
-/// Seconds as shown to people: "5", "2.5".
-enum PluginTimeout {
-    static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }
 

@@ -1,20 +1,20 @@
 import SkillHostCore
 import SkillJSON
 
-/// Where the agent loop reports each skill call as it happens (started, then finished) and asks whether a
-/// call needs to run at all. ``StoreCallRecorder`` writes to the SQLite history; without a recorder
-/// (``AgentConfiguration/recorder`` nil) nothing is kept.
+/// Where ``ToolCaller`` reports each call as it happens (started, then finished) and asks whether a call
+/// needs to run at all. ``StoreCallRecorder`` writes to the SQLite history of a process that keeps it open
+/// (`chat`, `mcp`); ``DetachedCallRecorder`` leaves each call for the next process that opens it (`call`);
+/// without a recorder nothing is kept.
 ///
-/// Implementation requirements: thread-safe (calls of one reply run at once); quick (it is on every
-/// call's path); never throws: a recorder that cannot write reports the problem through its own sink.
+/// Implementation requirements: thread-safe (calls run at once); quick (it is on every call's path); never
+/// throws: a recorder that cannot write reports the problem through its own sink.
 public protocol CallRecorder: Sendable {
     /// Decides before `call` runs: run it, return an earlier result (replay), or ask the user first.
     func decision(for call: RecordedCall) -> CallDecision
-    /// `call` is about to run (or be replayed); returns a handle for ``callFinished(_:call:outcome:seconds:replayed:)``.
+    /// `call` is about to run (or be replayed); returns a handle for ``callFinished(_:call:outcome:)``.
     func callStarted(_ call: RecordedCall) -> CallHandle
-    /// `call` ended with `outcome` after `seconds`.
-    func callFinished(
-        _ handle: CallHandle, call: RecordedCall, outcome: Result<JSONValue, HostError>, seconds: Double, replayed: Bool)
+    /// `call` ended with `outcome`.
+    func callFinished(_ handle: CallHandle, call: RecordedCall, outcome: ToolCallOutcome)
 }
 
 /// A recorder's reference to one started call.
@@ -37,22 +37,26 @@ public struct CallHandle: Sendable, Equatable {
     }
 }
 
-/// What the loop knows about one call before it runs.
+/// What ``ToolCaller`` knows about one call before it runs.
 public struct RecordedCall: Sendable {
-    /// The model's call id.
+    /// The caller's call id.
     public var callID: String
-    /// The tool name the model used.
+    /// The tool name the caller used.
     public var toolName: String
     /// The skill it maps to, nil for an unknown tool.
     public var skillID: String?
-    /// The arguments as the model sent them.
+    /// The arguments, parsed (nil when they are not JSON).
+    public var arguments: JSONValue?
+    /// The arguments as the caller sent them (what is stored when they are not JSON).
     public var argumentsText: String
     /// The tool (schema, permission, idempotent), nil for an unknown tool.
-    public var tool: AgentTool?
+    public var tool: SkillTool?
     /// The session.
     public var sessionID: String
-    /// The key of this logical call (see ``StoreCallRecorder/idempotencyKey(for:)``), set by the recorder's
-    /// ``CallRecorder/decision(for:)``; handed to the skill through its call context.
+    /// Who made the call.
+    public var origin: CallOrigin
+    /// The key of this logical call (``IdempotencyKey``), set from the recorder's decision; handed to the
+    /// skill through its call context.
     public var idempotencyKey: String?
     /// The pid of the worker process that ran the call, once it has run (nil: it ran in this process, was
     /// not run, or its backend does not say).
@@ -60,15 +64,17 @@ public struct RecordedCall: Sendable {
 
     /// A call with these parts.
     public init(
-        callID: String, toolName: String, skillID: String?, argumentsText: String, tool: AgentTool?, sessionID: String,
-        idempotencyKey: String? = nil
+        callID: String, toolName: String, skillID: String?, arguments: JSONValue?, argumentsText: String,
+        tool: SkillTool?, sessionID: String, origin: CallOrigin = .chat, idempotencyKey: String? = nil
     ) {
         self.callID = callID
         self.toolName = toolName
         self.skillID = skillID
+        self.arguments = arguments
         self.argumentsText = argumentsText
         self.tool = tool
         self.sessionID = sessionID
+        self.origin = origin
         self.idempotencyKey = idempotencyKey
     }
 }
@@ -82,4 +88,12 @@ public enum CallDecision: Sendable, Equatable {
     /// An earlier call with the same key of this non-idempotent skill failed (`reason`): it may have taken
     /// effect, so ask the user before running it again.
     case confirmRetry(reason: String, idempotencyKey: String)
+
+    /// The key the decision gives the call.
+    public var idempotencyKey: String? {
+        switch self {
+        case .run(let key): return key
+        case .replay(_, let key), .confirmRetry(_, let key): return key
+        }
+    }
 }

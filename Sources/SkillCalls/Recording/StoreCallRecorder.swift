@@ -17,10 +17,12 @@ public struct PluginProvenance: Sendable, Equatable {
     }
 }
 
-/// The ``CallRecorder`` over the SQLite history: each call is a row, written whole when it ends when its
-/// assistant message was stored with it planned (``PlannedCalls``), else written when it starts and
-/// updated when it ends; with the session-context keys it changed. Arguments are stored with `writeOnly`
-/// fields and secrets redacted. Non-idempotent skills get replay and retry protection by idempotency key.
+/// The ``CallRecorder`` over the SQLite history of a process that keeps it open (`chat`, `mcp`): each call
+/// is a row, written whole when it ends when its assistant message was stored with it planned
+/// (``PlannedCalls``) or when the recorder writes every row at finish (a server whose session has no
+/// messages), else written when it starts and updated when it ends; with the session-context keys it
+/// changed. Arguments are stored with `writeOnly` fields and secrets redacted. Non-idempotent skills get
+/// replay and retry protection by idempotency key.
 public final class StoreCallRecorder: CallRecorder {
     /// The database.
     public let store: HistoryStore
@@ -28,13 +30,14 @@ public final class StoreCallRecorder: CallRecorder {
     public let sessionID: String
     /// The context skills read and write; changed keys are stored after each call.
     public let context: SessionContext
-    /// Removes secrets before anything is written.
-    public let redactor: SecretRedactor
-    /// Plugin version and file hash by skill id.
-    public let provenance: [String: PluginProvenance]
+    /// How rows are made.
+    let rows: CallRows
     private let report: @Sendable (StoreError) -> Void
     private let storedContext: Mutex<[String: JSONValue]>
     private let planned: PlannedCalls?
+    /// Whether every call's row is written whole when it ends (no row while it runs): what a server whose
+    /// session has no messages uses, so a call costs no transaction of its own.
+    let writesRowsAtFinish: Bool
     /// Commit each finish in a transaction of its own instead of logging it (how it was before the finish
     /// log; the benchmark compares the two).
     let commitsEachFinish: Bool
@@ -43,31 +46,36 @@ public final class StoreCallRecorder: CallRecorder {
     static let effectfulFailures: Set<String> = ["timeout", "pluginCrashed", "skillFailed", "cancelled", "interrupted"]
 
     /// A recorder for `sessionID`; `report` hears about writes that failed (the call itself goes on).
+    /// `writesRowsAtFinish`: every row is written whole when its call ends, and the session is made with the
+    /// first (for `mcp`, whose session has no messages).
     public convenience init(
         store: HistoryStore, sessionID: String, context: SessionContext, redactor: SecretRedactor = SecretRedactor(),
-        provenance: [String: PluginProvenance] = [:], planned: PlannedCalls? = nil,
+        provenance: [String: PluginProvenance] = [:], planned: PlannedCalls? = nil, writesRowsAtFinish: Bool = false,
         report: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) {
         self.init(
             store: store, sessionID: sessionID, context: context, redactor: redactor, provenance: provenance, planned: planned,
-            report: report, commitsEachFinish: false)
+            writesRowsAtFinish: writesRowsAtFinish, report: report, commitsEachFinish: false)
     }
 
-    init(
+    package init(
         store: HistoryStore, sessionID: String, context: SessionContext, redactor: SecretRedactor = SecretRedactor(),
-        provenance: [String: PluginProvenance] = [:], planned: PlannedCalls? = nil,
+        provenance: [String: PluginProvenance] = [:], planned: PlannedCalls? = nil, writesRowsAtFinish: Bool = false,
         report: @escaping @Sendable (StoreError) -> Void = { _ in }, commitsEachFinish: Bool
     ) {
         self.commitsEachFinish = commitsEachFinish
+        self.writesRowsAtFinish = writesRowsAtFinish
         self.planned = planned
         self.store = store
         self.sessionID = sessionID
         self.context = context
-        self.redactor = redactor
-        self.provenance = provenance
+        self.rows = CallRows(redactor: redactor, provenance: provenance)
         self.report = report
         self.storedContext = Mutex(context.snapshot)
     }
+
+    /// Removes secrets before anything is written.
+    public var redactor: SecretRedactor { rows.redactor }
 
     public func decision(for call: RecordedCall) -> CallDecision {
         guard let skillID = call.skillID, let tool = call.tool else { return .run(idempotencyKey: nil) }
@@ -77,8 +85,8 @@ public final class StoreCallRecorder: CallRecorder {
         let key: String
         if let planned = plan?.idempotencyKey {
             key = planned
-        } else if let arguments = Self.arguments(call) {
-            key = CallKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
+        } else if let arguments = call.arguments, case .object = arguments {
+            key = IdempotencyKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
         } else {
             return .run(idempotencyKey: nil)
         }
@@ -115,18 +123,9 @@ public final class StoreCallRecorder: CallRecorder {
         if let planned, planned.start(call.callID, at: store.now()) {
             return CallHandle(id: nil, writtenAtFinish: true)
         }
-        let argumentsText: String =
-            if let arguments = Self.arguments(call) {
-                redactor.redact(arguments, schema: call.tool?.parameters).serialized()
-            } else {
-                redactor.scrub(call.argumentsText)
-            }
-        let origin = call.skillID.flatMap { provenance[$0] }
-        let record = CallRecord(
-            callID: call.callID, sessionID: sessionID, skillID: call.skillID ?? call.toolName,
-            pluginVersion: origin?.version, pluginSHA256: origin?.sha256, argumentsJSON: argumentsText, status: .started,
-            startedMilliseconds: store.now(), idempotencyKey: call.idempotencyKey)
+        if writesRowsAtFinish { return CallHandle(id: nil, startedMilliseconds: store.now(), writtenAtFinish: true) }
         do {
+            let record = rows.started(call, sessionID: sessionID, at: store.now())
             return CallHandle(id: try store.startCall(record), startedMilliseconds: nil, storedIdempotencyKey: true)
         } catch {
             report(error)
@@ -134,40 +133,27 @@ public final class StoreCallRecorder: CallRecorder {
         }
     }
 
-    public func callFinished(
-        _ handle: CallHandle, call: RecordedCall, outcome: Result<JSONValue, HostError>, seconds: Double, replayed: Bool
-    ) {
-        let planned = handle.writtenAtFinish ? planned?.take(call.callID) : nil
-        guard handle.id != nil || planned != nil else { return }
-        let milliseconds = (seconds * 1_000_000).rounded() / 1000
-        var ending: CallOutcome
-        switch outcome {
-        case .success(let result):
-            let stored = redactor.redact(result)
-            ending = CallOutcome(
-                status: replayed ? .replayed : .succeeded, resultJSON: stored.serialized(),
-                summary: ResultSummary.line(for: stored, template: call.tool?.summary, limit: 120),
-                durationMilliseconds: milliseconds)
-        case .failure(let error):
-            ending = CallOutcome(
-                status: .failed, errorKind: error.kind.rawValue, error: redactor.scrub(error.message),
-                durationMilliseconds: milliseconds)
-        }
+    public func callFinished(_ handle: CallHandle, call: RecordedCall, outcome: ToolCallOutcome) {
+        let planned = handle.writtenAtFinish && !writesRowsAtFinish ? planned?.take(call.callID) : nil
+        guard handle.id != nil || planned != nil || (handle.writtenAtFinish && writesRowsAtFinish) else { return }
+        var ending = rows.ending(of: call, outcome)
         ending.startedMilliseconds = handle.startedMilliseconds
         if !handle.storedIdempotencyKey { ending.idempotencyKey = call.idempotencyKey }
-        let origin = call.skillID.flatMap { provenance[$0] }
-        ending.pluginVersion = origin?.version
-        ending.pluginSHA256 = origin?.sha256
-        ending.workerPID = call.workerPID.map(Int64.init)
         do {
-            if let planned {
+            if writesRowsAtFinish {
+                let record = rows.started(call, sessionID: sessionID, at: handle.startedMilliseconds ?? store.now())
+                try store.recordFinish(of: record, with: ending, context: contextChanges(), sessionTitle: rows.sessionTitle(call.origin))
+            } else if let planned {
                 ending.idempotencyKey = call.idempotencyKey ?? planned.idempotencyKey
+                var made = planned
+                made.frontEnd = call.origin.frontEnd
+                made.client = call.origin.client
                 if call.tool?.idempotent == false, let key = ending.idempotencyKey {
                     // A call with this key planned with it decides without reading the database
                     // (PlannedCalls.decisionInputs); the record is made only when there is one.
                     self.planned?.remember(
                         {
-                            var done = planned
+                            var done = made
                             done.status = ending.status
                             done.resultJSON = ending.resultJSON
                             done.errorKind = ending.errorKind
@@ -176,9 +162,9 @@ public final class StoreCallRecorder: CallRecorder {
                         }, callID: call.callID, key: key, session: planned.sessionID)
                 }
                 if commitsEachFinish {
-                    try store.finishCall(of: planned, with: ending, context: contextChanges())
+                    try store.finishCall(of: made, with: ending, context: contextChanges())
                 } else {
-                    try store.recordFinish(of: planned, with: ending, context: contextChanges())
+                    try store.recordFinish(of: made, with: ending, context: contextChanges())
                 }
             } else if let row = handle.id {
                 if commitsEachFinish {
@@ -200,17 +186,65 @@ public final class StoreCallRecorder: CallRecorder {
         return storedContext.withLock { stored in
             var changes: [String: String] = [:]
             for (key, value) in now where stored[key] != value {
-                changes[key] = redactor.redact(value).serialized()
+                changes[key] = rows.redactor.redact(value).serialized()
                 stored[key] = value
             }
             return changes
         }
     }
+}
 
-    private static func arguments(_ call: RecordedCall) -> JSONValue? {
-        guard let value = try? ToolCall(id: call.callID, name: call.toolName, argumentsText: call.argumentsText).parsedArguments(),
-            case .object = value
-        else { return nil }
-        return value
+/// How a call becomes a row of the history, the same for every recorder: its arguments redacted (secrets and
+/// `writeOnly` fields), its result redacted with its summary line, its error scrubbed, the plugin that ran
+/// it, who made it.
+struct CallRows: Sendable {
+    /// Removes secrets before anything is written.
+    let redactor: SecretRedactor
+    /// Plugin version and file hash by skill id.
+    let provenance: [String: PluginProvenance]
+
+    /// The row of `call` as it starts (status `started`).
+    func started(_ call: RecordedCall, sessionID: String, at milliseconds: Int64) -> CallRecord {
+        let argumentsText: String =
+            if let arguments = call.arguments, case .object = arguments {
+                redactor.redact(arguments, schema: call.tool?.parameters).serialized()
+            } else {
+                redactor.scrub(call.argumentsText)
+            }
+        let origin = call.skillID.flatMap { provenance[$0] }
+        return CallRecord(
+            callID: call.callID, sessionID: sessionID, skillID: call.skillID ?? call.toolName,
+            pluginVersion: origin?.version, pluginSHA256: origin?.sha256, argumentsJSON: argumentsText, status: .started,
+            startedMilliseconds: milliseconds, idempotencyKey: call.idempotencyKey,
+            frontEnd: call.origin.frontEnd, client: call.origin.client)
+    }
+
+    /// How `call` ended, as the row says it.
+    func ending(of call: RecordedCall, _ outcome: ToolCallOutcome) -> CallOutcome {
+        let milliseconds = (outcome.seconds * 1_000_000).rounded() / 1000
+        var ending: CallOutcome
+        switch outcome.result {
+        case .success(let result):
+            let stored = redactor.redact(result)
+            ending = CallOutcome(
+                status: outcome.replayed ? .replayed : .succeeded, resultJSON: stored.serialized(),
+                summary: ResultSummary.line(for: stored, template: call.tool?.summary, limit: 120),
+                durationMilliseconds: milliseconds)
+        case .failure(let error):
+            ending = CallOutcome(
+                status: outcome.refused ? .refused : .failed, errorKind: error.kind.rawValue, error: redactor.scrub(error.message),
+                durationMilliseconds: outcome.refused ? 0 : milliseconds)
+        }
+        let origin = call.skillID.flatMap { provenance[$0] }
+        ending.pluginVersion = origin?.version
+        ending.pluginSHA256 = origin?.sha256
+        ending.workerPID = call.workerPID.map(Int64.init)
+        return ending
+    }
+
+    /// The title of a session that a front end without messages makes with its first row: `mcp: CLIENT`,
+    /// `skillhost call`.
+    func sessionTitle(_ origin: CallOrigin) -> String {
+        origin == .call ? "skillhost call" : origin.label
     }
 }

@@ -1,3 +1,4 @@
+import SkillCalls
 import Glibc
 import SkillHostCore
 import SkillJSON
@@ -17,7 +18,7 @@ import SkillStore
 /// - `recorder alone`: the recorder without a persistent history (it inserts the call's row itself).
 /// Modes run in interleaved rounds; each row gives the median round (the machine is shared). The thread is
 /// named `bench-mode-I` while mode I runs, for a profiler (`perf report --sort comm`).
-public enum RecorderBenchmark {
+enum RecorderBenchmark {
     /// One measured mode.
     public struct Result: Sendable {
         /// What was measured.
@@ -83,8 +84,8 @@ public enum RecorderBenchmark {
         }
         let dispatch = try dispatcher(skill)
         let tool = { (idempotent: Bool) in
-            AgentTool(
-                skillID: "bench.echo", description: "bench", parameters: ["type": "object", "properties": ["text": ["type": "string"]]],
+            SkillTool(
+                id: "bench.echo", description: "bench", parameters: ["type": "object", "properties": ["text": ["type": "string"]]],
                 idempotent: idempotent)
         }
         let tools = [true: tool(true), false: tool(false)]
@@ -100,8 +101,8 @@ public enum RecorderBenchmark {
         }
         func call(_ index: Int, idempotent: Bool, session: String) -> RecordedCall {
             RecordedCall(
-                callID: "c\(index)", toolName: "bench_echo", skillID: "bench.echo", argumentsText: arguments(index),
-                tool: tools[idempotent], sessionID: session)
+                callID: "c\(index)", toolName: "bench_echo", skillID: "bench.echo",
+                arguments: try? JSONValue(parsing: arguments(index)), argumentsText: "", tool: tools[idempotent], sessionID: session)
         }
         /// The skill runs (it changes one context key, as `context_set` would).
         func runSkill(_ index: Int) -> JSONValue {
@@ -111,13 +112,11 @@ public enum RecorderBenchmark {
         }
         func record(_ recorder: StoreCallRecorder, _ index: Int, idempotent: Bool) -> JSONValue {
             var recorded = call(index, idempotent: idempotent, session: recorder.sessionID)
-            switch recorder.decision(for: recorded) {
-            case .run(let key): recorded.idempotencyKey = key
-            case .replay(_, let key), .confirmRetry(_, let key): recorded.idempotencyKey = key
-            }
+            recorded.idempotencyKey = recorder.decision(for: recorded).idempotencyKey
             let handle = recorder.callStarted(recorded)
             let result = runSkill(index)
-            recorder.callFinished(handle, call: recorded, outcome: .success(result), seconds: 0.0001, replayed: false)
+            recorder.callFinished(
+                handle, call: recorded, outcome: ToolCallOutcome(tool: recorded.tool, result: .success(result), seconds: 0.0001))
             return result
         }
         let modes: [(String, (Int) throws -> Void)] = [
@@ -149,7 +148,7 @@ public enum RecorderBenchmark {
             let recorder = committing ? recorders[id]!.committing : recorders[id]!.ahead
             // What PersistentHistory does with the assistant message: the call's key in its tool_calls entry,
             // the call planned (its row is written with its finish).
-            let key = try CallKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
+            let key = try IdempotencyKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
             // A non-idempotent skill's earlier calls with the key are read in the same transaction.
             let (position, earlier) =
                 idempotent
@@ -171,7 +170,7 @@ public enum RecorderBenchmark {
             let indexes = first..<first + 4
             var records: [CallRecord] = []
             for index in indexes {
-                let key = try CallKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
+                let key = try IdempotencyKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
                 records.append(CallRecord(
                     callID: "c\(index)", sessionID: id, skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
                     startedMilliseconds: store.now(), idempotencyKey: key))
