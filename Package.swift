@@ -6,6 +6,7 @@
 //   authors import)
 //   SkillJSON ← JSONSchema ← ManifestCheck (the one manifest checker) ← SkillHostCore ← SkillCalls (the one path of a
 //   tool call) ← {SkillAgent, SkillMCP} ← skillhost
+//   SkillPosix, COpenSSL ← SkillHTTP (an HTTP/1.1 server; header-field rules) ← {SkillAgent, SkillMCP}
 //   SkillSDK + ManifestCheck ← SkillCheck (what plugin authors' tests import)
 //   SkillPosix (system calls, reaping, clocks, durable files) ← SkillHostCore (re-exported), SkillStore,
 //   SkillSDK (its clock), ICalendar (locked atomic calendar files)
@@ -57,6 +58,7 @@ let package = Package(
         .library(name: "SkillCalls", targets: ["SkillCalls"]),
         .library(name: "SkillAgent", targets: ["SkillAgent"]),
         .library(name: "SkillMCP", targets: ["SkillMCP"]),
+        .library(name: "SkillHTTP", targets: ["SkillHTTP"]),
         .library(name: "SkillStore", targets: ["SkillStore"]),
     ] + plugins.map(\.0),
     targets: [
@@ -102,8 +104,11 @@ let package = Package(
         // The tool-call layer: the tool type and names, one invocation from argument bytes, one approval protocol
         // asked before the clock starts, outcome → tool result, recording every call (docs/architecture.md).
         .target(name: "SkillCalls", dependencies: ["SkillHostCore", "SkillStore", "SkillJSON", "JSONSchema", "StableHash"]),
+        // A small HTTP/1.1 server (limits, timeouts, keep-alive, TLS) and the header-field rules the model
+        // provider's client shares; MCP's Streamable HTTP transport and the local web UI sit on it.
+        .target(name: "SkillHTTP", dependencies: ["SkillPosix", "COpenSSL"]),
         // Agent loop and model providers.
-        .target(name: "SkillAgent", dependencies: ["SkillCalls", "SkillHostCore", "SkillPosix", "SkillJSON", "JSONSchema", "SkillStore", "COpenSSL"]),
+        .target(name: "SkillAgent", dependencies: ["SkillCalls", "SkillHostCore", "SkillPosix", "SkillJSON", "JSONSchema", "SkillStore", "SkillHTTP", "COpenSSL"]),
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
         .target(name: "ICalendar", dependencies: ["SkillPosix", "ZoneInfo", "StableHash"]),
@@ -114,9 +119,9 @@ let package = Package(
         // their settings (file, zone) and file errors as skill failures; linked into both plugins.
         .target(name: "CalendarSkillSupport", dependencies: ["ICalendar", "SkillSDK"]),
         // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
-        .target(name: "SkillMCP", dependencies: ["SkillCalls", "SkillHostCore", "SkillJSON", "SkillPosix"]),
+        .target(name: "SkillMCP", dependencies: ["SkillCalls", "SkillHostCore", "SkillJSON", "SkillPosix", "SkillHTTP", "StableHash", "COpenSSL"]),
         // The thin CLI.
-        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillCalls", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore"]),
+        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillCalls", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore", "SkillHTTP"]),
 
         .testTarget(name: "SkillJSONTests", dependencies: ["SkillJSON"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
@@ -133,7 +138,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SkillCallsTests", dependencies: ["SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON"]),
-        .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillCalls", "SkillHostCore", "SkillJSON"]),
+        .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillCalls", "SkillHostCore", "SkillJSON", "SkillHTTP"]),
         .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillCalls", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)
 )

@@ -1,3 +1,5 @@
+import SkillHTTP
+
 /// An incremental HTTP/1.1 response parser: fed bytes as they arrive, it yields the head once, then body
 /// bytes (de-chunked), then the end. Handles `Transfer-Encoding: chunked` (extensions and trailers
 /// skipped), `Content-Length`, and bodies that end when the connection closes; skips `1xx` interim
@@ -182,14 +184,12 @@ struct HTTPResponseParser {
         else {
             throw Malformed(description: "not an HTTP/1.x status line: '\(statusLine.prefix(60))'")
         }
-        var headers: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
-                throw Malformed(description: "bad header line '\(line.prefix(60))'")
-            }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingSpaces()
-            if let earlier = headers[name] { headers[name] = earlier + ", " + value } else { headers[name] = value }
+        // The field rules the server's request parser uses too (SkillHTTP's HTTPFields).
+        let headers: [String: String]
+        do {
+            headers = try HTTPFields.parse(lines: lines).joined
+        } catch {
+            throw Malformed(description: error.description)
         }
         return HTTPResponseHead(status: status, headers: headers, reason: parts.count > 2 ? String(parts[2]) : "")
     }

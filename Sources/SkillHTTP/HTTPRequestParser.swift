@@ -1,0 +1,180 @@
+/// Reads HTTP/1.1 requests from a connection's bytes (RFC 9112), strictly and within limits: the head (request
+/// line and fields) at most ``HTTPServerLimits/maximumHeadBytes``, the body at most
+/// ``HTTPServerLimits/maximumBodyBytes`` by `Content-Length` or `Transfer-Encoding: chunked`. Every refusal is an
+/// ``HTTPRequestError`` with the status to answer and one line that says what was wrong and how to fix it.
+public struct HTTPRequestParser: Sendable {
+    /// The limits.
+    public let limits: HTTPServerLimits
+    private var pending: [UInt8] = []
+    /// Where the search for the head's end resumes.
+    private var searched = 0
+
+    /// A parser with these limits.
+    public init(limits: HTTPServerLimits) { self.limits = limits }
+
+    /// Bytes received and not yet part of a request.
+    public var buffered: Int { pending.count }
+
+    /// Adds received bytes.
+    public mutating func append(_ bytes: some Collection<UInt8>) { pending.append(contentsOf: bytes) }
+
+    /// The next head when it has arrived whole (its bytes are consumed), nil when more bytes are needed.
+    public mutating func head() throws(HTTPRequestError) -> HTTPServerRequest? {
+        // Blank lines before a request line are ignored (RFC 9112 §2.2).
+        while pending.count >= 2, pending[0] == 13, pending[1] == 10 { pending.removeFirst(2) }
+        guard let end = find([13, 10, 13, 10], from: searched) else {
+            searched = max(0, pending.count - 3)
+            if pending.count > limits.maximumHeadBytes { throw .headTooLarge(limits) }
+            return nil
+        }
+        searched = 0
+        if end > limits.maximumHeadBytes { throw .headTooLarge(limits) }
+        let head = pending[0..<end]
+        pending.removeFirst(end + 4)
+        return try Self.parseHead(head)
+    }
+
+    /// How the body of `request` is framed, checked against the limits before any of it is read.
+    public func framing(of request: HTTPServerRequest) throws(HTTPRequestError) -> BodyFraming {
+        let lengths = request.fields.fields.filter { $0.name == "content-length" }.map(\.value)
+        let encoding = request.fields["transfer-encoding"]
+        if encoding != nil, !lengths.isEmpty {
+            throw HTTPRequestError(400, "the request has both Transfer-Encoding and Content-Length; send one")
+        }
+        if let encoding {
+            guard encoding.lowercased() == "chunked" else {
+                throw HTTPRequestError(501, "Transfer-Encoding '\(encoding)' is not supported; send the body with Content-Length or as chunked")
+            }
+            return .chunked
+        }
+        guard let first = lengths.first else { return .length(0) }
+        // Repeated identical values are allowed (RFC 9112 §6.3); anything else is refused.
+        let values = Set(lengths.flatMap { $0.split(separator: ",").map { HTTPFields.trimmed($0) } })
+        guard values.count == 1, let only = values.first, !only.isEmpty, only.utf8.count <= 18,
+            only.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let length = Int(only)
+        else {
+            throw HTTPRequestError(400, "Content-Length '\(first.prefix(40))' is not one decimal number; send the body's size in bytes")
+        }
+        if length > limits.maximumBodyBytes { throw .bodyTooLarge(limits, length: length) }
+        return .length(length)
+    }
+
+    /// The body's framing.
+    public enum BodyFraming: Sendable, Equatable {
+        case length(Int)
+        case chunked
+    }
+
+    /// The whole body of `length` bytes when it has arrived (consumed), else nil.
+    public mutating func body(length: Int) -> [UInt8]? {
+        guard pending.count >= length else { return nil }
+        let body = Array(pending[0..<length])
+        pending.removeFirst(length)
+        return body
+    }
+
+    /// The whole chunked body when it has arrived (consumed, trailers skipped), else nil.
+    public mutating func chunkedBody() throws(HTTPRequestError) -> [UInt8]? {
+        var body: [UInt8] = []
+        var index = 0
+        while true {
+            guard let lineEnd = find([13, 10], from: index) else {
+                if pending.count - index > 1024 { throw HTTPRequestError(400, "a chunk-size line is longer than 1024 bytes; send a valid chunked body") }
+                return nil
+            }
+            let line = pending[index..<lineEnd]
+            let sizeText = line.prefix { $0 != UInt8(ascii: ";") }
+            guard !sizeText.isEmpty, sizeText.count <= 15, sizeText.allSatisfy(Self.isHexDigit),
+                let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16)
+            else {
+                throw HTTPRequestError(400, "a chunk size is not a hexadecimal number; send a valid chunked body")
+            }
+            index = lineEnd + 2
+            if size == 0 {
+                // Trailer fields until an empty line.
+                while true {
+                    guard let end = find([13, 10], from: index) else { return nil }
+                    if end == index {
+                        pending.removeFirst(end + 2)
+                        return body
+                    }
+                    if end - index > limits.maximumHeadBytes { throw .headTooLarge(limits) }
+                    index = end + 2
+                }
+            }
+            if body.count + size > limits.maximumBodyBytes { throw .bodyTooLarge(limits, length: body.count + size) }
+            guard pending.count >= index + size + 2 else { return nil }
+            guard pending[index + size] == 13, pending[index + size + 1] == 10 else {
+                throw HTTPRequestError(400, "a chunk does not end with CRLF after its size; send a valid chunked body")
+            }
+            body.append(contentsOf: pending[index..<index + size])
+            index += size + 2
+        }
+    }
+
+    /// The request line and fields of a head (without the blank line).
+    static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> HTTPServerRequest {
+        guard !bytes.contains(0) else { throw HTTPRequestError(400, "the request head holds a NUL byte; send a valid HTTP/1.1 request") }
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
+        guard let requestLine = lines.popFirst() else { throw HTTPRequestError(400, "empty request head; send a valid HTTP/1.1 request") }
+        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, HTTPFields.isToken(parts[0]), !parts[1].isEmpty,
+            parts[1].utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else {
+            throw HTTPRequestError(400, "not an HTTP request line: '\(HTTPFields.printable(requestLine))'; send 'METHOD /path HTTP/1.1'")
+        }
+        let version = parts[2]
+        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
+            throw HTTPRequestError(505, "'\(HTTPFields.printable(version))' is not served; send HTTP/1.1")
+        }
+        let fields: HTTPFields
+        do {
+            fields = try HTTPFields.parse(lines: lines)
+        } catch {
+            throw HTTPRequestError(400, error.description + "; send valid header fields")
+        }
+        if version == "HTTP/1.1", fields.count(of: "host") != 1 {
+            throw HTTPRequestError(400, "an HTTP/1.1 request needs exactly one Host header field (RFC 9112 §3.2)")
+        }
+        return HTTPServerRequest(method: String(parts[0]), target: String(parts[1]), minorVersion: version == "HTTP/1.1" ? 1 : 0, fields: fields)
+    }
+
+    private func find(_ pattern: [UInt8], from start: Int) -> Int? {
+        guard let first = pattern.first else { return start }
+        var index = start
+        while index + pattern.count <= pending.count {
+            if pending[index] == first, pending[index..<index + pattern.count].elementsEqual(pattern) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
+    }
+}
+
+/// A request the server refuses: the status to answer and one line (what, and how to fix it).
+public struct HTTPRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The HTTP status.
+    public var status: Int
+    /// One line.
+    public var message: String
+
+    /// A refusal.
+    public init(_ status: Int, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String { "\(status) \(HTTPServerResponse.reason(for: status)): \(message)" }
+
+    static func headTooLarge(_ limits: HTTPServerLimits) -> HTTPRequestError {
+        HTTPRequestError(431, "the request head is larger than \(limits.maximumHeadBytes) bytes; send fewer or shorter header fields")
+    }
+
+    static func bodyTooLarge(_ limits: HTTPServerLimits, length: Int) -> HTTPRequestError {
+        HTTPRequestError(413, "the body (\(length) bytes) is larger than the limit of \(limits.maximumBodyBytes) bytes; send a smaller request")
+    }
+}
