@@ -11,6 +11,9 @@ public struct ToolNameGrammar: Sendable, Equatable {
 
     /// OpenAI Chat Completions and the providers that copy it.
     public static let openAI = ToolNameGrammar(maximumLength: 64, allowsDot: false, exactLookup: false)
+    /// OpenAI's grammar with exact lookups: the portable tool names `skillhost mcp` serves by default (every
+    /// model API accepts them; MCP names are case-sensitive).
+    public static let portable = ToolNameGrammar(maximumLength: 64, allowsDot: false, exactLookup: true)
     /// The Model Context Protocol.
     public static let mcp = ToolNameGrammar(maximumLength: 128, allowsDot: true, exactLookup: true)
 

@@ -6,8 +6,10 @@ public enum MCPProtocolVersion {
     public static let handshakeVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     /// The revision that replaced `initialize` by `server/discover` and per-request `_meta` versions.
     public static let discoverVersion = "2026-07-28"
+    /// Revisions served per request (stateless: each request names its version in `_meta`).
+    public static let statelessVersions = [discoverVersion]
     /// Every revision `server/discover` reports, newest first.
-    public static let supported = [discoverVersion] + handshakeVersions
+    public static let supported = statelessVersions + handshakeVersions
     /// The newest revision `initialize` can settle on.
     public static var latest: String { handshakeVersions[0] }
 

@@ -11,16 +11,16 @@ extension MCPServer {
     func refreshedCatalog() throws(JSONRPCError) -> MCPToolCatalog {
         let catalog: MCPToolCatalog
         do {
-            catalog = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits())
+            catalog = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits(), naming: configuration.toolNames)
         } catch {
             throw JSONRPCError(code: JSONRPCError.internalErrorCode, "the skills could not be listed: \(error.message)")
         }
-        let notify = state.withLock { state in
+        let (changed, ready) = state.withLock { state in
             defer { state.catalog = catalog }
-            return state.catalog != nil && state.catalog != catalog && state.phase == .ready
+            return (state.catalog != nil && state.catalog != catalog, state.phase == .ready)
         }
         // The watcher compares with what is stored: tell the client here, or nobody will.
-        if notify { send(JSONRPCMessage.notificationLine(method: "notifications/tools/list_changed")) }
+        if changed { announce(tools: true, resources: false, toConnection: ready) }
         return catalog
     }
 
@@ -29,13 +29,13 @@ extension MCPServer {
     public func refresh() {
         let tools: MCPToolCatalog?
         do {
-            tools = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits())
+            tools = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits(), naming: configuration.toolNames)
         } catch {
             log("mcp: the skills could not be listed after a change (kept the previous list): \(error.message)")
             tools = nil
         }
         let instructionSkills = try? skills.source.skills().sorted { $0.name < $1.name }
-        let (toolsChanged, skillsChanged, ready) = state.withLock { state in
+        let (toolsChanged, skillsChanged, ready) = state.withLock { state -> (Bool, Bool, Bool) in
             var toolsChanged = false
             var skillsChanged = false
             if let tools, tools != state.catalog {
@@ -48,8 +48,20 @@ extension MCPServer {
             }
             return (toolsChanged, skillsChanged, state.phase == .ready)
         }
-        guard ready else { return }
-        if toolsChanged { send(JSONRPCMessage.notificationLine(method: "notifications/tools/list_changed")) }
-        if skillsChanged { send(JSONRPCMessage.notificationLine(method: "notifications/resources/list_changed")) }
+        announce(tools: toolsChanged, resources: skillsChanged, toConnection: ready)
+    }
+
+    /// Tells of changed lists: the connection (after `notifications/initialized`) and every open
+    /// `subscriptions/listen` stream that asked for them (each notification names its stream in `_meta`).
+    func announce(tools: Bool, resources: Bool, toConnection: Bool) {
+        guard tools || resources else { return }
+        if toConnection {
+            if tools { send(JSONRPCMessage.notificationLine(method: "notifications/tools/list_changed")) }
+            if resources { send(JSONRPCMessage.notificationLine(method: "notifications/resources/list_changed")) }
+        }
+        for subscription in state.withLock({ Array($0.subscriptions.values) }) {
+            if tools, subscription.tools { subscription.send("notifications/tools/list_changed") }
+            if resources, subscription.resources { subscription.send("notifications/resources/list_changed") }
+        }
     }
 }

@@ -1,29 +1,39 @@
 import SkillCalls
 import SkillHostCore
 import SkillJSON
+import SkillPosix
 
 // `tools/call`: a task per call, bounded and cancellable (see ``MCPServer``).
 extension MCPServer {
-    func startCall(id: JSONValue, params: JSONValue?) {
+    func startCall(id: JSONValue, params: JSONValue?, context: MCPRequestContext, envelope: MCPRequestEnvelope?) {
         startCall(
             id: id, name: params?["name"]?.stringValue, arguments: params?["arguments"],
-            progressToken: params?["_meta"]?["progressToken"])
+            progressToken: params?["_meta"]?["progressToken"], context: context, envelope: envelope, params: params)
     }
 
     /// A `tools/call` of tool `name` (nil: params had no string name) with `givenArguments` (nil: none given).
-    func startCall(id: JSONValue, name: String?, arguments givenArguments: JSONValue?, progressToken: JSONValue?) {
+    /// `envelope`: the request's `_meta` of the stateless revision (nil for an initialized connection's
+    /// request); `params`: the whole params when they were decoded (its approval answer, for that revision).
+    func startCall(
+        id: JSONValue, name: String?, arguments givenArguments: JSONValue?, progressToken: JSONValue?,
+        context: MCPRequestContext, envelope: MCPRequestEnvelope?, params: JSONValue?
+    ) {
+        let respond = context.respond ?? send
+        let began = verbose ? Posix.monotonicNanoseconds() : 0
         let tool: SkillTool
         let limit: CallLimit?
-        let origin: CallOrigin
+        var who: CallOrigin
+        let approval: MCPCallApproval?
         do throws(JSONRPCError) {
             // The tool is looked up in the stored catalog under the lock (copying the catalog out would
             // cost a retain and release of each of its parts per call).
-            let (phase, known, who) = state.withLock { state -> (Phase, (SkillTool, CallLimit?)?, CallOrigin) in
+            let (phase, known, caller) = state.withLock { state -> (Phase, (SkillTool, CallLimit?)?, CallOrigin) in
                 guard let name, let found = state.catalog?.call(named: name) else { return (state.phase, nil, state.origin) }
                 return (state.phase, found, state.origin)
             }
-            origin = who
-            guard phase != .new else {
+            who = caller
+            if let envelope { who = .mcp(client: envelope.clientName) }
+            guard envelope != nil || phase != .new else {
                 throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "tools/call before initialize; send initialize first")
             }
             guard let name else {
@@ -41,12 +51,23 @@ extension MCPServer {
                 tool = found
                 limit = catalog.limits[found.id]
             }
+            approval = try envelope.map { envelope throws(JSONRPCError) in
+                try callApproval(params: params, envelope: envelope, tool: tool, arguments: givenArguments ?? .object([:]), context: context)
+            }
         } catch {
-            send(JSONRPCMessage.errorLine(id: id, error: error))
+            respond(JSONRPCMessage.errorLine(id: id, error: error))
+            report("tools/call", name: name, started: began, outcome: "error \(error.code)")
+            return
+        }
+        if let principal = context.principal, !principal.allows(tool.permission) {
+            let text = "denied: the token \(principal.name) has scope \(principal.scope.rawValue) and skill \(tool.id) needs \(tool.permission.rawValue); nothing was run. Use a token made with 'skillhost token create NAME --scope write'"
+            respond(JSONRPCMessage.responseLine(id: id, result: ["content": [["type": "text", "text": .string(text)]], "isError": true]))
+            report("tools/call", name: name, started: began, outcome: "denied (scope)")
             return
         }
         let arguments = givenArguments ?? .object([:])
-        let key = CallKey(id)
+        let origin = who
+        let key = CallKey(id, scope: context.scope)
         if callExecutor == nil { places.enter() } else { places.enterWithoutWaiting() }
         // Reserve the id first: the call may finish before its task is stored (see below), and a
         // `notifications/cancelled` for it can only arrive on this thread, after this function returns.
@@ -58,7 +79,7 @@ extension MCPServer {
         }
         guard let number else {
             places.leave()
-            send(JSONRPCMessage.errorLine(id: id, error: JSONRPCError(
+            respond(JSONRPCMessage.errorLine(id: id, error: JSONRPCError(
                 code: JSONRPCError.invalidRequestCode, "request id \(id.serialized()) is already in flight; use a new id per request")))
             return
         }
@@ -67,17 +88,25 @@ extension MCPServer {
         // The call's task runs from here to its answer. With a limit it exists only once the call holds a
         // place: a call that must wait for one waits in the limiter as a start closure (cancelling it
         // there answers nothing and runs nothing).
+        let notify = context.notify ?? send
+        let principal = context.principal?.name ?? ""
+        let stateless = envelope != nil
         let operation: @Sendable () async -> Void = { [self, limit, replyPoller] in
             var answer = ""
             if !Task.isCancelled {
                 answer = await CallReplyPoller.$current.withValue(replyPoller) {
-                    await run(tool, arguments, id: id, callID: callID, origin: origin, progressToken: progressToken)
+                    await MCPCallApproval.$current.withValue(approval) {
+                        await run(
+                            tool, arguments, id: id, callID: callID, origin: origin, progressToken: progressToken, notify: notify,
+                            stateless: stateless, approval: approval, principal: principal)
+                    }
                 }
             }
             if let limit { limiter.release(limit) }
             let cancelled = Task.isCancelled
             state.withLock { _ = $0.calls.removeValue(forKey: key) }
-            if !cancelled { send(answer) }
+            if !cancelled { respond(answer) }
+            if verbose { report("tools/call", name: name, started: began, outcome: cancelled ? "cancelled" : Self.outcome(of: answer)) }
             places.leave()
             inFlight.leave()
         }
@@ -123,6 +152,7 @@ extension MCPServer {
     /// `notifications/cancelled` for the call with request id `key`: cancels its task, or takes it out of
     /// the limiter's queue (it then never runs and is not answered).
     func cancelCall(_ key: CallKey) -> Bool {
+        if endSubscription(key) { return true }
         let call = state.withLock { locked -> Call? in
             let call = locked.calls[key]
             if case .queued? = call { locked.calls[key] = .cancelling }
@@ -147,12 +177,25 @@ extension MCPServer {
 
     /// Runs one call through the tool-call layer; returns the response line for request `id`.
     nonisolated(nonsending) private func run(
-        _ tool: SkillTool, _ arguments: JSONValue, id: JSONValue, callID: String, origin: CallOrigin, progressToken: JSONValue?
+        _ tool: SkillTool, _ arguments: JSONValue, id: JSONValue, callID: String, origin: CallOrigin, progressToken: JSONValue?,
+        notify: @escaping Sink, stateless: Bool, approval: MCPCallApproval?, principal: String
     ) async -> String {
-        let reporter = progressToken.map { MCPProgressReporter(token: $0, skillID: tool.id, interval: configuration.progressInterval, send: send) }
+        let reporter = progressToken.map { MCPProgressReporter(token: $0, skillID: tool.id, interval: configuration.progressInterval, send: notify) }
         let outcome = await caller.call(
             ToolCallRequest(toolName: tool.id, tool: tool, arguments: .value(arguments), callID: callID, origin: origin))
         reporter?.stop()
-        return MCPToolResult.responseLine(id: id, outcome: outcome)
+        if let asked = approval?.asked {
+            return approvalQuestion(id: id, asked: asked, arguments: arguments, principal: principal)
+        }
+        return MCPToolResult.responseLine(id: id, outcome: outcome, stateless: stateless)
+    }
+
+    /// `ok`, `isError` or `error <code>` of a response line, for `--verbose`.
+    static func outcome(of line: String) -> String {
+        if line.contains("\"resultType\":\"input_required\"") { return "input_required" }
+        if line.hasPrefix("{\"jsonrpc\":\"2.0\",\"id\":"), let range = line.range(of: "\"error\":{\"code\":") {
+            return "error " + line[range.upperBound...].prefix { $0 == "-" || $0.isNumber }
+        }
+        return line.contains("\"isError\":true") ? "isError" : "ok"
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import SkillCalls
 import SkillHostCore
 import SkillJSON
+import SkillPosix
 import Synchronization
 
 /// An MCP server over SkillHost's skills (spec 2025-11-25; docs/mcp.md), independent of the transport:
@@ -46,6 +47,8 @@ public final class MCPServer: Sendable {
     let callExecutor: (any TaskExecutor)?
     /// Collects worker replies for the calls, on the loop that runs them (see ``CallReplyPoller``).
     let replyPoller: CallReplyPoller?
+    /// Seals approval questions' `requestState` (``MCPRequestState``).
+    let stateKey: [UInt8]
 
     enum Phase { case new, initialized, ready }
 
@@ -63,16 +66,23 @@ public final class MCPServer: Sendable {
 
     /// A request id as the key of its call in flight: `1` and `"1"` are different ids; hashing one costs
     /// no serialization.
-    enum CallKey: Hashable {
-        case int(Int64)
-        case string(String)
+    struct CallKey: Hashable {
+        enum ID: Hashable {
+            case int(Int64)
+            case string(String)
+        }
+
+        var id: ID
+        /// The exchange's scope (``MCPRequestContext/scope``): HTTP clients all use small ids.
+        var scope: UInt64
 
         /// The key of a valid request id (an integer or a string).
-        init(_ id: JSONValue) {
+        init(_ id: JSONValue, scope: UInt64 = 0) {
             switch id {
-            case .int(let number): self = .int(number)
-            default: self = .string(id.stringValue ?? id.serialized())
+            case .int(let number): self.id = .int(number)
+            default: self.id = .string(id.stringValue ?? id.serialized())
             }
+            self.scope = scope
         }
     }
 
@@ -85,6 +95,8 @@ public final class MCPServer: Sendable {
         var instructionSkills: [MCPInstructionSkill]?
         /// Who made the calls: the client's name from `initialize`.
         var origin = CallOrigin.mcp(client: nil)
+        /// Open `subscriptions/listen` streams.
+        var subscriptions: [CallKey: MCPSubscription] = [:]
     }
 
     /// A new connection's session id: `mcp-` and 8 hex digits.
@@ -135,6 +147,8 @@ public final class MCPServer: Sendable {
         self.send = send
         self.log = log
         self.places = MCPInFlightLimit(maximum: configuration.maximumCallsInFlight)
+        var generator = SystemRandomNumberGenerator()
+        self.stateKey = configuration.requestStateKey ?? (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
     /// `tools/call`s received and not yet answered (or cancelled).
@@ -144,6 +158,17 @@ public final class MCPServer: Sendable {
     /// (from the moment `maximumCallsInFlight` calls are in flight until half of them are done).
     public var pausesInput: Bool { places.pausesInput() }
 
+    /// Whether each request is logged in one line (`--verbose`).
+    var verbose: Bool { configuration.verbose }
+
+    /// One line per request with `--verbose`: method, tool, time taken, outcome.
+    func report(_ method: String, name: String?, started: UInt64, outcome: String) {
+        guard verbose else { return }
+        let milliseconds = Double(Posix.monotonicNanoseconds() &- started) / 1e6
+        let tool = name.map { " " + $0 } ?? ""
+        log("mcp: \(method)\(tool) \(outcome) \((milliseconds * 10).rounded() / 10) ms")
+    }
+
     /// The protocol version settled by `initialize`, nil before.
     public var protocolVersion: String? { state.withLock { $0.protocolVersion } }
 
@@ -151,11 +176,12 @@ public final class MCPServer: Sendable {
 
     /// Handles one line of input (without its newline). Malformed lines are answered with -32700 or
     /// -32600 and the server keeps serving.
-    public func receive(_ line: some Collection<UInt8>) {
+    public func receive(_ line: some Collection<UInt8>, context: MCPRequestContext = .connection) {
         var bytes = ArraySlice(line)
+        let respond = context.respond ?? send
         // The common case first, without building the message's outer object (see JSONRPCToolsCall).
         if let call = JSONRPCToolsCall(line: bytes) {
-            startCall(id: call.id, name: call.name, arguments: call.arguments, progressToken: nil)
+            startCall(id: call.id, name: call.name, arguments: call.arguments, progressToken: nil, context: context, envelope: nil, params: nil)
             return
         }
         while let last = bytes.last, last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
@@ -165,23 +191,40 @@ public final class MCPServer: Sendable {
             message = try JSONRPCMessage(line: bytes)
         } catch {
             log("mcp: rejected a line: \(error.message)")
-            send(JSONRPCMessage.errorLine(id: error.data?["id"], error: error))
+            respond(JSONRPCMessage.errorLine(id: error.data?["id"], error: error))
             return
         }
         switch message {
         case .response:
             return  // this server sends no requests
         case .notification(let method, let params):
-            notify(method, params)
+            notify(method, params, scope: context.scope)
         case .request(let id, let method, let params):
+            let started = verbose ? Posix.monotonicNanoseconds() : 0
+            let envelope: MCPRequestEnvelope?
+            do {
+                envelope = try MCPRequestEnvelope(params: params)
+            } catch {
+                respond(JSONRPCMessage.errorLine(id: id, error: error))
+                report(method, name: nil, started: started, outcome: "error \(error.code)")
+                return
+            }
             if method == "tools/call" {
-                startCall(id: id, params: params)
+                startCall(id: id, params: params, context: context, envelope: envelope)
+                return
+            }
+            if method == "subscriptions/listen" {
+                listen(id: id, params: params, context: context, envelope: envelope)
                 return
             }
             do {
-                send(JSONRPCMessage.responseLine(id: id, result: try answer(method, params)))
+                var result = try answer(method, params, envelope: envelope)
+                if envelope != nil { result = statelessResult(result, method: method) }
+                respond(JSONRPCMessage.responseLine(id: id, result: result))
+                report(method, name: nil, started: started, outcome: "ok")
             } catch {
-                send(JSONRPCMessage.errorLine(id: id, error: error))
+                respond(JSONRPCMessage.errorLine(id: id, error: error))
+                report(method, name: nil, started: started, outcome: "error \(error.code)")
             }
         }
     }
@@ -205,14 +248,15 @@ public final class MCPServer: Sendable {
 
     // MARK: - Requests answered in order
 
-    private func answer(_ method: String, _ params: JSONValue?) throws(JSONRPCError) -> JSONValue {
+    private func answer(_ method: String, _ params: JSONValue?, envelope: MCPRequestEnvelope?) throws(JSONRPCError) -> JSONValue {
         switch method {
         case "initialize": return try initialize(params)
         case "ping": return .object([:])
         case "server/discover": return discover()
         default: break
         }
-        guard state.withLock({ $0.phase != .new }) else {
+        // A request of the stateless revision carries what `initialize` would have settled.
+        guard envelope != nil || state.withLock({ $0.phase != .new }) else {
             throw JSONRPCError(code: JSONRPCError.invalidRequestCode,
                                "\(method) before initialize; send initialize first (or server/discover, then initialize)")
         }
@@ -259,14 +303,13 @@ public final class MCPServer: Sendable {
         return .object(result)
     }
 
-    /// `server/discover` (2026-07-28): the versions this server speaks, its capabilities and identity.
-    /// Only the `initialize` revisions are listed, so a client of the stateless revision falls back to
-    /// the handshake (this server keeps per-connection state).
+    /// `server/discover` (2026-07-28): the versions this server speaks (the stateless one first, then the
+    /// `initialize` revisions), its capabilities and identity.
     private func discover() -> JSONValue {
         var result: JSONObject = [
-            "supportedVersions": .array(MCPProtocolVersion.handshakeVersions.map(JSONValue.string)),
+            "supportedVersions": .array(MCPProtocolVersion.supported.map(JSONValue.string)),
             "capabilities": capabilities, "serverInfo": serverInfo,
-            "resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+            "resultType": "complete", "ttlMs": .int(Int64(configuration.listTTLMilliseconds)), "cacheScope": "public",
             "_meta": ["io.modelcontextprotocol/serverInfo": serverInfo],
         ]
         if let instructions = configuration.instructions { result["instructions"] = .string(instructions) }
@@ -287,7 +330,7 @@ public final class MCPServer: Sendable {
 
     // MARK: - Notifications
 
-    private func notify(_ method: String, _ params: JSONValue?) {
+    private func notify(_ method: String, _ params: JSONValue?, scope: UInt64) {
         switch method {
         case "notifications/initialized":
             state.withLock { state in
@@ -295,7 +338,7 @@ public final class MCPServer: Sendable {
             }
         case "notifications/cancelled":
             guard let requestID = params?["requestId"], JSONRPCMessage.isValidID(requestID) else { return }
-            if cancelCall(CallKey(requestID)) {
+            if cancelCall(CallKey(requestID, scope: scope)) {
                 log("mcp: cancelling call \(requestID.serialized())\(params?["reason"]?.stringValue.map { ": " + $0 } ?? "")")
             }
         default:

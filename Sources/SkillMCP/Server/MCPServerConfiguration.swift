@@ -17,6 +17,16 @@ public struct MCPServerConfiguration: Sendable {
     public var progressInterval: Duration
     /// Calls in flight at once; more wait to be read (the worker pool bounds what really runs).
     public var maximumCallsInFlight: Int
+    /// How tools are named: portable names (`clock_now`, what every model API accepts; the default) or the
+    /// skill ids (`clock.now`). `tools/call` takes either.
+    public var toolNames: MCPToolNaming = .portable
+    /// `ttlMs` of cacheable results of the stateless revision (lists, `server/discover`).
+    public var listTTLMilliseconds = 30_000
+    /// Logs one line per request (method, tool, time, outcome).
+    public var verbose = false
+    /// The key that seals approval questions' `requestState` (every replica must have the same); nil: a
+    /// random key of this process.
+    public var requestStateKey: [UInt8]?
 
     /// A configuration.
     public init(
@@ -32,4 +42,12 @@ public struct MCPServerConfiguration: Sendable {
         self.progressInterval = progressInterval
         self.maximumCallsInFlight = maximumCallsInFlight
     }
+}
+
+/// How `tools/list` names tools.
+public enum MCPToolNaming: String, Sendable, CaseIterable {
+    /// `[A-Za-z0-9_-]{1,64}`: what OpenAI's API and most providers accept (`clock_now`).
+    case portable
+    /// The skill ids (`clock.now`), MCP's wider grammar.
+    case ids
 }

@@ -3,7 +3,7 @@ import SkillJSON
 
 /// The MCP Skills extension (SEP-2640, `io.modelcontextprotocol/skills`) over an
 /// ``InstructionSkillSource``: every file of a skill is a resource `skill://<name>/<path>`; `skills/list`
-/// and `skills/get` return entries `{uri, frontmatter, resources: [{uri, digest: "sha256:<hex>"}]}`;
+/// and `skills/get` return entries `{uri, frontmatter, resources: [{uri, digest: "sha256:<hex>", size}]}`;
 /// `resources/list`, `resources/read` and `resources/directory/read` serve the files and folders.
 /// Unknown skills, files and folders are -32602 (the SEP's choice).
 public struct SkillsExtension: Sendable {
@@ -133,7 +133,10 @@ public struct SkillsExtension: Sendable {
             "uri": .string("\(scheme)\(skill.name)/SKILL.md"),
             "frontmatter": skill.frontmatter,
             "resources": .array(skill.files.map { file in
-                ["uri": .string("\(scheme)\(skill.name)/\(file.path)"), "digest": .string("sha256:" + file.sha256)]
+                [
+                    "uri": .string("\(scheme)\(skill.name)/\(file.path)"), "digest": .string("sha256:" + file.sha256),
+                    "size": .int(Int64(file.size)),
+                ]
             }),
         ]
     }

@@ -9,26 +9,35 @@ import SkillJSON
 public enum MCPToolResult {
     /// The whole JSON-RPC response line for request `id` of a call that ended with `outcome` (the tool-call
     /// layer has checked a result against the tool's output schema).
-    public static func responseLine(id: JSONValue, outcome: ToolCallOutcome) -> String {
+    /// `stateless`: the request was of the 2026-07-28 revision, whose results say `resultType: "complete"`.
+    public static func responseLine(id: JSONValue, outcome: ToolCallOutcome, stateless: Bool = false) -> String {
         switch outcome.result {
         case .success(let result):
-            guard let tool = outcome.tool else { return JSONRPCMessage.responseLine(id: id, result: success(result, tool: nil)) }
-            return responseLine(id: id, success: result, tool: tool)
+            guard let tool = outcome.tool else { return JSONRPCMessage.responseLine(id: id, result: typed(success(result, tool: nil), stateless)) }
+            return responseLine(id: id, success: result, tool: tool, stateless: stateless)
         case .failure(let error):
-            return JSONRPCMessage.responseLine(id: id, result: failure(error))
+            return JSONRPCMessage.responseLine(id: id, result: typed(failure(error), stateless))
         }
+    }
+
+    private static func typed(_ result: JSONValue, _ stateless: Bool) -> JSONValue {
+        guard stateless, case .object(var object) = result else { return result }
+        object["resultType"] = "complete"
+        return .object(object)
     }
 
     /// The whole JSON-RPC response line for request `id` whose call succeeded with `result`: the same bytes
     /// as ``JSONRPCMessage/responseLine(id:result:)`` of ``success(_:tool:)``, with the result serialized
     /// once (the text content and `structuredContent` share it) and no intermediate objects.
-    public static func responseLine(id: JSONValue, success result: JSONValue, tool: SkillTool) -> String {
+    public static func responseLine(id: JSONValue, success result: JSONValue, tool: SkillTool, stateless: Bool = false) -> String {
         // Built as bytes (appending to a String costs far more per piece), made a String once.
         var line: [UInt8] = []
         line.reserveCapacity(256)
         line.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
         id.write(to: &line)
-        line.append(contentsOf: #","result":{"content":[{"type":"text","text":"#.utf8)
+        line.append(contentsOf: #","result":{"#.utf8)
+        if stateless { line.append(contentsOf: #""resultType":"complete","#.utf8) }
+        line.append(contentsOf: #""content":[{"type":"text","text":"#.utf8)
         if let text = ToolCallOutcome.templatedText(of: result, tool: tool) {
             JSONValue.writeString(text, to: &line)
             line.append(contentsOf: #"}],"isError":false"#.utf8)
