@@ -69,23 +69,26 @@ async def with_sdk_client() -> None:
 
             listed = await session.list_tools()
             names = {tool.name for tool in listed.tools}
-            check({"fixture.echo", "fixture.note", "fixture.slow"} <= names, f"tools/list has the fixture's skills ({len(names)} tools)")
-            echo = next(tool for tool in listed.tools if tool.name == "fixture.echo")
+            check({"fixture_echo", "fixture_note", "fixture_slow"} <= names, f"tools/list has the fixture's skills under portable names ({len(names)} tools)")
+            echo = next(tool for tool in listed.tools if tool.name == "fixture_echo")
+            check((echo.meta or {}).get("dev.skillhost/skillId") == "fixture.echo" and "fixture.echo" in (echo.title or ""),
+                  f"the skill id is kept in title and _meta: {echo.title}")
             check(echo.annotations is not None and echo.annotations.read_only_hint is True, "fixture.echo is read-only")
             check(echo.input_schema.get("properties", {}).get("count", {}).get("type") == "integer", "inputSchema is the skill's parameters")
             # The fixture is built with OUTPUT_SCHEMAS: echo's manifest declares output_schema. The client keeps
             # it as outputSchema and itself validates each structured result of that tool against it.
             check((echo.output_schema or {}).get("required") == ["echo", "call_id"], f"outputSchema is the skill's output_schema: {echo.output_schema}")
 
-            result = await session.call_tool("fixture.echo", {"text": "hi", "count": 2})
+            result = await session.call_tool("fixture_echo", {"text": "hi", "count": 2})
             check(not result.is_error, f"tools/call fixture.echo: {text_of(result)[:80]}")
             check((result.structured_content or {}).get("echo") == {"text": "hi", "count": 2}, "structuredContent is the skill's result")
             check(isinstance((result.structured_content or {}).get("call_id"), str), "the client accepted a structured result checked against outputSchema")
 
-            nonconforming = await session.call_tool("fixture.config", {})
+            nonconforming = await session.call_tool("fixture_config", {})
             check(nonconforming.is_error is True and "output_schema" in text_of(nonconforming) and "never_there" in text_of(nonconforming),
                   f"a result that breaks its outputSchema gives isError: {text_of(nonconforming)[:160]}")
 
+            # The skill id resolves too (tools/call takes either name).
             bad = await session.call_tool("fixture.echo", {"count": -1})
             check(bad.is_error is True and "/count" in text_of(bad), f"bad arguments give isError: {text_of(bad)[:120]}")
 
@@ -103,7 +106,7 @@ async def with_sdk_client() -> None:
             async def on_progress(value: float, total: float | None, message: str | None) -> None:
                 progress.append(value)
 
-            slow = await session.call_tool("fixture.slow", {}, progress_callback=on_progress)
+            slow = await session.call_tool("fixture_slow", {}, progress_callback=on_progress)
             check(len(progress) >= 1 and progress == sorted(progress), f"notifications/progress during a 5 s call: {progress}")
             check(slow.is_error is True, f"the slow skill ends at its timeout: {text_of(slow)[:100]}")
 
@@ -139,7 +142,7 @@ async def with_sdk_client() -> None:
             elapsed = time.monotonic() - started
             check(elapsed < 2.0, f"notifications/tools/list_changed {elapsed:.2f} s after 'skillhost disable' in another process")
             names = {tool.name for tool in (await session.list_tools()).tools}
-            check("fixture.echo" not in names and "fixture.note" in names, "the disabled skill left tools/list")
+            check("fixture_echo" not in names and "fixture_note" in names, "the disabled skill left tools/list")
 
 
 def with_raw_lines() -> None:

@@ -39,7 +39,7 @@ import Testing
         #expect(try await sent.response(2)["error"]?["code"] == .int(-32600))
         #expect(try await sent.response(3)["result"] == .object([:]))
         let discover = try await sent.response(4)["result"]
-        #expect(discover?["supportedVersions"] == ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"])
+        #expect(discover?["supportedVersions"] == ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"])
         #expect(discover?["serverInfo"]?["name"] == "skillhost")
         #expect(discover?["capabilities"]?["tools"] != nil)
     }

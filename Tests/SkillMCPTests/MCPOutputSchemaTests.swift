@@ -26,9 +26,9 @@ import Testing
         MCPTestSupport.handshake(server)
         server.receive(#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
         let tools = try #require(try await sent.response(1)["result"]?["tools"]?.arrayValue)
-        #expect(tools[0]["name"] == "p.echo")
+        #expect(tools[0]["name"] == "p_echo")
         #expect(tools[0]["outputSchema"] == Self.schema)
-        #expect(tools[1]["name"] == "q.echo")
+        #expect(tools[1]["name"] == "q_echo")
         #expect(tools[1]["outputSchema"] == nil)
     }
 

@@ -18,15 +18,17 @@ import Testing
         server.receive(#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
         let first = try #require(try await sent.response(1)["result"])
         let page1 = try #require(first["tools"]?.arrayValue)
-        #expect(page1.map { $0["name"] } == ["p.read", "p.write"])
+        // Portable names by default (every model API accepts them); the skill id stays in the title and _meta.
+        #expect(page1.map { $0["name"] } == ["p_read", "p_write"])
         let cursor = try #require(first["nextCursor"]?.stringValue)
         server.receive(#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"\#(cursor)"}}"#)
         let second = try #require(try await sent.response(2)["result"])
-        #expect(second["tools"]?.arrayValue?.map { $0["name"] } == ["p.zap"])
+        #expect(second["tools"]?.arrayValue?.map { $0["name"] } == ["p_zap"])
         #expect(second["nextCursor"] == nil)
 
         let read = page1[0]
-        #expect(read["title"] == "Title of p.read")
+        #expect(read["title"] == "Title of p.read (p.read)")
+        #expect(read["_meta"]?["dev.skillhost/skillId"] == "p.read")
         #expect(read["description"] == "Does p.read.")
         #expect(read["inputSchema"]?["type"] == "object")
         #expect(read["annotations"]?["readOnlyHint"] == true)
@@ -71,7 +73,7 @@ import Testing
         #expect(unknown["error"]?["message"]?.stringValue?.contains("did you mean") == false)
         // A slip in a served name gets the name it most likely meant, for the model to retry with.
         let typo = try await sent.response(4)
-        #expect(typo["error"]?["message"]?.stringValue?.contains(#"unknown tool "p.ecoh"; did you mean "p.echo"?"#) == true, "\(typo)")
+        #expect(typo["error"]?["message"]?.stringValue?.contains(#"unknown tool "p.ecoh"; did you mean "p_echo"?"#) == true, "\(typo)")
         let bad = try #require(try await sent.response(2)["result"])
         #expect(bad["isError"] == true)
         let text = try #require(bad["content"]?.arrayValue?.first?["text"]?.stringValue)

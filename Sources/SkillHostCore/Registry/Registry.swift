@@ -105,6 +105,11 @@ public struct Registry: Sendable {
         document["plugins"] = .object(plugins)
     }
 
+    /// Sets (or with nil removes) one top-level member (for the parts kept in files of their own).
+    mutating func setDocumentValue(_ value: JSONValue?, forKey key: String) {
+        document[key] = value
+    }
+
     // MARK: - Skills
 
     /// A skill's entry (`plugins.<plugin>.skills.<skill id>`), found by normalized ids.
