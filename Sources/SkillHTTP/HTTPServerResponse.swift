@@ -56,6 +56,8 @@ public struct HTTPServerResponse: Sendable {
 
     /// `content-type` → `Content-Type` (names are case-insensitive; this reads better in logs and curl).
     static func canonical(_ name: String) -> String {
+        if name == "www-authenticate" { return "WWW-Authenticate" }
+        if name == "mcp-protocol-version" { return "MCP-Protocol-Version" }
         var result = ""
         var upper = true
         for character in name {

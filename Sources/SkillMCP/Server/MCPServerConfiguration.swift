@@ -22,6 +22,9 @@ public struct MCPServerConfiguration: Sendable {
     public var toolNames: MCPToolNaming = .portable
     /// `ttlMs` of cacheable results of the stateless revision (lists, `server/discover`).
     public var listTTLMilliseconds = 30_000
+    /// What the server's call ids start with (they must be unique per call in the history): nil for the
+    /// caller's session id; servers that share a caller (HTTP sessions) each get their own.
+    public var callIDPrefix: String?
     /// Logs one line per request (method, tool, time, outcome).
     public var verbose = false
     /// The key that seals approval questions' `requestState` (every replica must have the same); nil: a

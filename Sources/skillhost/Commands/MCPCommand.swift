@@ -1,69 +1,106 @@
 import Foundation
 import SkillCalls
+import SkillHTTP
 import SkillHostCore
 import SkillMCP
 import SkillStore
 
-/// `skillhost mcp [--allow-writes] [--page-size N]`: serves every enabled skill over MCP's stdio transport.
+/// `skillhost mcp [--http HOST:PORT …]`: serves every enabled skill over MCP's stdio transport, or over
+/// Streamable HTTP with bearer tokens.
 enum MCPCommand: Command {
     static let name = "mcp"
-    static let summary = "serve the enabled skills to MCP clients over stdio"
+    static let summary = "serve the enabled skills to MCP clients over stdio or HTTP"
     static let help = """
-        usage: skillhost mcp [--allow-writes] [--page-size N] [--state DIR]
+        usage: skillhost mcp [--allow-writes] [--tool-names portable|ids] [--verbose] [--page-size N] [--state DIR]
+               skillhost mcp --http [HOST:]PORT [--tls-cert FILE --tls-key FILE] [--allow-origin ORIGINS]
+                             [--resource URL] [--authorization-server URLS] [...the options above]
 
-        Speaks the Model Context Protocol (JSON-RPC 2.0, one message per line) on stdin/stdout until stdin
-        closes; logs go to stderr. Every enabled skill is a tool; changes to the registry or the plugins
-        folder reach the client as notifications/tools/list_changed within a second. Register it in an MCP
-        client as {"command": "skillhost", "args": ["mcp"]} (docs/mcp.md).
+        Speaks the Model Context Protocol (JSON-RPC 2.0): on stdin/stdout, one message per line, until stdin
+        closes; or, with --http, as Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1;
+        give 0.0.0.0 to listen on every interface). Revision 2026-07-28 (stateless: every request carries
+        its version in _meta; any replica answers it) and the initialize revisions 2024-11-05 to 2025-11-25
+        are served on both. Logs go to stderr. Every enabled skill is a tool, named portably (clock_now;
+        the skill id is in the title and _meta) unless --tool-names ids; tools/call takes either name.
+        Register it in an MCP client as {"command": "skillhost", "args": ["mcp"]} (docs/mcp.md).
 
-        Approval: MCP clients cannot be asked. A write skill runs only when its registry entry says
-        "approval": "allow" or with --allow-writes; a dangerous skill only with its own registry entry.
-        A refused call returns isError with the remedy.
+        Over HTTP every request needs a bearer token from 'skillhost token create NAME [--scope write]';
+        a read token calls read skills only. Unauthenticated requests get 401 with the OAuth Protected
+        Resource Metadata (RFC 9728) at /.well-known/oauth-protected-resource/mcp.
 
-        Every tools/call is recorded in the history, with the client's name (front end "mcp"; one session
-        per connection; see 'skillhost trace').
+        Approval: a write skill runs when its registry entry says "approval": "allow" or with
+        --allow-writes; a dangerous skill only with its own registry entry. A 2026-07-28 client that can
+        answer forms is asked instead (input_required); any other refused call returns isError with the
+        remedy.
+
+        Every tools/call is recorded in the history, with the client's name (front end "mcp"; see
+        'skillhost trace').
 
         Options:
-          --allow-writes   allow every write skill (not dangerous ones)
-          --page-size N    tools, resources and skills per list page (default 100)
-          --state DIR      folder of the history database (env SKILLHOST_STATE; default $XDG_STATE_HOME/skillhost)
+          --allow-writes          allow every write skill (not dangerous ones)
+          --tool-names MODE       portable (default: [A-Za-z0-9_-], what every model API accepts) or ids
+          --verbose               one line per request on stderr: method, tool, status, time
+          --page-size N           tools, resources and skills per list page (default 100)
+          --http [HOST:]PORT      serve Streamable HTTP instead of stdio (port 0: any free port, printed)
+          --tls-cert FILE         PEM certificate (chain) for HTTPS; with --tls-key
+          --tls-key FILE          its PEM private key
+          --allow-origin LIST     comma-separated browser origins allowed besides the server's own
+          --resource URL          the public endpoint URL (https://host/mcp) named in the metadata; tokens
+                                  made with --audience must name it
+          --authorization-server LIST
+                                  comma-separated OAuth authorization servers named in the metadata
+          --max-connections N     connections at once (default 256)
+          --max-requests-per-token N
+                                  requests of one token in flight at once (default 64)
+          --state DIR             folder of the history database (env SKILLHOST_STATE; default $XDG_STATE_HOME/skillhost)
           --keep-days N, --keep-sessions N
-                           retention applied on start (docs/history.md)
+                                  retention applied on start (docs/history.md)
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, flags: ["--allow-writes"], options: Set(["--page-size"]).union(HistoryOptions.options))
+        let parsed = try ParsedArguments(
+            arguments, flags: ["--allow-writes", "--verbose"],
+            options: Set([
+                "--page-size", "--tool-names", "--http", "--tls-cert", "--tls-key", "--allow-origin", "--resource",
+                "--authorization-server", "--max-connections", "--max-requests-per-token",
+            ]).union(HistoryOptions.options))
         guard parsed.positionals.isEmpty else { throw UsageError("mcp takes no positional arguments") }
         var pageSize = 100
         if let text = parsed.options["--page-size"] {
             guard let value = Int(text), value > 0 else { throw UsageError("--page-size needs a positive integer, not \(text)") }
             pageSize = value
         }
+        var naming = MCPToolNaming.portable
+        if let text = parsed.options["--tool-names"] {
+            guard let value = MCPToolNaming(rawValue: text) else { throw UsageError("--tool-names must be portable or ids, not \(text)") }
+            naming = value
+        }
+        let httpOnly = ["--tls-cert", "--tls-key", "--allow-origin", "--resource", "--authorization-server", "--max-connections", "--max-requests-per-token"]
+        if parsed.options["--http"] == nil, let stray = httpOnly.first(where: { parsed.options[$0] != nil }) {
+            throw UsageError("\(stray) needs --http HOST:PORT")
+        }
         let host = HostOptions.host(parsed)
-        let transport = MCPStdioTransport()
-        let configuration = MCPServerConfiguration(
-            instructions: "Tools are SkillHost skills; tool names are skill ids.",
+        var configuration = MCPServerConfiguration(
+            instructions: "Tools are SkillHost skills; each tool's title and _meta name its skill id.",
             approval: MCPApprovalPolicy(allowWrites: parsed.has("--allow-writes"), registryPath: host.paths.registry),
             pageSize: pageSize)
+        configuration.toolNames = naming
+        configuration.verbose = parsed.has("--verbose")
         let log: MCPServer.Sink = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        do {
+            configuration.requestStateKey = try MCPRequestStateKey.load(besideRegistry: host.paths.registry)
+        } catch {
+            log("mcp: approval questions are sealed with a key of this process only (replicas cannot check each other's): \(error)")
+        }
+        if let address = parsed.options["--http"] {
+            return try await HTTPService.run(parsed, address: address, host: host, configuration: configuration, log: log)
+        }
+        let transport = MCPStdioTransport()
         let skills = HostInstructionSkillSource(host: host)
         var backend = HostSkillBackend(host: host)
         backend.queuesCalls = transport.replyPoller != nil
         // One connection is one session of the history; its calls' rows are written whole when they end.
         let sessionID = MCPServer.newSessionID()
-        let context = SessionContext()
-        var recorder: StoreCallRecorder?
-        do {
-            recorder = StoreCallRecorder(
-                store: try HistoryOptions.open(parsed, registry: try? host.registryStore.read()), sessionID: sessionID,
-                context: context, redactor: SecretRedactor.standard(environment: Posix.environment()),
-                writesRowsAtFinish: true, report: { log("mcp: history: \($0.message)") })
-        } catch {
-            log("mcp: the history cannot be opened, so calls are not recorded: \(error)")
-        }
-        let caller = ToolCaller(
-            backend: backend, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
-            sessionContext: context, forwardsCallIDs: true)
+        let (caller, recorder) = makeCaller(parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log)
         let server = MCPServer(
             configuration: configuration, caller: caller, skills: skills, send: transport.write, log: log,
             callExecutor: transport.callExecutor, replyPoller: transport.replyPoller)
@@ -77,5 +114,26 @@ enum MCPCommand: Command {
         await host.shutdown()
         try? recorder?.store.flushFinishes()
         return ExitCode.success
+    }
+
+    /// The tool-call layer with the history's recorder (nil when the history cannot be opened).
+    static func makeCaller(
+        _ parsed: ParsedArguments, host: SkillHost, backend: HostSkillBackend, configuration: MCPServerConfiguration, sessionID: String,
+        log: @escaping MCPServer.Sink
+    ) -> (ToolCaller, StoreCallRecorder?) {
+        let context = SessionContext()
+        var recorder: StoreCallRecorder?
+        do {
+            recorder = StoreCallRecorder(
+                store: try HistoryOptions.open(parsed, registry: try? host.registryStore.read()), sessionID: sessionID,
+                context: context, redactor: SecretRedactor.standard(environment: Posix.environment()),
+                writesRowsAtFinish: true, report: { log("mcp: history: \($0.message)") })
+        } catch {
+            log("mcp: the history cannot be opened, so calls are not recorded: \(error)")
+        }
+        let caller = ToolCaller(
+            backend: backend, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
+            sessionContext: context, forwardsCallIDs: true)
+        return (caller, recorder)
     }
 }

@@ -22,6 +22,7 @@ enum CommandTable {
         AddCommand.self,
         RemoveCommand.self,
         MCPCommand.self,
+        TokenCommand.self,
         HistoryCommand.self,
         TraceCommand.self,
         DebugCommand.self,

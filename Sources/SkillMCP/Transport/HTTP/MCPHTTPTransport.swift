@@ -1,0 +1,440 @@
+import Foundation
+import SkillHTTP
+import SkillHostCore
+import SkillJSON
+import SkillPosix
+import Synchronization
+
+/// MCP's Streamable HTTP transport (docs/mcp.md, "Over HTTP"), on ``HTTPServer``: one endpoint (`/mcp`)
+/// that takes a JSON-RPC message per POST.
+///
+/// - A request of the 2026-07-28 revision (its `_meta` names the version) is answered by the shared
+///   stateless server, any replica alike; its `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers
+///   must match the body (else 400, -32020).
+/// - A client of an earlier revision `initialize`s and gets an `Mcp-Session-Id`; its later requests name
+///   it (a session lives in one process: behind a load balancer, route on that header).
+/// - Answers are `application/json`, or `text/event-stream` when the client accepts only that, or asked
+///   for progress, or opened `subscriptions/listen` (whose stream stays open, with keep-alive comments).
+///   Closing the stream cancels the request. Notifications get 202.
+/// - Every request needs a bearer token (``MCPTokenVerifier``; 401 with `WWW-Authenticate` naming the
+///   Protected Resource Metadata, RFC 9728, served at `/.well-known/oauth-protected-resource/mcp`); a
+///   `read` token cannot call a `write` skill (403 `insufficient_scope`); a browser `Origin` other than
+///   the server's own or an allowed one gets 403; a token has at most
+///   ``MCPHTTPConfiguration/maximumRequestsPerToken`` requests in flight (429).
+public final class MCPHTTPTransport: Sendable {
+    /// Makes the server of a new `initialize` session.
+    public typealias SessionFactory = @Sendable () -> MCPServer
+
+    private let configuration: MCPHTTPConfiguration
+    private let stateless: MCPServer
+    private let makeSession: SessionFactory
+    private let tokens: MCPTokenVerifier
+    private let log: MCPServer.Sink
+    private let scopes = Atomic<UInt64>(1)
+    private let perToken = Mutex<[String: Int]>([:])
+    private let sessions = Mutex<Sessions>(Sessions())
+    private let stopping = Atomic<Bool>(false)
+
+    private struct Session {
+        var server: MCPServer
+        var principal: String
+        var lastUsed: UInt64
+    }
+
+    private struct Sessions {
+        var byID: [String: Session] = [:]
+    }
+
+    /// A transport whose stateless requests go to `stateless` and whose `initialize` sessions each get a
+    /// server from `makeSession`.
+    public init(
+        configuration: MCPHTTPConfiguration, stateless: MCPServer, makeSession: @escaping SessionFactory, tokens: MCPTokenVerifier,
+        log: @escaping MCPServer.Sink
+    ) {
+        self.configuration = configuration
+        self.stateless = stateless
+        self.makeSession = makeSession
+        self.tokens = tokens
+        self.log = log
+    }
+
+    /// Ends open `subscriptions/listen` streams (the server is stopping).
+    public func stop() { stopping.store(true, ordering: .relaxed) }
+
+    /// Every server of this transport (the stateless one and the sessions'), for change notifications.
+    public var servers: [MCPServer] { [stateless] + sessions.withLock { $0.byID.values.map(\.server) } }
+
+    /// Answers one HTTP request (``HTTPServer``'s handler).
+    public func handle(_ exchange: HTTPExchange) {
+        let started = Posix.monotonicNanoseconds()
+        var note = Note()
+        let status = answer(exchange, note: &note)
+        guard configuration.verbose else { return }
+        let request = exchange.request
+        let milliseconds = (Double(Posix.monotonicNanoseconds() &- started) / 1e5).rounded() / 10
+        var line = "mcp-http: \(request.peer) \(request.method) \(request.path)"
+        if let method = note.method { line += " \(method)" }
+        if let name = note.name { line += " \(name)" }
+        line += " \(status)"
+        if let outcome = note.outcome { line += " \(outcome)" }
+        line += " \(milliseconds) ms"
+        if let token = note.token { line += " token=\(token)" }
+        log(line)
+    }
+
+    /// What a request was, for its `--verbose` line.
+    private struct Note {
+        var method: String?
+        var name: String?
+        var outcome: String?
+        var token: String?
+    }
+
+    private func answer(_ exchange: HTTPExchange, note: inout Note) -> Int {
+        let request = exchange.request
+        let path = request.path
+        if path == "/.well-known/oauth-protected-resource" || path == "/.well-known/oauth-protected-resource" + configuration.path {
+            guard request.method == "GET" || request.method == "HEAD" else {
+                return refuse(exchange, note: &note, 405, "the metadata is read with GET", fields: [("Allow", "GET")])
+            }
+            return send(exchange, .json(200, protectedResourceMetadata(for: request).serializedBytes()))
+        }
+        guard path == configuration.path else {
+            return refuse(exchange, note: &note, 404, "no such path: \(path.prefix(80)); the MCP endpoint is \(configuration.path)")
+        }
+        // DNS rebinding: a browser page of another origin must not reach a local server.
+        if let origin = request.fields["origin"], !originAllowed(origin, host: request.fields["host"]) {
+            return refuse(exchange, note: &note, 403, "Origin \(origin.prefix(80)) is not allowed; start the server with --allow-origin \(origin.prefix(80)) to allow it", jsonRPC: true)
+        }
+        let principal: MCPPrincipal
+        switch tokens.principal(authorization: request.fields["authorization"]) {
+        case .success(let found): principal = found
+        case .failure(let refusal):
+            var challenge = "Bearer realm=\"skillhost\", resource_metadata=\"\(metadataURL(for: request))\""
+            if let error = refusal.error { challenge += ", error=\"\(error)\"" }
+            return refuse(exchange, note: &note, 401, refusal.message, fields: [("WWW-Authenticate", challenge)], jsonRPC: true)
+        }
+        note.token = principal.name
+        switch request.method {
+        case "POST": break
+        case "DELETE":
+            guard let id = request.fields["mcp-session-id"] else {
+                return refuse(exchange, note: &note, 405, "DELETE ends a session; send its Mcp-Session-Id (stateless requests have none)", fields: [("Allow", "POST, DELETE")])
+            }
+            let ended = sessions.withLock { $0.byID[id]?.principal == principal.name ? $0.byID.removeValue(forKey: id) : nil }
+            guard ended != nil else { return refuse(exchange, note: &note, 404, "no session \(id.prefix(80)); it ended already") }
+            return send(exchange, HTTPServerResponse(status: 204))
+        default:
+            // No standalone GET stream: list changes come through subscriptions/listen.
+            return refuse(exchange, note: &note, 405, "\(request.method) is not served at \(configuration.path); POST one JSON-RPC message (list changes: POST subscriptions/listen)",
+                          fields: [("Allow", "POST, DELETE")])
+        }
+        let type = (request.fields["content-type"] ?? "").lowercased()
+        guard type.hasPrefix("application/json") else {
+            return refuse(exchange, note: &note, 415, "Content-Type must be application/json, not '\(type.prefix(60))'", jsonRPC: true)
+        }
+        let accept = request.fields["accept"]
+        let acceptsJSON = accept == nil || FieldList.accepts(accept, "application/json")
+        let acceptsStream = accept == nil || FieldList.accepts(accept, "text/event-stream")
+        guard acceptsJSON || acceptsStream else {
+            return refuse(exchange, note: &note, 406, "Accept must list application/json and text/event-stream, not '\(accept?.prefix(60) ?? "")'", jsonRPC: true)
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: request.body)
+        } catch {
+            return sendError(exchange, id: nil, JSONRPCError(code: JSONRPCError.parseErrorCode, "the body is not JSON (\(error.description)); POST one JSON-RPC message"))
+        }
+        guard case .object(let object) = value else {
+            return sendError(exchange, id: nil, JSONRPCError(code: JSONRPCError.invalidRequestCode, "the body is a JSON \(value.typeName); POST one JSON-RPC message (an object; batches are not served)"))
+        }
+        let method = object["method"]?.stringValue
+        let id = object["id"]
+        let params = object["params"]
+        note.method = method
+        if method == "tools/call" || method == "resources/read" { note.name = params?["name"]?.stringValue ?? params?["uri"]?.stringValue }
+        let isModern = params?["_meta"]?[MCPRequestEnvelope.versionKey] != nil
+        if isModern, let id, let method, let mismatch = headerMismatch(request, method: method, params: params) {
+            return sendError(exchange, id: id, JSONRPCError(code: MCPRequestEnvelope.headerMismatchCode, mismatch))
+        }
+        if method == "tools/call", id != nil, let name = params?["name"]?.stringValue,
+            let permission = (isModern ? stateless : sessionServer(request, principal))?.permission(ofTool: name), !principal.allows(permission)
+        {
+            let text = "the token \(principal.name) has scope \(principal.scope.rawValue) and tool \(name) needs \(permission.rawValue); use a token made with 'skillhost token create NAME --scope write'"
+            let challenge = "Bearer realm=\"skillhost\", error=\"insufficient_scope\", scope=\"write\", resource_metadata=\"\(metadataURL(for: request))\""
+            note.outcome = "insufficient_scope"
+            return sendError(exchange, id: id, JSONRPCError(code: JSONRPCError.invalidRequestCode, text), status: 403, fields: [("WWW-Authenticate", challenge)])
+        }
+        // The server for this message: stateless, a session's, or a new session for `initialize`.
+        let server: MCPServer
+        var newSession: String?
+        if isModern || (request.fields["mcp-session-id"] == nil && (method == "server/discover" || method == "ping")) {
+            server = stateless
+        } else if method == "initialize", request.fields["mcp-session-id"] == nil {
+            let sessionID = Self.newSessionID()
+            server = makeSession()
+            openSession(sessionID, server: server, principal: principal.name)
+            newSession = sessionID
+        } else if let sessionID = request.fields["mcp-session-id"] {
+            guard let found = sessionServer(request, principal) else {
+                return sendError(exchange, id: id, JSONRPCError(code: JSONRPCError.invalidRequestCode, "session \(sessionID.prefix(80)) is not open here (it ended, or this replica never had it); initialize again"), status: 404)
+            }
+            server = found
+        } else {
+            return sendError(exchange, id: id, JSONRPCError(
+                code: JSONRPCError.invalidRequestCode,
+                "\(method ?? "the message") needs params._meta with \(MCPRequestEnvelope.versionKey) (revision \(MCPProtocolVersion.discoverVersion)), or an Mcp-Session-Id from initialize"))
+        }
+        guard id != nil, method != nil else {
+            // A notification (or a response): accepted. The stateless revision defines none to act on.
+            if !isModern { server.receive(request.body, context: MCPRequestContext(scope: 0, principal: principal)) }
+            return send(exchange, HTTPServerResponse(status: 202))
+        }
+        guard enter(principal.name) else {
+            note.outcome = "limit"
+            return refuse(exchange, note: &note, 429, "the token \(principal.name) has \(configuration.maximumRequestsPerToken) requests in flight (its limit); retry when one is answered",
+                          fields: [("Retry-After", "1")], jsonRPC: true)
+        }
+        defer { leave(principal.name) }
+        let streams = !acceptsJSON || (acceptsStream && (method == "subscriptions/listen" || params?["_meta"]?["progressToken"] != nil))
+        let reply = MCPHTTPReply()
+        let scope = scopes.wrappingAdd(1, ordering: .relaxed).oldValue
+        server.receive(request.body, context: MCPRequestContext(respond: reply.respond, notify: reply.notify, scope: scope, principal: principal))
+        var fields: [(String, String)] = []
+        if let newSession { fields.append(("Mcp-Session-Id", newSession)) }
+        let status = streams
+            ? stream(exchange, reply: reply, id: id!, scope: scope, server: server, fields: fields, note: &note)
+            : whole(exchange, reply: reply, id: id!, scope: scope, server: server, fields: fields, note: &note)
+        if let newSession, status != 200 { sessions.withLock { _ = $0.byID.removeValue(forKey: newSession) } }
+        return status
+    }
+
+    /// Waits for the response and sends it as one JSON body; a client that hangs up cancels the request.
+    private func whole(
+        _ exchange: HTTPExchange, reply: MCPHTTPReply, id: JSONValue, scope: UInt64, server: MCPServer, fields: [(String, String)], note: inout Note
+    ) -> Int {
+        while true {
+            let (_, response) = reply.next(waitingUpTo: 200)
+            if let response {
+                let status = Self.status(of: response)
+                note.outcome = MCPServer.outcome(of: response)
+                return send(exchange, .json(status, Array(response.utf8), fields: HTTPFields(fields)))
+            }
+            if exchange.peerHungUp {
+                server.abandon(requestID: id, scope: scope)
+                note.outcome = "abandoned"
+                exchange.closeAfterwards()
+                return 499
+            }
+        }
+    }
+
+    /// Sends notifications and then the response as Server-Sent Events; a `subscriptions/listen` stream stays
+    /// open (keep-alive comments) until the client closes it or the server stops.
+    private func stream(
+        _ exchange: HTTPExchange, reply: MCPHTTPReply, id: JSONValue, scope: UInt64, server: MCPServer, fields: [(String, String)], note: inout Note
+    ) -> Int {
+        var head = HTTPFields(fields)
+        head.append("Content-Type", "text/event-stream")
+        head.append("Cache-Control", "no-cache")
+        head.append("X-Accel-Buffering", "no")
+        // A refusal that comes at once (a bad request) is answered with its status, not as a stream.
+        let first = reply.next(waitingUpTo: 50)
+        if first.notifications.isEmpty, let response = first.response {
+            note.outcome = MCPServer.outcome(of: response)
+            return send(exchange, .json(Self.status(of: response), Array(response.utf8), fields: HTTPFields(fields)))
+        }
+        guard exchange.startStream(status: 200, fields: head) else {
+            server.abandon(requestID: id, scope: scope)
+            return 499
+        }
+        var pending = first
+        let keepAlive = UInt64(max(1, HTTPServerLimitsShim.milliseconds(configuration.keepAliveInterval))) * 1_000_000
+        var lastSent = Posix.monotonicNanoseconds()
+        while true {
+            for line in pending.notifications {
+                guard exchange.send(Self.event(line)) else {
+                    server.abandon(requestID: id, scope: scope)
+                    return 499
+                }
+                lastSent = Posix.monotonicNanoseconds()
+            }
+            if let response = pending.response {
+                note.outcome = MCPServer.outcome(of: response)
+                exchange.send(Self.event(response))
+                exchange.finish()
+                return 200
+            }
+            if exchange.peerHungUp || stopping.load(ordering: .relaxed) {
+                server.abandon(requestID: id, scope: scope)
+                note.outcome = stopping.load(ordering: .relaxed) ? "server stopping" : "closed by the client"
+                exchange.finish()
+                exchange.closeAfterwards()
+                return 200
+            }
+            if Posix.monotonicNanoseconds() &- lastSent >= keepAlive {
+                guard exchange.send(Array(":\n\n".utf8)) else {
+                    server.abandon(requestID: id, scope: scope)
+                    return 499
+                }
+                lastSent = Posix.monotonicNanoseconds()
+            }
+            pending = reply.next(waitingUpTo: 200)
+        }
+    }
+
+    private static func event(_ line: String) -> [UInt8] { Array("event: message\ndata: \(line)\n\n".utf8) }
+
+    /// The HTTP status of a response line: 200 for results, and for errors the revision's table (-32601 →
+    /// 404; parse, request, params, header and version errors → 400).
+    static func status(of line: String) -> Int {
+        guard line.contains("\"error\":{"), case .object(let object)? = try? JSONValue(parsing: line),
+            case .int(let code)? = object["error"]?["code"]
+        else { return 200 }
+        switch Int(code) {
+        case JSONRPCError.methodNotFoundCode: return 404
+        case JSONRPCError.parseErrorCode, JSONRPCError.invalidRequestCode, JSONRPCError.invalidParamsCode,
+            MCPRequestEnvelope.headerMismatchCode, MCPRequestEnvelope.missingCapabilityCode, MCPRequestEnvelope.unsupportedVersionCode:
+            return 400
+        default: return 200
+        }
+    }
+
+    /// Why the routing headers of a stateless request do not match its body, nil when they do.
+    func headerMismatch(_ request: HTTPServerRequest, method: String, params: JSONValue?) -> String? {
+        for name in ["mcp-protocol-version", "mcp-method", "mcp-name"] where request.fields.count(of: name) > 1 {
+            return "the \(name) header is sent more than once; send it once"
+        }
+        let version = params?["_meta"]?[MCPRequestEnvelope.versionKey]?.stringValue
+        guard let header = request.fields["mcp-protocol-version"], header == version else {
+            return "the MCP-Protocol-Version header (\(request.fields["mcp-protocol-version"] ?? "missing")) does not match params._meta's protocol version (\(version ?? "none")); send the same version in both"
+        }
+        guard request.fields["mcp-method"] == method else {
+            return "the Mcp-Method header (\(request.fields["mcp-method"]?.prefix(60) ?? "missing")) does not match the body's method \(method); send the same in both"
+        }
+        let key: String? = method == "tools/call" || method == "prompts/get" ? "name" : method == "resources/read" ? "uri" : nil
+        if let key, let body = params?[key]?.stringValue {
+            guard let header = request.fields["mcp-name"].flatMap(Self.decodeHeaderValue), header == body else {
+                return "the Mcp-Name header (\(request.fields["mcp-name"]?.prefix(60) ?? "missing")) does not match params.\(key) (\(body.prefix(60))); send the same in both (base64 as =?base64?…?= when not plain ASCII)"
+            }
+        }
+        return nil
+    }
+
+    /// A header value, decoding the `=?base64?…?=` form (nil when that form is malformed).
+    static func decodeHeaderValue(_ value: String) -> String? {
+        guard value.hasPrefix("=?base64?"), value.hasSuffix("?="), value.count >= 11 else { return value }
+        let payload = String(value.dropFirst(9).dropLast(2))
+        guard let data = Data(base64Encoded: payload), data.base64EncodedString() == payload else { return nil }
+        return String(data: data, encoding: .utf8)
+    }
+
+    // MARK: - Parts
+
+    private func originAllowed(_ origin: String, host: String?) -> Bool {
+        if configuration.allowedOrigins.contains(origin) || configuration.allowedOrigins.contains("*") { return true }
+        // The server's own origin (a page it serves itself).
+        guard let host else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+
+    private func enter(_ token: String) -> Bool {
+        perToken.withLock { counts in
+            let count = counts[token, default: 0]
+            guard count < configuration.maximumRequestsPerToken else { return false }
+            counts[token] = count + 1
+            return true
+        }
+    }
+
+    private func leave(_ token: String) {
+        perToken.withLock { counts in
+            let count = counts[token, default: 1] - 1
+            counts[token] = count > 0 ? count : nil
+        }
+    }
+
+    private func sessionServer(_ request: HTTPServerRequest, _ principal: MCPPrincipal) -> MCPServer? {
+        guard let id = request.fields["mcp-session-id"] else { return nil }
+        return sessions.withLock { sessions in
+            guard var session = sessions.byID[id], session.principal == principal.name else { return nil }
+            session.lastUsed = Posix.monotonicNanoseconds()
+            sessions.byID[id] = session
+            return session.server
+        }
+    }
+
+    private func openSession(_ id: String, server: MCPServer, principal: String) {
+        sessions.withLock { sessions in
+            if sessions.byID.count >= configuration.maximumSessions,
+                let oldest = sessions.byID.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+            {
+                sessions.byID[oldest] = nil
+            }
+            sessions.byID[id] = Session(server: server, principal: principal, lastUsed: Posix.monotonicNanoseconds())
+        }
+    }
+
+    private static func newSessionID() -> String { UUID().uuidString.lowercased() }
+
+    /// The endpoint's URL: the configured resource, else from the request's `Host`.
+    private func resourceURL(for request: HTTPServerRequest) -> String {
+        if let resource = configuration.resource { return resource }
+        return "\(configuration.secure ? "https" : "http")://\(request.fields["host"] ?? "localhost")\(configuration.path)"
+    }
+
+    /// RFC 9728 §3.1: the metadata of `https://host/mcp` is at `https://host/.well-known/oauth-protected-resource/mcp`.
+    private func metadataURL(for request: HTTPServerRequest) -> String {
+        let resource = resourceURL(for: request)
+        guard let schemeEnd = resource.range(of: "://") else { return resource }
+        let afterScheme = resource[schemeEnd.upperBound...]
+        let hostEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+        return resource[..<hostEnd] + "/.well-known/oauth-protected-resource" + afterScheme[hostEnd...]
+    }
+
+    /// The Protected Resource Metadata (RFC 9728 §2).
+    private func protectedResourceMetadata(for request: HTTPServerRequest) -> JSONValue {
+        [
+            "resource": .string(resourceURL(for: request)),
+            "authorization_servers": .array(configuration.authorizationServers.map(JSONValue.string)),
+            "bearer_methods_supported": ["header"],
+            "scopes_supported": ["read", "write"],
+            "resource_name": "SkillHost",
+        ]
+    }
+
+    @discardableResult
+    private func send(_ exchange: HTTPExchange, _ response: HTTPServerResponse) -> Int {
+        exchange.respond(response)
+        return response.status
+    }
+
+    /// A refusal: one line, as `text/plain`, or as a JSON-RPC error without id where an MCP client reads it.
+    private func refuse(
+        _ exchange: HTTPExchange, note: inout Note, _ status: Int, _ message: String, fields: [(String, String)] = [], jsonRPC: Bool = false
+    ) -> Int {
+        // One line in the log for every refusal: the request's own line with --verbose, this one without.
+        note.outcome = message
+        if !configuration.verbose { log("mcp-http: \(exchange.request.peer) \(exchange.request.method) \(exchange.request.path) \(status): \(message)") }
+        if jsonRPC {
+            let line = JSONRPCMessage.errorLine(id: nil, error: JSONRPCError(code: JSONRPCError.invalidRequestCode, message))
+            return send(exchange, .json(status, Array(line.utf8), fields: HTTPFields(fields)))
+        }
+        return send(exchange, .text(status, message, fields: HTTPFields(fields)))
+    }
+
+    private func sendError(
+        _ exchange: HTTPExchange, id: JSONValue?, _ error: JSONRPCError, status: Int? = nil, fields: [(String, String)] = []
+    ) -> Int {
+        let line = JSONRPCMessage.errorLine(id: id, error: error)
+        return send(exchange, .json(status ?? Self.status(of: line), Array(line.utf8), fields: HTTPFields(fields)))
+    }
+}
+
+/// ``HTTPServerLimits``' duration arithmetic, for the transport's own intervals.
+enum HTTPServerLimitsShim {
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,74 @@
+import SkillHTTP
+import SkillHostCore
+import SkillPosix
+import Synchronization
+
+/// Checks HTTP bearer tokens against the registry's `access_tokens` (only hashes are stored there), reading
+/// the registry again only when its file changed, so `skillhost token revoke` takes effect on the next
+/// request of every replica that reads the same registry.
+public final class MCPTokenVerifier: Sendable {
+    private let store: RegistryStore
+    /// The resource this server is (its public URL); tokens made for another audience are refused.
+    private let resource: String?
+    private let cache = Mutex<(identity: Posix.FileIdentity?, tokens: [AccessToken], problem: String?)>((nil, [], nil))
+
+    /// A verifier over the registry at `store`.
+    public init(store: RegistryStore, resource: String?) {
+        self.store = store
+        self.resource = resource
+    }
+
+    /// Why a request is not let in.
+    public struct Refusal: Error, Sendable, Equatable {
+        /// `invalid_token` when a token was given, nil when none was.
+        public var error: String?
+        /// One line.
+        public var message: String
+    }
+
+    /// The principal of an `Authorization` field value.
+    public func principal(authorization: String?) -> Result<MCPPrincipal, Refusal> {
+        guard let authorization, !authorization.isEmpty else {
+            return .failure(Refusal(error: nil, message: "no bearer token; send 'Authorization: Bearer <token>' with a token from 'skillhost token create NAME'"))
+        }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            return .failure(Refusal(error: "invalid_request", message: "the Authorization field is not 'Bearer <token>'; send the token from 'skillhost token create NAME' as a bearer token"))
+        }
+        let secret = HTTPFields.trimmed(parts[1])
+        let (tokens, problem) = current()
+        let hash = AccessToken.hash(secret)
+        guard let token = tokens.first(where: { Self.equal($0.sha256, hash) }) else {
+            let why = problem.map { " (the registry cannot be read: \($0))" } ?? ""
+            return .failure(Refusal(error: "invalid_token", message: "the bearer token is not known here or was revoked\(why); create one with 'skillhost token create NAME'"))
+        }
+        if let audience = token.audience, let resource, audience != resource {
+            return .failure(Refusal(error: "invalid_token", message: "the token \(token.name) was made for \(audience), not for \(resource); use a token made for this server (--audience)"))
+        }
+        return .success(MCPPrincipal(name: token.name, scope: token.scope))
+    }
+
+    /// Whether any token exists (a server without tokens can be reached by nobody: it says so at start).
+    public var hasTokens: Bool { !current().0.isEmpty }
+
+    private func current() -> ([AccessToken], String?) {
+        let identity = Posix.FileIdentity(path: store.path)
+        if let cached = cache.withLock({ $0.identity == identity ? ($0.tokens, $0.problem) : nil }) { return cached }
+        let read: ([AccessToken], String?)
+        do {
+            read = (try store.read().accessTokens, nil)
+        } catch {
+            read = ([], error.message)
+        }
+        cache.withLock { $0 = (identity, read.0, read.1) }
+        return read
+    }
+
+    private static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}

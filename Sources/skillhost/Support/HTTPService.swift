@@ -1,0 +1,153 @@
+import Foundation
+import Glibc
+import SkillCalls
+import SkillHTTP
+import SkillHostCore
+import SkillMCP
+import Synchronization
+
+/// `skillhost mcp --http`: the HTTP server, the MCP transport on it, the change watcher, and a clean stop on
+/// SIGINT or SIGTERM (in-flight requests answered, listen streams closed).
+enum HTTPService {
+    static func run(
+        _ parsed: ParsedArguments, address: String, host: SkillHost, configuration: MCPServerConfiguration, log: @escaping MCPServer.Sink
+    ) async throws -> Int32 {
+        let (bindHost, port) = try split(address)
+        var limits = HTTPServerLimits()
+        if let text = parsed.options["--max-connections"] {
+            guard let value = Int(text), value > 0 else { throw UsageError("--max-connections needs a positive integer, not \(text)") }
+            limits.maximumConnections = value
+        }
+        var http = MCPHTTPConfiguration()
+        if let text = parsed.options["--max-requests-per-token"] {
+            guard let value = Int(text), value > 0 else { throw UsageError("--max-requests-per-token needs a positive integer, not \(text)") }
+            http.maximumRequestsPerToken = value
+        }
+        http.allowedOrigins = list(parsed.options["--allow-origin"])
+        http.authorizationServers = list(parsed.options["--authorization-server"])
+        http.resource = parsed.options["--resource"]
+        if let resource = http.resource, !(resource.hasPrefix("https://") || resource.hasPrefix("http://")) {
+            throw UsageError("--resource must be the endpoint's URL (https://host/mcp), not \(resource)")
+        }
+        http.verbose = configuration.verbose
+        var tls: TLSServerContext?
+        switch (parsed.options["--tls-cert"], parsed.options["--tls-key"]) {
+        case (let certificate?, let key?):
+            do {
+                tls = try TLSServerContext(certificateFile: certificate, keyFile: key)
+            } catch {
+                log("error: \(error)")
+                return ExitCode.failure
+            }
+            http.secure = true
+        case (nil, nil): break
+        default: throw UsageError("--tls-cert and --tls-key go together")
+        }
+        var quiet = configuration
+        quiet.verbose = false  // the transport logs one line per request
+        let serverConfiguration = quiet
+        let skills = HostInstructionSkillSource(host: host)
+        let backend = HostSkillBackend(host: host)
+        let sessionID = MCPServer.newSessionID()
+        let (caller, recorder) = MCPCommand.makeCaller(parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log)
+        let stateless = MCPServer(configuration: serverConfiguration, caller: caller, skills: skills, send: { _ in }, log: log)
+        let sessions = Atomic<Int>(0)
+        let tokens = MCPTokenVerifier(store: host.registryStore, resource: http.resource)
+        let transport = MCPHTTPTransport(
+            configuration: http, stateless: stateless,
+            makeSession: {
+                // Each session numbers its calls after a prefix of its own (call ids are unique in the history).
+                var configuration = serverConfiguration
+                configuration.callIDPrefix = "\(sessionID)-s\(sessions.wrappingAdd(1, ordering: .relaxed).newValue)"
+                return MCPServer(configuration: configuration, caller: caller, skills: skills, send: { _ in }, log: log)
+            },
+            tokens: tokens, log: log)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(host: bindHost, port: port, limits: limits, tls: tls, log: log) { transport.handle($0) }
+        } catch {
+            log("error: \(error)")
+            return ExitCode.failure
+        }
+        let watcher = MCPChangeWatcher(paths: [host.paths.registry, host.paths.plugins] + skills.watchedPaths) {
+            for each in transport.servers { each.refresh() }
+        }
+        watcher.start()
+        stateless.refresh()
+        server.start()
+        let shown = bindHost.contains(":") ? "[\(bindHost)]" : bindHost
+        log("mcp: serving \(http.secure ? "https" : "http")://\(shown):\(server.port)\(http.path) (protocol 2026-07-28 and 2024-11-05 to 2025-11-25)")
+        if !tokens.hasTokens {
+            log("mcp: warning: the registry \(host.paths.registry) has no access tokens, so every request is refused (401); create one with 'skillhost token create NAME'")
+        }
+        await waitForStopSignal()
+        log("mcp: stopping")
+        transport.stop()
+        server.stop()
+        watcher.stop()
+        await stateless.finish()
+        await host.shutdown()
+        try? recorder?.store.flushFinishes()
+        return ExitCode.success
+    }
+
+    /// `HOST:PORT`, `[::1]:PORT`, `:PORT` or `PORT` (host 127.0.0.1).
+    static func split(_ address: String) throws(UsageError) -> (String, UInt16) {
+        var host = "127.0.0.1"
+        var portText = address
+        if address.hasPrefix("[") , let close = address.firstIndex(of: "]") {
+            host = String(address[address.index(after: address.startIndex)..<close])
+            portText = String(address[address.index(after: close)...].drop { $0 == ":" })
+        } else if let colon = address.lastIndex(of: ":") {
+            let given = address[..<colon]
+            if !given.isEmpty { host = String(given) }
+            portText = String(address[address.index(after: colon)...])
+        }
+        guard let port = UInt16(portText) else {
+            throw UsageError("--http needs [HOST:]PORT with a port from 0 to 65535, not \(address)")
+        }
+        return (host, port)
+    }
+
+    private static func list(_ text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Returns when SIGINT or SIGTERM arrives.
+    private static func waitForStopSignal() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let queue = DispatchQueue(label: "skillhost-mcp-signals")
+            let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
+            let once = OnceFlag()
+            for source in sources {
+                source.setEventHandler {
+                    if once.take() { continuation.resume() }
+                }
+                source.resume()
+            }
+            withExtendedLifetime(sources) {}
+            SignalSources.keep(sources)
+        }
+    }
+}
+
+/// True once.
+private final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var taken = false
+    func take() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if taken { return false }
+        taken = true
+        return true
+    }
+}
+
+/// Keeps the signal sources alive for the process's life.
+private enum SignalSources {
+    nonisolated(unsafe) static var kept: [any DispatchSourceSignal] = []
+    static func keep(_ sources: [any DispatchSourceSignal]) { kept.append(contentsOf: sources) }
+}
