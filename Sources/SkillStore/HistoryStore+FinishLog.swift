@@ -70,19 +70,32 @@ extension HistoryStore {
 
     /// Logs `record` and keeps it for the next transaction (committed at once when the log cannot be written).
     private func log(_ record: FinishRecord) throws(StoreError) {
-        let schedule = try withJournal { database, journal throws(StoreError) in
+        enum Flush { case none, later, now }
+        let flush = try withJournal { database, journal throws(StoreError) -> Flush in
             do {
                 try journal.add(record)
             } catch {
                 try database.write { () throws(StoreError) in try FinishJournal.write(record, onlyIfRunning: false, database) }
-                return false
+                return .none
+            }
+            // A log past half its map is committed at once (on another thread), so that a busy server's
+            // records stay in the map instead of costing a `pwrite` each.
+            if journal.wantsCommit, !journal.flushNow {
+                journal.flushNow = true
+                return .now
             }
             defer { journal.flushScheduled = true }
-            return !journal.flushScheduled
+            return journal.flushScheduled ? .none : .later
         }
-        guard schedule else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.finishCommitDelayMilliseconds)) { [weak self] in
-            try? self?.flushFinishes()
+        switch flush {
+        case .none:
+            return
+        case .now:
+            DispatchQueue.global().async { [weak self] in try? self?.flushFinishes() }
+        case .later:
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.finishCommitDelayMilliseconds)) { [weak self] in
+                try? self?.flushFinishes()
+            }
         }
     }
 
@@ -90,6 +103,7 @@ extension HistoryStore {
     public func flushFinishes() throws(StoreError) {
         try withJournal { database, journal throws(StoreError) in
             journal.flushScheduled = false
+            journal.flushNow = false
             guard !journal.pending.isEmpty else { return }
             try database.write {}
         }

@@ -47,7 +47,8 @@ public final class StoreCallRecorder: CallRecorder {
 
     /// A recorder for `sessionID`; `report` hears about writes that failed (the call itself goes on).
     /// `writesRowsAtFinish`: every row is written whole when its call ends, and the session is made with the
-    /// first (for `mcp`, whose session has no messages).
+    /// first (for `mcp`, whose session has no messages); such calls are not replayed or questioned as
+    /// repeats (the client decides what to repeat).
     public convenience init(
         store: HistoryStore, sessionID: String, context: SessionContext, redactor: SecretRedactor = SecretRedactor(),
         provenance: [String: PluginProvenance] = [:], planned: PlannedCalls? = nil, writesRowsAtFinish: Bool = false,
@@ -78,7 +79,9 @@ public final class StoreCallRecorder: CallRecorder {
     public var redactor: SecretRedactor { rows.redactor }
 
     public func decision(for call: RecordedCall) -> CallDecision {
-        guard let skillID = call.skillID, let tool = call.tool else { return .run(idempotencyKey: nil) }
+        // A server's client decides what to repeat: its calls are not keyed by their arguments, and none is
+        // replayed or questioned (each gets its own key from its call id).
+        guard !writesRowsAtFinish, let skillID = call.skillID, let tool = call.tool else { return .run(idempotencyKey: nil) }
         // The history computed the key when it stored the call's message (and read its earlier calls with
         // it, for a non-idempotent skill); otherwise it is computed here.
         let plan = planned?.decisionInputs(of: call.callID)
