@@ -8,8 +8,6 @@ final class FinishJournal {
     private(set) var pending: [FinishRecord] = []
     /// Whether a timed flush is already on its way.
     var flushScheduled = false
-    /// Whether an immediate flush (the log past half its map) is on its way.
-    var flushNow = false
     /// The bytes of the record being logged: one buffer, reused for every record.
     private var encoded: [UInt8] = []
     /// The sessions the pending records make (``FinishRecord/start`` with a title), kept as they are added
