@@ -20,11 +20,18 @@ extension HistoryStore {
     /// message stood for it while it ran: a crash before this leaves it to ``markUnfinishedCalls(session:)``.
     /// The outcome's start time, key, plugin and worker pid win over the call's.
     /// `sessionTitle`: the title of the call's session when it may not exist yet (it is made with the row).
+    /// `committing`: false when the caller commits the logged finishes itself (``flushFinishes()``), as a
+    /// thread that writes a server's rows in batches does; true schedules the commit as above.
     public func recordFinish(
-        of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:], sessionTitle: String? = nil
+        of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:], sessionTitle: String? = nil,
+        committing: Bool = true
     ) throws(StoreError) {
-        try log(Self.wholeRow(call, outcome, changes, now: contextStamp(), sessionTitle: sessionTitle))
+        try log(Self.wholeRow(call, outcome, changes, now: contextStamp(), sessionTitle: sessionTitle), committing: committing)
     }
+
+    /// Whether the finish log has grown past half of what it keeps mapped: a caller that commits its finishes
+    /// itself should commit now, or the next ones are written with a system call each.
+    public var finishLogWantsCommit: Bool { (try? withJournal { _, journal in journal.wantsCommit }) ?? false }
 
     /// Records how `call` ended without opening the database, for a process that makes one call and exits
     /// (`skillhost call`: opening SQLite would cost it more than the call): the whole row goes to a finish
@@ -69,7 +76,7 @@ extension HistoryStore {
     }
 
     /// Logs `record` and keeps it for the next transaction (committed at once when the log cannot be written).
-    private func log(_ record: FinishRecord) throws(StoreError) {
+    private func log(_ record: FinishRecord, committing: Bool = true) throws(StoreError) {
         let schedule = try withJournal { database, journal throws(StoreError) in
             do {
                 try journal.add(record)
@@ -77,6 +84,7 @@ extension HistoryStore {
                 try database.write { () throws(StoreError) in try FinishJournal.write(record, onlyIfRunning: false, database) }
                 return false
             }
+            guard committing else { return false }
             defer { journal.flushScheduled = true }
             return !journal.flushScheduled
         }

@@ -1,6 +1,11 @@
 import SkillHostCore
 import SkillJSON
 import SkillStore
+import Dispatch
+import SkillPosix
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Which plugin build ran a skill: recorded with each call.
@@ -41,13 +46,16 @@ public final class StoreCallRecorder: CallRecorder {
     /// Commit each finish in a transaction of its own instead of logging it (how it was before the finish
     /// log; the benchmark compares the two).
     let commitsEachFinish: Bool
+    /// Writes the rows of a recorder that writes them at finish (nil otherwise).
+    private let writer: RowWriter?
 
     /// Error kinds of failed calls that may have taken effect (so a retry of a non-idempotent skill asks).
     static let effectfulFailures: Set<String> = ["timeout", "pluginCrashed", "skillFailed", "cancelled", "interrupted"]
 
     /// A recorder for `sessionID`; `report` hears about writes that failed (the call itself goes on).
     /// `writesRowsAtFinish`: every row is written whole when its call ends, and the session is made with the
-    /// first (for `mcp`, whose session has no messages).
+    /// first (for `mcp`, whose session has no messages); such calls are not replayed or questioned as
+    /// repeats (the client decides what to repeat).
     public convenience init(
         store: HistoryStore, sessionID: String, context: SessionContext, redactor: SecretRedactor = SecretRedactor(),
         provenance: [String: PluginProvenance] = [:], planned: PlannedCalls? = nil, writesRowsAtFinish: Bool = false,
@@ -69,16 +77,37 @@ public final class StoreCallRecorder: CallRecorder {
         self.store = store
         self.sessionID = sessionID
         self.context = context
-        self.rows = CallRows(redactor: redactor, provenance: provenance)
+        let rows = CallRows(redactor: redactor, provenance: provenance)
+        self.rows = rows
         self.report = report
         self.storedContext = Mutex(context.snapshot)
+        writer = writesRowsAtFinish ? RowWriter(
+            write: { row in
+                var ending = rows.ending(of: row.call, row.outcome)
+                ending.startedMilliseconds = row.startedMilliseconds
+                ending.idempotencyKey = row.call.idempotencyKey
+                let record = rows.started(row.call, sessionID: sessionID, at: row.startedMilliseconds ?? store.now())
+                do throws(StoreError) {
+                    try store.recordFinish(
+                        of: record, with: ending, context: row.context, sessionTitle: rows.sessionTitle(row.call.origin),
+                        committing: false)
+                } catch {
+                    report(error)
+                }
+            },
+            commit: { always in
+                guard always || store.finishLogWantsCommit else { return }
+                do throws(StoreError) { try store.flushFinishes() } catch { report(error) }
+            }) : nil
     }
 
     /// Removes secrets before anything is written.
     public var redactor: SecretRedactor { rows.redactor }
 
     public func decision(for call: RecordedCall) -> CallDecision {
-        guard let skillID = call.skillID, let tool = call.tool else { return .run(idempotencyKey: nil) }
+        // A server's client decides what to repeat: its calls are not keyed by their arguments, and none is
+        // replayed or questioned (each gets its own key from its call id).
+        guard !writesRowsAtFinish, let skillID = call.skillID, let tool = call.tool else { return .run(idempotencyKey: nil) }
         // The history computed the key when it stored the call's message (and read its earlier calls with
         // it, for a non-idempotent skill); otherwise it is computed here.
         let plan = planned?.decisionInputs(of: call.callID)
@@ -136,14 +165,16 @@ public final class StoreCallRecorder: CallRecorder {
     public func callFinished(_ handle: CallHandle, call: RecordedCall, outcome: ToolCallOutcome) {
         let planned = handle.writtenAtFinish && !writesRowsAtFinish ? planned?.take(call.callID) : nil
         guard handle.id != nil || planned != nil || (handle.writtenAtFinish && writesRowsAtFinish) else { return }
+        if writesRowsAtFinish {
+            // Built and logged on the writer's thread: the caller's loop only hands the call over.
+            writer?.add(PendingRow(call: call, outcome: outcome, startedMilliseconds: handle.startedMilliseconds, context: contextChanges()))
+            return
+        }
         var ending = rows.ending(of: call, outcome)
         ending.startedMilliseconds = handle.startedMilliseconds
         if !handle.storedIdempotencyKey { ending.idempotencyKey = call.idempotencyKey }
         do {
-            if writesRowsAtFinish {
-                let record = rows.started(call, sessionID: sessionID, at: handle.startedMilliseconds ?? store.now())
-                try store.recordFinish(of: record, with: ending, context: contextChanges(), sessionTitle: rows.sessionTitle(call.origin))
-            } else if let planned {
+            if let planned {
                 ending.idempotencyKey = call.idempotencyKey ?? planned.idempotencyKey
                 var made = planned
                 made.frontEnd = call.origin.frontEnd
@@ -175,6 +206,101 @@ public final class StoreCallRecorder: CallRecorder {
             }
         } catch {
             report(error)
+        }
+    }
+
+    /// Writes the rows handed to the writer's thread and commits every logged finish; returns once they are
+    /// in the database (a server calls it before it exits).
+    public func flush() {
+        writer?.drain()
+        do { try store.flushFinishes() } catch { report(error) }
+    }
+
+    /// One finished call of a recorder that writes rows at finish, as the caller handed it over.
+    struct PendingRow: Sendable {
+        var call: RecordedCall
+        var outcome: ToolCallOutcome
+        var startedMilliseconds: Int64?
+        var context: [String: String]
+    }
+
+    /// The thread that turns a server's finished calls into rows, logs and commits them (redaction,
+    /// serialization, the finish record, SQLite): none of that runs on the loop that answers the calls, which
+    /// only appends the call to a list. The thread runs at the lowest priority (nice 19), so recording takes
+    /// the processor time answering does not want: a burst of calls is answered first and recorded as soon as
+    /// there is room (at the latest when the server stops: ``drain()`` runs at normal priority). It commits
+    /// what it logged every ``commitInterval`` or when the finish log fills half its map.
+    final class RowWriter: Sendable {
+        private struct State {
+            var rows: [PendingRow] = []
+            var working = false
+        }
+        private let waiting = Mutex(State())
+        private let thread = BlockingThread()
+        private let write: @Sendable (PendingRow) -> Void
+        private let commit: @Sendable (_ always: Bool) -> Void
+        /// Seconds between two commits of the logged rows while calls keep coming.
+        static let commitInterval = 0.05
+        /// How long the thread waits for more calls before it sleeps until woken (fewer wake-ups per call).
+        static let gatherNanoseconds: UInt32 = 2_000
+
+        init(write: @escaping @Sendable (PendingRow) -> Void, commit: @escaping @Sendable (_ always: Bool) -> Void) {
+            self.write = write
+            self.commit = commit
+            thread.submit { Posix.setThreadNice(19) }
+        }
+
+        deinit { thread.finish() }
+
+        /// Hands a row over; wakes the thread when it is not already at work.
+        func add(_ row: PendingRow) {
+            let wake = waiting.withLock { state -> Bool in
+                state.rows.append(row)
+                defer { state.working = true }
+                return !state.working
+            }
+            if wake { thread.submit { [self] in work() } }
+        }
+
+        /// Writes what is waiting, until nothing is, committing along the way; then commits.
+        private func work() {
+            var lastCommit = Posix.monotonicNanoseconds()
+            while true {
+                var batch = waiting.withLock { state -> [PendingRow] in
+                    defer { state.rows.removeAll(keepingCapacity: true) }
+                    return state.rows
+                }
+                if batch.isEmpty {
+                    // Calls still coming are gathered for a moment before the thread goes to sleep.
+                    usleep(Self.gatherNanoseconds)
+                    batch = waiting.withLock { state -> [PendingRow] in
+                        defer { state.rows.removeAll(keepingCapacity: true) }
+                        if state.rows.isEmpty { state.working = false }
+                        return state.rows
+                    }
+                    if batch.isEmpty { break }
+                }
+                for row in batch { write(row) }
+                let now = Posix.monotonicNanoseconds()
+                if Double(now &- lastCommit) / 1e9 >= Self.commitInterval {
+                    commit(true)
+                    lastCommit = now
+                } else {
+                    commit(false)
+                }
+            }
+            commit(true)
+        }
+
+        /// Returns once every row handed over before the call is written and committed, at normal priority.
+        func drain() {
+            let done = DispatchSemaphore(value: 0)
+            let submitted = thread.submit { [self] in
+                Posix.setThreadNice(0)
+                work()
+                done.signal()
+            }
+            if submitted { done.wait() }
         }
     }
 

@@ -16,7 +16,7 @@ enum InspectCommand: Command {
         Options:
           --json    print the plugin's or skill's JSON object
 
-        Exit codes: 3 when no plugin or skill has that id.
+        Exit codes: \(ExitCode.notFound) when no plugin or skill has that id.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

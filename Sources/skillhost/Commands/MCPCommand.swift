@@ -112,7 +112,7 @@ enum MCPCommand: Command {
         await transport.run(server)
         watcher.stop()
         await host.shutdown()
-        try? recorder?.store.flushFinishes()
+        recorder?.flush()
         return ExitCode.success
     }
 
