@@ -203,7 +203,7 @@ public final class MCPHTTPTransport: Sendable {
         var fields: [(String, String)] = []
         if let newSession { fields.append(("Mcp-Session-Id", newSession)) }
         let status = streams
-            ? stream(exchange, reply: reply, id: id!, scope: scope, server: server, fields: fields, note: &note)
+            ? stream(exchange, reply: reply, id: id!, scope: scope, server: server, fields: fields, acceptsJSON: acceptsJSON, note: &note)
             : whole(exchange, reply: reply, id: id!, scope: scope, server: server, fields: fields, note: &note)
         if let newSession, status != 200 { sessions.withLock { _ = $0.byID.removeValue(forKey: newSession) } }
         return status
@@ -232,15 +232,17 @@ public final class MCPHTTPTransport: Sendable {
     /// Sends notifications and then the response as Server-Sent Events; a `subscriptions/listen` stream stays
     /// open (keep-alive comments) until the client closes it or the server stops.
     private func stream(
-        _ exchange: HTTPExchange, reply: MCPHTTPReply, id: JSONValue, scope: UInt64, server: MCPServer, fields: [(String, String)], note: inout Note
+        _ exchange: HTTPExchange, reply: MCPHTTPReply, id: JSONValue, scope: UInt64, server: MCPServer, fields: [(String, String)],
+        acceptsJSON: Bool, note: inout Note
     ) -> Int {
         var head = HTTPFields(fields)
         head.append("Content-Type", "text/event-stream")
         head.append("Cache-Control", "no-cache")
         head.append("X-Accel-Buffering", "no")
-        // A refusal that comes at once (a bad request) is answered with its status, not as a stream.
-        let first = reply.next(waitingUpTo: 50)
-        if first.notifications.isEmpty, let response = first.response {
+        // An answer that comes at once (a quick call, a bad request) is one JSON body with its status, when
+        // the client takes JSON: a stream only when there is something to stream.
+        let first = reply.next(waitingUpTo: acceptsJSON ? 50 : 0)
+        if acceptsJSON, first.notifications.isEmpty, let response = first.response {
             note.outcome = MCPServer.outcome(of: response)
             return send(exchange, .json(Self.status(of: response), Array(response.utf8), fields: HTTPFields(fields)))
         }
