@@ -12,6 +12,10 @@ python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 # The HTTPS transport test makes a self-signed certificate with the openssl command and serves it with python3.
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+# The scale-out test puts three `skillhost mcp --http` replicas behind HAProxy; the deployment files are
+# checked with yamllint (docs/deploy.md).
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+command -v yamllint >/dev/null 2>&1 || missing+=(yamllint)
 # The clock plugin reads time zones from the system's database (TZif files and their index, tzdata.zi).
 [ -e /usr/share/zoneinfo/tzdata.zi ] || missing+=(tzdata)
 if [ ${#missing[@]} -gt 0 ]; then
