@@ -67,7 +67,7 @@ final class HTTPTestServer: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(20)
         while found == nil, Date() < deadline, process.isRunning {
             let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "serving http://127.0.0.1:") {
+            if let range = text.range(of: "serving http://127.0.0.1:") ?? text.range(of: "serving https://127.0.0.1:") {
                 found = Int(text[range.upperBound...].prefix { $0.isNumber })
             } else {
                 usleep(20_000)
