@@ -21,32 +21,16 @@ import Testing
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// The HAProxy configuration docs/deploy.md shows, for these replicas.
-    static func haproxyConfiguration(port: Int, replicas: [Int]) -> String {
-        var text = """
-            global
-                maxconn 512
-            defaults
-                mode http
-                timeout connect 1s
-                timeout client 30s
-                timeout server 30s
-                # A connection a dead replica refuses is retried on another; a request it had already taken
-                # is not (it may have run): the client retries it only when the tool is idempotent.
-                retries 3
-                option redispatch 1
-                retry-on conn-failure
-            frontend mcp
-                bind 127.0.0.1:\(port)
-                default_backend skillhost
-            backend skillhost
-                balance roundrobin
-                option httpchk GET /.well-known/oauth-protected-resource/mcp
-                http-check expect status 200
-
-            """
+    /// The HAProxy configuration docs/deploy.md shows (its ```haproxy block), with these ports for its
+    /// 9000 (the front end) and 9001–9003 (the replicas).
+    static func haproxyConfiguration(port: Int, replicas: [Int]) throws -> String {
+        let document = try String(contentsOfFile: MCPTestSupport.packageRoot + "/docs/deploy.md", encoding: .utf8)
+        let start = try #require(document.range(of: "```haproxy\n"))
+        let end = try #require(document.range(of: "```", range: start.upperBound..<document.endIndex))
+        var text = String(document[start.upperBound..<end.lowerBound])
+        text = text.replacingOccurrences(of: "127.0.0.1:9000", with: "127.0.0.1:\(port)")
         for (index, replica) in replicas.enumerated() {
-            text += "    server replica\(index + 1) 127.0.0.1:\(replica) check inter 300ms fall 1 rise 2\n"
+            text = text.replacingOccurrences(of: "127.0.0.1:900\(index + 1)", with: "127.0.0.1:\(replica)")
         }
         return text
     }
