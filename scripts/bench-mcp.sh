@@ -8,6 +8,11 @@
 # N requests, another reads the answers). Target (issue #12): skillhost at least 50x the Python server.
 #
 # usage: scripts/bench-mcp.sh [CALLS] [MAX_WORKERS]   (defaults 20000 and the registry default, 2)
+#        scripts/bench-mcp.sh --http [CALLS] [CONNECTIONS] [MAX_WORKERS]   (defaults 20000, 16, 2): the same over
+#            Streamable HTTP: `skillhost mcp --http` (a token, requests of the stateless 2026-07-28 revision)
+#            against the Python package's MCPServer on uvicorn (stateless, JSON answers), both driven by one
+#            C client (scripts/bench/mcp_http_client.c: CONNECTIONS keep-alive connections, one request in
+#            flight on each). Target (issue #36): skillhost at least 20x the Python server
 #        env BENCH_BINARY=PATH measures that binary instead of building .build/release/skillhost
 #        env BENCH_PIN=1 runs every client on CPU 1 and every server (with its workers) on CPU 0, for steadier
 #            A/B comparisons on a 2-core machine; the figures to report are the unpinned ones
@@ -16,8 +21,18 @@
 #            counted): the figure other processes' load does not move (slow: about a minute)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-calls="${1:-20000}"
-workers="${2:-}"
+mode=stdio
+connections=16
+if [ "${1:-}" = --http ]; then
+    mode=http
+    shift
+    calls="${1:-20000}"
+    connections="${2:-16}"
+    workers="${3:-}"
+else
+    calls="${1:-20000}"
+    workers="${2:-}"
+fi
 work="$root/.build/mcp-bench"
 venv="$root/.build/peers/mcp"
 rm -rf "$work"
@@ -53,6 +68,50 @@ if [ "${BENCH_PIN:-}" = 1 ]; then
     server_pin=(taskset -c 0)
 fi
 version=$("$python" -c 'import importlib.metadata as m; print(m.version("mcp"))')
+
+if [ "$mode" = http ]; then
+    cc -O2 "$root/scripts/bench/mcp_http_client.c" -o "$work/mcp_http_client"
+    global=(--plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache")
+    token=$("$binary" token create bench "${global[@]}" | tail -1)
+    echo "MCP tools/call over HTTP: bench_echo {\"text\":\"hello\"}, $calls calls on $connections keep-alive connections, $(nproc) cores"
+    # Waits for a server's "listening" line in its log and prints the port.
+    port_of() {
+        for _ in $(seq 1 200); do
+            port=$(sed -n "$2" "$1" | head -1)
+            if [ -n "$port" ]; then echo "$port"; return; fi
+            sleep 0.05
+        done
+        echo "the server did not start: $(cat "$1")" >&2
+        exit 1
+    }
+    "${server_pin[@]}" "$binary" mcp --http 127.0.0.1:0 "${global[@]}" 2>"$work/skillhost-http.log" &
+    server=$!
+    port=$(port_of "$work/skillhost-http.log" 's|.*serving http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p')
+    "$work/mcp_http_client" "$port" 500 "$connections" "$token" >/dev/null
+    printf '%-34s ' "skillhost mcp --http:"
+    skillhost_result=$("${client_pin[@]}" "$work/mcp_http_client" "$port" "$calls" "$connections" "$token")
+    echo "$skillhost_result"
+    kill "$server"
+    wait "$server" 2>/dev/null || true
+    python_calls=$(( calls < 5000 ? calls : 5000 ))
+    python_port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    "${server_pin[@]}" "$python" "$root/scripts/bench/mcp_python_http_server.py" "$python_port" 2>"$work/python-http.log" &
+    pyserver=$!
+    for _ in $(seq 1 200); do
+        if "$python" -c "import socket,sys; socket.create_connection(('127.0.0.1', $python_port)).close()" 2>/dev/null; then break; fi
+        sleep 0.05
+    done
+    "$work/mcp_http_client" "$python_port" 200 "$connections" "$token" >/dev/null
+    printf '%-34s ' "python mcp $version MCPServer (uvicorn):"
+    python_result=$("${client_pin[@]}" "$work/mcp_http_client" "$python_port" "$python_calls" "$connections" "$token")
+    echo "$python_result"
+    kill "$pyserver"
+    wait "$pyserver" 2>/dev/null || true
+    rate() { sed 's/.*"calls_per_second": \([0-9]*\).*/\1/' <<< "$1"; }
+    awk -v a="$(rate "$skillhost_result")" -v b="$(rate "$python_result")" \
+        'BEGIN { printf "%-34s %.1fx (target: 20x)\n", "ratio:", a / b }'
+    exit 0
+fi
 
 echo "MCP tools/call benchmark: bench.echo {\"text\":\"hello\"}, $calls pipelined calls, $(nproc) cores"
 printf '%-34s ' "skillhost mcp (workers${workers:+, max_workers $workers}):"

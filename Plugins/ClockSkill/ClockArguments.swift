@@ -8,7 +8,7 @@ enum ClockSchema {
     /// A date, or a date and time with an optional UTC offset: "2026-03-01", "2026-03-01T09:30",
     /// "2026-03-01T09:30:00+01:00", "2026-03-01T08:30:00Z".
     static let dateTimePattern =
-        "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|z|[+-][0-9]{2}:[0-9]{2})?)?$"
+        "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?(Z|z|[+-][0-9]{2}:[0-9]{2})?)?$"
 
     static func timeZone(_ description: String) -> SchemaProperty {
         .string(description, pattern: timeZonePattern, maxLength: 64)

@@ -73,5 +73,5 @@ public struct CalendarFileSettings {
     /// A date, or a date and time with an optional UTC offset: "2026-12-01", "2026-12-01T10:00",
     /// "2026-12-01T10:00:00+01:00", "2026-12-01T09:00:00Z" (the skills' parameter pattern).
     public static let dateTimePattern =
-        "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|z|[+-][0-9]{2}:[0-9]{2})?)?$"
+        "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?(Z|z|[+-][0-9]{2}:[0-9]{2})?)?$"
 }

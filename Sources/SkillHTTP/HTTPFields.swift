@@ -24,7 +24,7 @@ public struct HTTPFields: Sendable, Equatable {
 
     /// The value of `name` (any case); repeated fields joined with ", " (RFC 9110 §5.3).
     public subscript(name: String) -> String? {
-        let key = name.lowercased()
+        let key = Self.lowercase(name)
         var joined: String?
         for field in fields where field.name == key {
             joined = joined.map { $0 + ", " + field.value } ?? field.value
@@ -34,7 +34,7 @@ public struct HTTPFields: Sendable, Equatable {
 
     /// How many lines name `name`.
     public func count(of name: String) -> Int {
-        let key = name.lowercased()
+        let key = Self.lowercase(name)
         return fields.reduce(0) { $0 + ($1.name == key ? 1 : 0) }
     }
 
@@ -60,21 +60,32 @@ public struct HTTPFields: Sendable, Equatable {
     /// Reads the field lines of a head (each without its CRLF).
     public static func parse<Lines: Sequence>(lines: Lines) throws(Malformed) -> HTTPFields where Lines.Element == Substring {
         var result = HTTPFields()
-        for line in lines {
-            guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")), colon != line.startIndex else {
-                throw Malformed(description: "bad header line '\(printable(line))': no field name before a colon")
-            }
-            let name = line[..<colon]
-            guard name.utf8.allSatisfy(isTokenByte) else {
-                throw Malformed(description: "bad header line '\(printable(line))': the field name is not a token (no spaces before the colon)")
-            }
-            let value = line[line.index(after: colon)...]
-            guard !value.utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else {
-                throw Malformed(description: "bad header line '\(printable(line))': the value holds a CR, LF or NUL")
-            }
-            result.fields.append(Field(name: name.lowercased(), value: trimmed(value)))
-        }
+        for line in lines { try result.append(line: Array(line.utf8)[...]) }
         return result
+    }
+
+    /// Adds one field line's bytes (without its CRLF), checked as ``parse(lines:)`` checks it.
+    public mutating func append(line: ArraySlice<UInt8>) throws(Malformed) {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon != line.startIndex else {
+            throw Malformed(description: "bad header line '\(Self.printable(line))': no field name before a colon")
+        }
+        let name = line[..<colon]
+        guard name.allSatisfy(Self.isTokenByte) else {
+            throw Malformed(description: "bad header line '\(Self.printable(line))': the field name is not a token (no spaces before the colon)")
+        }
+        var value = line[(colon + 1)...]
+        guard !value.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else {
+            throw Malformed(description: "bad header line '\(Self.printable(line))': the value holds a CR, LF or NUL")
+        }
+        while let first = value.first, first == 0x20 || first == 0x09 { value.removeFirst() }
+        while let last = value.last, last == 0x20 || last == 0x09 { value.removeLast() }
+        let lowered = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        fields.append(Field(name: String(decoding: lowered, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+    }
+
+    /// `name` in lowercase (without a copy when it is lowercase ASCII already, as the server's look-ups are).
+    static func lowercase(_ name: String) -> String {
+        name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 } ? name.lowercased() : name
     }
 
     /// RFC 9110 `tchar`.
@@ -101,5 +112,10 @@ public struct HTTPFields: Sendable, Equatable {
     /// The start of a line for an error message, control characters shown as `?`.
     static func printable(_ line: Substring) -> String {
         String(line.prefix(60).map { $0.isASCII && ($0.asciiValue ?? 0) >= 0x20 && $0 != "\u{7F}" ? $0 : "?" })
+    }
+
+    /// The start of a line's bytes for an error message, bytes outside printable ASCII shown as `?`.
+    static func printable(_ line: ArraySlice<UInt8>) -> String {
+        String(decoding: line.prefix(60).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     }
 }

@@ -112,32 +112,50 @@ public struct HTTPRequestParser: Sendable {
         }
     }
 
-    /// The request line and fields of a head (without the blank line).
+    /// The request line and fields of a head (without the blank line), read from its bytes.
     static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> HTTPServerRequest {
         guard !bytes.contains(0) else { throw HTTPRequestError(400, "the request head holds a NUL byte; send a valid HTTP/1.1 request") }
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
-        guard let requestLine = lines.popFirst() else { throw HTTPRequestError(400, "empty request head; send a valid HTTP/1.1 request") }
-        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, HTTPFields.isToken(parts[0]), !parts[1].isEmpty,
-            parts[1].utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        var lines: [ArraySlice<UInt8>] = []
+        var start = bytes.startIndex
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == 13, index + 1 < bytes.endIndex, bytes[index + 1] == 10 {
+                lines.append(bytes[start..<index])
+                index += 2
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        lines.append(bytes[start..<bytes.endIndex])
+        let requestLine = lines[0]
+        let parts = requestLine.split(separator: 0x20, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(HTTPFields.isTokenByte), !parts[1].isEmpty,
+            parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else {
             throw HTTPRequestError(400, "not an HTTP request line: '\(HTTPFields.printable(requestLine))'; send 'METHOD /path HTTP/1.1'")
         }
         let version = parts[2]
-        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
+        let minor: Int
+        if version.elementsEqual("HTTP/1.1".utf8) {
+            minor = 1
+        } else if version.elementsEqual("HTTP/1.0".utf8) {
+            minor = 0
+        } else {
             throw HTTPRequestError(505, "'\(HTTPFields.printable(version))' is not served; send HTTP/1.1")
         }
-        let fields: HTTPFields
+        var fields = HTTPFields()
         do {
-            fields = try HTTPFields.parse(lines: lines)
+            for line in lines.dropFirst() { try fields.append(line: line) }
         } catch {
             throw HTTPRequestError(400, error.description + "; send valid header fields")
         }
-        if version == "HTTP/1.1", fields.count(of: "host") != 1 {
+        if minor == 1, fields.count(of: "host") != 1 {
             throw HTTPRequestError(400, "an HTTP/1.1 request needs exactly one Host header field (RFC 9112 §3.2)")
         }
-        return HTTPServerRequest(method: String(parts[0]), target: String(parts[1]), minorVersion: version == "HTTP/1.1" ? 1 : 0, fields: fields)
+        return HTTPServerRequest(
+            method: String(decoding: parts[0], as: UTF8.self), target: String(decoding: parts[1], as: UTF8.self), minorVersion: minor,
+            fields: fields)
     }
 
     private func find(_ pattern: [UInt8], from start: Int) -> Int? {

@@ -26,6 +26,12 @@ public enum JSONRPCMessage: Sendable, Equatable {
             throw JSONRPCError(code: JSONRPCError.parseErrorCode,
                                "the line is not JSON (\(error.description)); send one JSON-RPC message per line")
         }
+        try self.init(value: value)
+    }
+
+    /// Decodes a message already parsed (an HTTP body).
+    /// - Throws: ``JSONRPCError`` -32600 when it is not a JSON-RPC 2.0 message.
+    public init(value: JSONValue) throws(JSONRPCError) {
         guard case .object(let object) = value else {
             let what = value.typeName == "array" ? "a batch (array); batches are not supported, send one message per line" : "a JSON \(value.typeName)"
             throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "the message is \(what); send a JSON-RPC 2.0 object")
@@ -82,6 +88,23 @@ public enum JSONRPCMessage: Sendable, Equatable {
     /// The line of a successful response.
     public static func responseLine(id: JSONValue, result: JSONValue) -> String {
         JSONValue.object(["jsonrpc": "2.0", "id": id, "result": result]).serialized()
+    }
+
+    /// Whether a response line is an error (`{"jsonrpc":"2.0","id":…,"error":{…}}`, as ``errorLine(id:error:)``
+    /// writes it), read from its bytes: the first top-level `,"error":{` or `,"result":` decides.
+    public static func isErrorLine(_ line: String) -> Bool {
+        let error = Array(#","error":{"#.utf8)
+        let result = Array(#","result":"#.utf8)
+        var bytes = line.utf8.makeIterator()
+        var window: [UInt8] = []
+        window.reserveCapacity(12)
+        while let byte = bytes.next() {
+            window.append(byte)
+            if window.count > 11 { window.removeFirst() }
+            if window.count >= 10, window.suffix(10).elementsEqual(result) { return false }
+            if window.count >= 10, window.suffix(10).elementsEqual(error) { return true }
+        }
+        return false
     }
 
     /// The line of an error response (`id` null when the request's id could not be read).

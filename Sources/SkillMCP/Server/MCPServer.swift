@@ -194,6 +194,23 @@ public final class MCPServer: Sendable {
             respond(JSONRPCMessage.errorLine(id: error.data?["id"], error: error))
             return
         }
+        receive(message, context: context)
+    }
+
+    /// Handles one message already parsed (the HTTP transport parses each body once).
+    public func receive(message value: JSONValue, context: MCPRequestContext) {
+        let message: JSONRPCMessage
+        do {
+            message = try JSONRPCMessage(value: value)
+        } catch {
+            (context.respond ?? send)(JSONRPCMessage.errorLine(id: error.data?["id"], error: error))
+            return
+        }
+        receive(message, context: context)
+    }
+
+    private func receive(_ message: JSONRPCMessage, context: MCPRequestContext) {
+        let respond = context.respond ?? send
         switch message {
         case .response:
             return  // this server sends no requests

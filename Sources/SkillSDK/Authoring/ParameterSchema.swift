@@ -11,17 +11,48 @@ import SkillJSON
 /// ```
 /// The result is a plain ``JSONValue``; ``SchemaProperty/schema(_:)`` takes any other member schema.
 public enum ParameterSchema {
-    /// An object schema that rejects unknown members (`additionalProperties: false`).
+    /// An object schema that rejects unknown members (`additionalProperties: false`). A member that is not
+    /// required also accepts `null`, meaning "not given" (a Swift optional decodes it as nil): clients that
+    /// make every member required — OpenAI's strict tools, the Agents SDK's strict conversion — then send
+    /// `null` for what they would have left out, instead of inventing a value (docs/writing-skills.md).
     /// - Parameters:
     ///   - properties: member schemas, in the order they are documented.
     ///   - required: the members that must be present.
     public static func object(_ properties: KeyValuePairs<String, SchemaProperty>, required: [String]) -> JSONValue {
-        [
+        let needed = Set(required)
+        return [
             "type": "object",
-            "properties": .object(JSONObject(properties.map { ($0.key, $0.value.schema) })),
+            "properties": .object(JSONObject(properties.map { name, property in
+                (name, needed.contains(name) ? property.schema : nullable(property.schema))
+            })),
             "required": .array(required.map(JSONValue.string)),
             "additionalProperties": false,
         ]
+    }
+
+    /// `schema` that also accepts `null`: `null` joins its `type` (and its `enum`, and its `anyOf`
+    /// branches); a schema without a `type` or with a `const` becomes `anyOf` of itself and `{"type": "null"}`.
+    public static func nullable(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var object) = schema, object["const"] == nil else { return wrapped(schema) }
+        switch object["type"] {
+        case .string(let type)?:
+            if type == "null" { return schema }
+            object["type"] = [.string(type), "null"]
+        case .array(let types)?:
+            if !types.contains("null") { object["type"] = .array(types + ["null"]) }
+        default:
+            return wrapped(schema)
+        }
+        if case .array(let values)? = object["enum"], !values.contains(.null) { object["enum"] = .array(values + [.null]) }
+        if case .array(let branches)? = object["anyOf"] { object["anyOf"] = .array(branches + [["type": "null"]]) }
+        if case .array(let branches)? = object["oneOf"] { object["oneOf"] = .array(branches + [["type": "null"]]) }
+        return .object(object)
+    }
+
+    private static func wrapped(_ schema: JSONValue) -> JSONValue {
+        var wrapper: JSONObject = ["anyOf": [schema, ["type": "null"]]]
+        if let description = schema["description"] { wrapper["description"] = description }
+        return .object(wrapper)
     }
 }
 

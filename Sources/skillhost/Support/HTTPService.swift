@@ -47,10 +47,15 @@ enum HTTPService {
         quiet.verbose = false  // the transport logs one line per request
         let serverConfiguration = quiet
         let skills = HostInstructionSkillSource(host: host)
-        let backend = HostSkillBackend(host: host)
+        // Calls of every connection run on one loop thread that collects their workers' replies.
+        let calls = MCPCallLoop(woke: { host.beginCallBatch() })
+        var backend = HostSkillBackend(host: host)
+        backend.queuesCalls = calls.replyPoller != nil
         let sessionID = MCPServer.newSessionID()
         let (caller, recorder) = MCPCommand.makeCaller(parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log)
-        let stateless = MCPServer(configuration: serverConfiguration, caller: caller, skills: skills, send: { _ in }, log: log)
+        let stateless = MCPServer(
+            configuration: serverConfiguration, caller: caller, skills: skills, send: { _ in }, log: log,
+            callExecutor: calls.executor, replyPoller: calls.replyPoller)
         let sessions = Atomic<Int>(0)
         let tokens = MCPTokenVerifier(store: host.registryStore, resource: http.resource)
         let transport = MCPHTTPTransport(
@@ -59,7 +64,9 @@ enum HTTPService {
                 // Each session numbers its calls after a prefix of its own (call ids are unique in the history).
                 var configuration = serverConfiguration
                 configuration.callIDPrefix = "\(sessionID)-s\(sessions.wrappingAdd(1, ordering: .relaxed).newValue)"
-                return MCPServer(configuration: configuration, caller: caller, skills: skills, send: { _ in }, log: log)
+                return MCPServer(
+                    configuration: configuration, caller: caller, skills: skills, send: { _ in }, log: log,
+                    callExecutor: calls.executor, replyPoller: calls.replyPoller)
             },
             tokens: tokens, log: log)
         let server: HTTPServer
@@ -86,6 +93,7 @@ enum HTTPService {
         server.stop()
         watcher.stop()
         await stateless.finish()
+        calls.stop()
         await host.shutdown()
         try? recorder?.store.flushFinishes()
         return ExitCode.success

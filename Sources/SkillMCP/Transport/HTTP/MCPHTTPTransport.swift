@@ -187,7 +187,7 @@ public final class MCPHTTPTransport: Sendable {
         }
         guard id != nil, method != nil else {
             // A notification (or a response): accepted. The stateless revision defines none to act on.
-            if !isModern { server.receive(request.body, context: MCPRequestContext(scope: 0, principal: principal)) }
+            if !isModern { server.receive(message: value, context: MCPRequestContext(scope: 0, principal: principal)) }
             return send(exchange, HTTPServerResponse(status: 202))
         }
         guard enter(principal.name) else {
@@ -199,7 +199,7 @@ public final class MCPHTTPTransport: Sendable {
         let streams = !acceptsJSON || (acceptsStream && (method == "subscriptions/listen" || params?["_meta"]?["progressToken"] != nil))
         let reply = MCPHTTPReply()
         let scope = scopes.wrappingAdd(1, ordering: .relaxed).oldValue
-        server.receive(request.body, context: MCPRequestContext(respond: reply.respond, notify: reply.notify, scope: scope, principal: principal))
+        server.receive(message: value, context: MCPRequestContext(respond: reply.respond, notify: reply.notify, scope: scope, principal: principal))
         var fields: [(String, String)] = []
         if let newSession { fields.append(("Mcp-Session-Id", newSession)) }
         let status = streams
@@ -217,7 +217,7 @@ public final class MCPHTTPTransport: Sendable {
             let (_, response) = reply.next(waitingUpTo: 200)
             if let response {
                 let status = Self.status(of: response)
-                note.outcome = MCPServer.outcome(of: response)
+                if configuration.verbose { note.outcome = MCPServer.outcome(of: response) }
                 return send(exchange, .json(status, Array(response.utf8), fields: HTTPFields(fields)))
             }
             if exchange.peerHungUp {
@@ -243,7 +243,7 @@ public final class MCPHTTPTransport: Sendable {
         // the client takes JSON: a stream only when there is something to stream.
         let first = reply.next(waitingUpTo: acceptsJSON ? 50 : 0)
         if acceptsJSON, first.notifications.isEmpty, let response = first.response {
-            note.outcome = MCPServer.outcome(of: response)
+            if configuration.verbose { note.outcome = MCPServer.outcome(of: response) }
             return send(exchange, .json(Self.status(of: response), Array(response.utf8), fields: HTTPFields(fields)))
         }
         guard exchange.startStream(status: 200, fields: head) else {
@@ -262,7 +262,7 @@ public final class MCPHTTPTransport: Sendable {
                 lastSent = Posix.monotonicNanoseconds()
             }
             if let response = pending.response {
-                note.outcome = MCPServer.outcome(of: response)
+                if configuration.verbose { note.outcome = MCPServer.outcome(of: response) }
                 exchange.send(Self.event(response))
                 exchange.finish()
                 return 200
@@ -290,7 +290,7 @@ public final class MCPHTTPTransport: Sendable {
     /// The HTTP status of a response line: 200 for results, and for errors the revision's table (-32601 →
     /// 404; parse, request, params, header and version errors → 400).
     static func status(of line: String) -> Int {
-        guard line.contains("\"error\":{"), case .object(let object)? = try? JSONValue(parsing: line),
+        guard JSONRPCMessage.isErrorLine(line), case .object(let object)? = try? JSONValue(parsing: line),
             case .int(let code)? = object["error"]?["code"]
         else { return 200 }
         switch Int(code) {
