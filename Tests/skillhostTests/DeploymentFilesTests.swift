@@ -36,6 +36,6 @@ import Testing
             #expect(globalHelp.contains(variable), "the binary reads \(variable) (skillhost --help)")
         }
         let help = try TestProcess.run(try TestPackage.skillhostBinary(), ["mcp", "--help"])
-        #expect(help.stdout.contains("--http [HOST:]PORT") && help.stdout.contains("--tls-cert"), help.stdout)
+        #expect(help.stdout.contains("--http [HOST:]PORT") && help.stdout.contains("--tls-cert"), "\(help.stdout)")
     }
 }
