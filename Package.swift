@@ -138,7 +138,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SkillCallsTests", dependencies: ["SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON"]),
-        .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillCalls", "SkillHostCore", "SkillJSON", "SkillHTTP"]),
+        .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillCalls", "SkillHostCore", "SkillJSON", "SkillHTTP", "JSONSchema"]),
         .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillCalls", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)
 )

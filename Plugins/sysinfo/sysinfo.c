@@ -132,8 +132,11 @@ static skill_status memory_skill(const char *arguments, size_t arguments_length,
     char unit[16] = "MiB";
     int unit_index = -1, i;
     long long total, available;
+    char type = 0;
 
-    switch (skill_json_get_string(arguments, arguments_length, "/unit", unit, sizeof unit, NULL)) {
+    /* null means "not given" (what strict-mode clients send for an optional member): the default. */
+    int given = !(skill_json_get_type(arguments, arguments_length, "/unit", &type) == SKILL_JSON_OK && type == 'z');
+    switch (given ? skill_json_get_string(arguments, arguments_length, "/unit", unit, sizeof unit, NULL) : SKILL_JSON_ABSENT) {
     case SKILL_JSON_OK:
     case SKILL_JSON_ABSENT: break;
     default:

@@ -37,8 +37,8 @@
     "{\"id\":\"sysinfo.memory\",\"title\":\"Memory\"," \
     "\"description\":\"Total, free and available RAM and swap of this computer, and the share in use. " \
     "Not disk space and not per-process memory.\"," \
-    "\"parameters\":{\"type\":\"object\",\"properties\":{\"unit\":{\"type\":\"string\"," \
-    "\"description\":\"Unit of the sizes (default MiB)\",\"enum\":[\"bytes\",\"KiB\",\"MiB\",\"GiB\"]}}," \
+    "\"parameters\":{\"type\":\"object\",\"properties\":{\"unit\":{\"type\":[\"string\",\"null\"]," \
+    "\"description\":\"Unit of the sizes (default MiB; null: the default)\",\"enum\":[\"bytes\",\"KiB\",\"MiB\",\"GiB\",null]}}," \
     "\"required\":[],\"additionalProperties\":false}," \
     "\"permission\":\"read\",\"timeout\":5,\"idempotent\":true," \
     "\"examples\":[\"how much memory is free\",\"how much RAM do I have in {unit}\",\"memory usage\"," \
