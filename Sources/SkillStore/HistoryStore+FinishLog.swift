@@ -110,6 +110,13 @@ extension HistoryStore {
         }
     }
 
+    /// Commits the logged finishes and removes the store's finish log (a later finish makes a new one): what a
+    /// process does before it exits, so it leaves no file for the next opener to clear.
+    public func closeFinishLog() throws(StoreError) {
+        try flushFinishes()
+        try withJournal { _, journal in journal.close() }
+    }
+
     /// Finishes logged and not yet committed by this store.
     public var pendingFinishCount: Int { (try? withJournal { _, journal in journal.pending.count }) ?? 0 }
 

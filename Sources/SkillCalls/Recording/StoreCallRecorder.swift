@@ -210,10 +210,10 @@ public final class StoreCallRecorder: CallRecorder {
     }
 
     /// Writes the rows handed to the writer's thread and commits every logged finish; returns once they are
-    /// in the database (a server calls it before it exits).
+    /// in the database. A server calls it before it exits (the store's finish log is removed then).
     public func flush() {
         writer?.drain()
-        do { try store.flushFinishes() } catch { report(error) }
+        do { try store.closeFinishLog() } catch { report(error) }
     }
 
     /// One finished call of a recorder that writes rows at finish, as the caller handed it over.
