@@ -173,6 +173,8 @@ public final class ToolCaller: Sendable {
                     : "skill \(skill.id) was not approved; nothing was run")
             return HostError(.denied, text, skillID: skill.id, pluginID: skill.pluginID.isEmpty ? nil : skill.pluginID)
         case .failure(var cancelled):
+            // Not run: recorded like a refusal (it cannot have taken effect), with its kind `cancelled`.
+            attempt.refused = true
             cancelled.skillID = skill.id
             return cancelled
         }
