@@ -47,8 +47,15 @@ extension HistoryStore {
             throw StoreError(.cannotOpen, "\(error.path): cannot create the state folder (\(error.reason)); pass --state DIR")
         }
         let record = wholeRow(call, outcome, [:], now: systemMilliseconds(), sessionTitle: sessionTitle)
-        try FinishLog.leave(FinishRecordCoding.encode(record), databasePath: databasePath(in: directory))
+        let path = databasePath(in: directory)
+        try FinishLog.leave(FinishRecordCoding.encode(record), databasePath: path)
+        // A script that only ever calls would pile the logs up: every so many, this call commits them all.
+        if FinishLog.count(beside: path) >= leftFinishesCommitted { _ = try HistoryStore(path: path) }
     }
+
+    /// How many finish logs left beside the database make the next ``leaveFinish(of:with:sessionTitle:directory:)``
+    /// open it and commit them (about 2 ms once, instead of a file per call for ever).
+    public static let leftFinishesCommitted = 64
 
     /// ``recordFinish(of:with:context:)`` committed at once, in a transaction of its own.
     public func finishCall(of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
@@ -101,6 +108,13 @@ extension HistoryStore {
             guard !journal.pending.isEmpty else { return }
             try database.write {}
         }
+    }
+
+    /// Commits the logged finishes and removes the store's finish log (a later finish makes a new one): what a
+    /// process does before it exits, so it leaves no file for the next opener to clear.
+    public func closeFinishLog() throws(StoreError) {
+        try flushFinishes()
+        try withJournal { _, journal in journal.close() }
     }
 
     /// Finishes logged and not yet committed by this store.

@@ -132,13 +132,13 @@ import Testing
     /// The timeout covers the skill's execution only: a person who takes longer than the timeout to answer
     /// the approval prompt still gets the skill run, and a skill that then overruns still times out.
     @Test func theTimerStartsAfterApproval() async {
-        var slowWrite = TestSkills.sleeper(id: "slow.write", seconds: 0.05, timeout: 0.2)
+        var slowWrite = TestSkills.sleeper(id: "slow.write", seconds: 0.05, timeout: 1)
         slowWrite.tool.permission = .write
         let provider = ScriptedProvider([
             ModelReply(content: "", toolCalls: [Self.call("c1", "slow_write", "{}")]), ModelReply(content: "Done."),
         ])
         let slowPerson = ClosureApproval { _ in
-            try? await Task.sleep(for: .milliseconds(800))
+            try? await Task.sleep(for: .milliseconds(2500))
             return true
         }
         let agent = Agent(provider: provider, backend: TestSkills.backend(slowWrite),
@@ -147,7 +147,7 @@ import Testing
         #expect(all.skillFailures.isEmpty, "\(all.skillFailures)")
         #expect(all.successes == ["c1"])
 
-        var overrun = TestSkills.sleeper(id: "slow.write", seconds: 30, timeout: 0.2)
+        var overrun = TestSkills.sleeper(id: "slow.write", seconds: 30, timeout: 1)
         overrun.tool.permission = .write
         let second = Agent(
             provider: ScriptedProvider([ModelReply(content: "", toolCalls: [Self.call("c2", "slow_write", "{}")]), ModelReply(content: "Too slow.")]),

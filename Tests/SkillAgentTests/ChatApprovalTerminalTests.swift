@@ -43,6 +43,32 @@ import Glibc
         #expect(!screen.contains("command not found"), "\(screen)")
         #expect(screen.contains(#""result":{"written":"#), "the note was written: \(screen)")
     }
+
+    @Test func ctrlCAtThePromptLeavesTheNextLineToChat() throws {
+        let server = try ReplayServer([.json("call_fixture_note.json"), .json("answer_note.json")])
+        defer { server.stop() }
+        let host = try HostEndToEndTests.makeHost()
+        defer { HostEndToEndTests.cleanUp(host) }
+        let target = host.paths.plugins + "/fixture.so"
+        try FileManager.default.copyItem(atPath: try ChatCommandTests.fixturePlugin.get(), toPath: target)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: target)
+        let session = try TerminalSession(environment: [
+            "SKILLHOST_PLUGINS": host.paths.plugins, "SKILLHOST_REGISTRY": host.paths.registry,
+            "SKILLHOST_CACHE": host.paths.cache, "XDG_DATA_HOME": host.paths.data, "SKILLHOST_STATE": host.paths.data + "/state",
+        ])
+        defer { session.close() }
+        session.type("'\(host.helperExecutable)' chat --base-url \(server.baseURL) --model gpt-4o-mini")
+        _ = try session.waitFor("Type 'exit'", seconds: 60)
+        session.type("note buy milk")
+        _ = try session.waitFor("Allow write skill fixture.note", seconds: 60)
+        session.press("C-c")
+        _ = try session.waitFor("chat: interrupted", seconds: 30)
+        // The next line is a new request (the model's next answer), not an answer to the question left behind.
+        session.type("hello again")
+        let screen = try session.waitFor("Done with the note request.", seconds: 60)
+        #expect(server.requests.count == 2, "\(screen)")
+        session.type("exit")
+    }
 }
 
 /// A shell in a detached tmux session on a tmux server of its own (its own socket, so no other tmux of
@@ -71,6 +97,9 @@ struct TerminalSession {
 
     /// Runs `words` with no input or output; returns `system`'s status.
     private static func shell(_ words: [String]) -> Int32 { system(commandLine(words) + " </dev/null >/dev/null 2>&1") }
+
+    /// Presses a key (tmux's name for it, e.g. `C-c`).
+    func press(_ key: String) { _ = Self.shell(["/usr/bin/tmux", "-L", socket, "send-keys", key]) }
 
     /// Types `line` and Enter.
     func type(_ line: String) {

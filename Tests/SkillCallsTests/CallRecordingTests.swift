@@ -89,6 +89,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("-finishes-") }.isEmpty)
     }
 
+    @Test func aScriptThatOnlyCallsDoesNotPileLogsUp() async throws {
+        let folder = try Self.folder()
+        let caller = ToolCaller(backend: Self.backend(), recorder: DetachedCallRecorder(directory: folder))
+        for index in 0..<(HistoryStore.leftFinishesCommitted + 5) {
+            var request = ToolCallerTests.request(Self.echo, .value(["text": .string("n\(index)")]))
+            request.callID = "call-\(index)"
+            _ = await caller.call(request)
+        }
+        let logs = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("-finishes-") }
+        #expect(logs.count < HistoryStore.leftFinishesCommitted, "\(logs.count) logs were left")
+        let store = try HistoryStore(directory: folder)
+        #expect(try store.calls(matching: TraceFilter(limit: 1000)).count == HistoryStore.leftFinishesCommitted + 5)
+    }
+
     @Test func theAgentsCallsAreChats() async throws {
         let store = try HistoryStore(directory: try Self.folder())
         try store.createSession(id: "s")

@@ -91,6 +91,7 @@ import Testing
         task.cancel()
         let outcome = await task.value
         #expect(outcome.failure?.kind == .cancelled)
+        #expect(outcome.refused, "not run: recorded like a refusal")
         #expect(ContinuousClock.now - started < .seconds(10))
         #expect(backend.invocations.isEmpty)
     }

@@ -201,7 +201,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["mcp", "--plugins", host.paths.plugins, "--registry", host.paths.registry, "--cache", host.paths.cache]
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": host.paths.data]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_DATA_HOME": host.paths.data, "SKILLHOST_STATE": host.paths.data + "/state"]) { $1 }
         let (input, output) = (Pipe(), Pipe())
         process.standardInput = input
         process.standardOutput = output

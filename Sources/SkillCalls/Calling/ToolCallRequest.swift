@@ -51,7 +51,7 @@ public enum CallArguments: Sendable {
     }
 
     /// The text as given (a value's serialization), for a call whose arguments are not JSON.
-    var text: String {
+    public var text: String {
         switch self {
         case .text(let text): return text
         case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)

@@ -55,10 +55,7 @@ public final class ToolCaller: Sendable {
         let begin = Posix.monotonicNanoseconds()
         let parsed = request.arguments.parsed()
         let arguments = try? parsed.get()
-        var call = RecordedCall(
-            callID: request.callID, toolName: request.toolName, skillID: request.tool?.id, arguments: arguments,
-            argumentsText: arguments == nil ? request.arguments.text : "", tool: request.tool, sessionID: sessionID,
-            origin: request.origin)
+        var call = RecordedCall(request, arguments: arguments, sessionID: sessionID)
         let decision = recorder?.decision(for: call) ?? .run(idempotencyKey: nil)
         call.idempotencyKey = decision.idempotencyKey
         let handle = recorder?.callStarted(call)
@@ -176,6 +173,8 @@ public final class ToolCaller: Sendable {
                     : "skill \(skill.id) was not approved; nothing was run")
             return HostError(.denied, text, skillID: skill.id, pluginID: skill.pluginID.isEmpty ? nil : skill.pluginID)
         case .failure(var cancelled):
+            // Not run: recorded like a refusal (it cannot have taken effect), with its kind `cancelled`.
+            attempt.refused = true
             cancelled.skillID = skill.id
             return cancelled
         }

@@ -37,24 +37,15 @@ public struct CallHandle: Sendable, Equatable {
     }
 }
 
-/// What ``ToolCaller`` knows about one call before it runs.
+/// What ``ToolCaller`` knows about one call before it runs: the request as the front end made it, its
+/// arguments parsed, its session, and what the recorder and the run add (the key, the worker).
 public struct RecordedCall: Sendable {
-    /// The caller's call id.
-    public var callID: String
-    /// The tool name the caller used.
-    public var toolName: String
-    /// The skill it maps to, nil for an unknown tool.
-    public var skillID: String?
-    /// The arguments, parsed (nil when they are not JSON).
+    /// The request: tool name and tool, arguments as given, call id, who made it.
+    public var request: ToolCallRequest
+    /// The arguments, parsed (nil when they are not JSON: the request's text is what is stored).
     public var arguments: JSONValue?
-    /// The arguments as the caller sent them (what is stored when they are not JSON).
-    public var argumentsText: String
-    /// The tool (schema, permission, idempotent), nil for an unknown tool.
-    public var tool: SkillTool?
     /// The session.
     public var sessionID: String
-    /// Who made the call.
-    public var origin: CallOrigin
     /// The key of this logical call (``IdempotencyKey``), set from the recorder's decision; handed to the
     /// skill through its call context.
     public var idempotencyKey: String?
@@ -62,21 +53,19 @@ public struct RecordedCall: Sendable {
     /// not run, or its backend does not say).
     public var workerPID: Int32?
 
-    /// A call with these parts.
-    public init(
-        callID: String, toolName: String, skillID: String?, arguments: JSONValue?, argumentsText: String,
-        tool: SkillTool?, sessionID: String, origin: CallOrigin = .chat, idempotencyKey: String? = nil
-    ) {
-        self.callID = callID
-        self.toolName = toolName
-        self.skillID = skillID
+    /// A call of `request` in `sessionID`, its arguments parsed as `arguments`.
+    public init(_ request: ToolCallRequest, arguments: JSONValue?, sessionID: String) {
+        self.request = request
         self.arguments = arguments
-        self.argumentsText = argumentsText
-        self.tool = tool
         self.sessionID = sessionID
-        self.origin = origin
-        self.idempotencyKey = idempotencyKey
     }
+
+    /// The caller's call id.
+    public var callID: String { request.callID }
+    /// The tool called, nil for an unknown tool.
+    public var tool: SkillTool? { request.tool }
+    /// The skill it maps to, nil for an unknown tool.
+    public var skillID: String? { request.tool?.id }
 }
 
 /// What to do with a call before it runs.

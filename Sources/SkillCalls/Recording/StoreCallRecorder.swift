@@ -89,7 +89,7 @@ public final class StoreCallRecorder: CallRecorder {
                 let record = rows.started(row.call, sessionID: sessionID, at: row.startedMilliseconds ?? store.now())
                 do throws(StoreError) {
                     try store.recordFinish(
-                        of: record, with: ending, context: row.context, sessionTitle: rows.sessionTitle(row.call.origin),
+                        of: record, with: ending, context: row.context, sessionTitle: rows.sessionTitle(row.call.request.origin),
                         committing: false)
                 } catch {
                     report(error)
@@ -177,8 +177,8 @@ public final class StoreCallRecorder: CallRecorder {
             if let planned {
                 ending.idempotencyKey = call.idempotencyKey ?? planned.idempotencyKey
                 var made = planned
-                made.frontEnd = call.origin.frontEnd
-                made.client = call.origin.client
+                made.frontEnd = call.request.origin.frontEnd
+                made.client = call.request.origin.client
                 if call.tool?.idempotent == false, let key = ending.idempotencyKey {
                     // A call with this key planned with it decides without reading the database
                     // (PlannedCalls.decisionInputs); the record is made only when there is one.
@@ -210,10 +210,10 @@ public final class StoreCallRecorder: CallRecorder {
     }
 
     /// Writes the rows handed to the writer's thread and commits every logged finish; returns once they are
-    /// in the database (a server calls it before it exits).
+    /// in the database. A server calls it before it exits (the store's finish log is removed then).
     public func flush() {
         writer?.drain()
-        do { try store.flushFinishes() } catch { report(error) }
+        do { try store.closeFinishLog() } catch { report(error) }
     }
 
     /// One finished call of a recorder that writes rows at finish, as the caller handed it over.
@@ -335,14 +335,14 @@ struct CallRows: Sendable {
             if let arguments = call.arguments, case .object = arguments {
                 redactor.redact(arguments, schema: call.tool?.parameters).serialized()
             } else {
-                redactor.scrub(call.argumentsText)
+                redactor.scrub(call.request.arguments.text)
             }
         let origin = call.skillID.flatMap { provenance[$0] }
         return CallRecord(
-            callID: call.callID, sessionID: sessionID, skillID: call.skillID ?? call.toolName,
+            callID: call.callID, sessionID: sessionID, skillID: call.skillID ?? call.request.toolName,
             pluginVersion: origin?.version, pluginSHA256: origin?.sha256, argumentsJSON: argumentsText, status: .started,
             startedMilliseconds: milliseconds, idempotencyKey: call.idempotencyKey,
-            frontEnd: call.origin.frontEnd, client: call.origin.client)
+            frontEnd: call.request.origin.frontEnd, client: call.request.origin.client)
     }
 
     /// How `call` ended, as the row says it.

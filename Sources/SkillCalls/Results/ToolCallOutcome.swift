@@ -14,7 +14,8 @@ public struct ToolCallOutcome: Sendable {
     public var seconds: Double
     /// The result is an earlier call's, returned without running the skill (same idempotency key).
     public var replayed = false
-    /// Whoever was asked did not allow the call (it never ran).
+    /// Whoever was asked did not allow the call, or the call was cancelled while they were asked: it never
+    /// ran (recorded as `refused`).
     public var refused = false
 
     /// An outcome with these parts.

@@ -13,9 +13,9 @@ import SkillHostCore
 /// - anything else is refused with a text that names the exact remedy.
 public struct MCPApprovalPolicy: ApprovalHandler {
     /// `--allow-writes`.
-    public var allowWrites: Bool
+    public let allowWrites: Bool
     /// The registry file named in remedies.
-    public var registryPath: String
+    public let registryPath: String
 
     /// A policy.
     public init(allowWrites: Bool, registryPath: String) {

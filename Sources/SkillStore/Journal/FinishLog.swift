@@ -72,6 +72,14 @@ final class FinishLog {
         throw StoreError(.cannotOpen, "\(prefix(of: databasePath))\(pid)-*: 1000 finish logs of this pid exist; remove them (their process is gone)")
     }
 
+    /// How many finish logs (of any process, live or not) are beside `databasePath`.
+    static func count(beside databasePath: String) -> Int {
+        let prefix = String(Self.prefix(of: databasePath).split(separator: "/").last ?? "")
+        return (Posix.directoryEntries(Posix.directoryName(of: databasePath)) ?? []).reduce(0) { count, name in
+            name.hasPrefix(prefix) && !name.hasSuffix(".bad") ? count + 1 : count
+        }
+    }
+
     /// Leaves `bytes` (whole encoded records) in a log file of their own beside `databasePath`, for the
     /// next process that opens the database: the file is locked while it is written, so nobody recovers
     /// it half-written, and unlocked (abandoned) when this returns.

@@ -10,8 +10,9 @@ public enum CallStatus: String, Sendable, Equatable, CaseIterable {
     case interrupted
     /// Not run: the result of an earlier call with the same idempotency key was returned.
     case replayed
-    /// Not run: whoever was asked did not allow it (``CallRecord/errorKind`` `denied`). Not a failure of
-    /// the skill: `inspect` does not count it, nor its (zero) duration.
+    /// Not run: whoever was asked did not allow it (``CallRecord/errorKind`` `denied`), or the call was
+    /// cancelled while they were asked (`cancelled`). Not a failure of the skill: `inspect` does not count
+    /// it, nor its (zero) duration.
     case refused
 }
 

@@ -20,38 +20,32 @@ import SkillStore
 /// named `bench-mode-I` while mode I runs, for a profiler (`perf report --sort comm`).
 enum RecorderBenchmark {
     /// One measured mode.
-    public struct Result: Sendable {
+    struct Result: Sendable {
         /// What was measured.
-        public var name: String
+        var name: String
         /// Iterations.
-        public var iterations: Int
+        var iterations: Int
         /// Median over rounds of the mean wall-clock microseconds per iteration.
-        public var microsecondsPerCall: Double
+        var microsecondsPerCall: Double
         /// Median over rounds of the mean CPU microseconds (user + system) per iteration: what it costs on
         /// a machine not busy with other work.
-        public var cpuMicrosecondsPerCall: Double
+        var cpuMicrosecondsPerCall: Double
         /// The lowest round's mean CPU microseconds per iteration: the round least disturbed by other
         /// work on a shared machine (a steadier figure to compare builds by than the median).
-        public var minimumCPUMicrosecondsPerCall: Double
+        var minimumCPUMicrosecondsPerCall: Double
     }
 
     /// The skill called: a C plugin file and skill id (scripts/bench/dispatch_echo.c), or nil for a fixed
     /// result without a plugin.
-    public struct Skill: Sendable {
+    struct Skill: Sendable {
         /// Absolute path of the plugin file.
-        public var pluginPath: String
+        var pluginPath: String
         /// The skill's id.
-        public var skillID: String
-
-        /// A skill of the plugin at `pluginPath`.
-        public init(pluginPath: String, skillID: String) {
-            self.pluginPath = pluginPath
-            self.skillID = skillID
-        }
+        var skillID: String
     }
 
     /// How many modes a run has (indexes for `only`).
-    public static let modeCount = 8
+    static let modeCount = 8
 
     /// Rounds each mode is split into.
     static let rounds = 5
@@ -61,7 +55,7 @@ enum RecorderBenchmark {
     /// Runs every mode `iterations` times on a new database at `path`; with `only`, just the modes at
     /// those indexes, in that order (for a profiler, which cannot tell modes apart, or to see whether a
     /// mode's figure depends on its place in the rounds).
-    public static func run(path: String, iterations: Int, skill: Skill? = nil, only: [Int]? = nil) throws -> [Result] {
+    static func run(path: String, iterations: Int, skill: Skill? = nil, only: [Int]? = nil) throws -> [Result] {
         let store = try HistoryStore(path: path)
         let context = SessionContext()
         let planned = PlannedCalls()
@@ -101,8 +95,10 @@ enum RecorderBenchmark {
         }
         func call(_ index: Int, idempotent: Bool, session: String) -> RecordedCall {
             RecordedCall(
-                callID: "c\(index)", toolName: "bench_echo", skillID: "bench.echo",
-                arguments: try? JSONValue(parsing: arguments(index)), argumentsText: "", tool: tools[idempotent], sessionID: session)
+                ToolCallRequest(
+                    toolName: "bench_echo", tool: tools[idempotent], arguments: .text(arguments(index)), callID: "c\(index)",
+                    origin: .chat),
+                arguments: try? JSONValue(parsing: arguments(index)), sessionID: session)
         }
         /// The skill runs (it changes one context key, as `context_set` would).
         func runSkill(_ index: Int) -> JSONValue {

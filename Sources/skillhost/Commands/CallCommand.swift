@@ -83,11 +83,8 @@ enum CallCommand: Command {
             fflush(nil)
             await host.shutdown()
             return ExitCode.success
-        case .failure(var error):
+        case .failure(let error):
             await host.shutdown()
-            if text == "-", error.kind == .invalidArguments, error.message.contains("not valid JSON") {
-                error.message = error.message.replacingOccurrences(of: "the arguments of", with: "the arguments from stdin for")
-            }
             if parsed.has("--json") {
                 HostOptions.printJSON([
                     "ok": false,

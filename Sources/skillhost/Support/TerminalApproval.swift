@@ -28,21 +28,28 @@ struct TerminalApproval: ApprovalHandler {
     }
 
     /// Asks on stderr and reads the answer from stdin on a thread of its own (never blocking the Swift pool).
+    /// A cancelled task (Ctrl-C while the question is up) stops the reading thread before it reads anything,
+    /// so the next line typed goes to chat, not to a question nobody waits for.
     static func ask(_ request: ApprovalRequest) async -> Bool {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                let answer: Bool = promptLock.withLock { _ in
-                    let skill = request.skill
-                    let lead = request.note.map { $0 + " — " } ?? ""
-                    let question = "\(lead)Allow \(skill.permission.rawValue) skill \(skill.id) (\(skill.title)) with \(request.arguments.serialized())? [y/N] "
-                    FileHandle.standardError.write(Data(question.utf8))
-                    guard let line = readLine() else { return false }
-                    let word = line.trimmingCharacters(in: .whitespaces).lowercased()
-                    return word == "y" || word == "yes"
+        let wake = Posix.Wakeup()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let thread = Thread {
+                    let answer: Bool = promptLock.withLock { _ in
+                        let skill = request.skill
+                        let lead = request.note.map { $0 + " — " } ?? ""
+                        let question = "\(lead)Allow \(skill.permission.rawValue) skill \(skill.id) (\(skill.title)) with \(request.arguments.serialized())? [y/N] "
+                        FileHandle.standardError.write(Data(question.utf8))
+                        guard let line = Posix.readLine(0, unlessWoken: wake) else { return false }
+                        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+                        return word == "y" || word == "yes"
+                    }
+                    continuation.resume(returning: answer)
                 }
-                continuation.resume(returning: answer)
+                thread.start()
             }
-            thread.start()
+        } onCancel: {
+            wake.signal()
         }
     }
 }
