@@ -18,6 +18,7 @@ enum FuzzTargets {
         "frame-stream": fuzzFrameStream,
         "sse": fuzzSSE,
         "http": fuzzHTTP,
+        "http-request": fuzzHTTPRequest,
         "stream": fuzzStream,
         "openai": fuzzOpenAI,
         "registry": fuzzRegistry,

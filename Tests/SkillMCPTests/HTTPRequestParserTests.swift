@@ -1,0 +1,59 @@
+import SkillHTTP
+import Testing
+
+/// SkillHTTP's request parser: what it reads and refuses, and that a stream reads the same in any pieces (the
+/// `http-request` fuzz target's property, replayed on its seeds and regressions).
+@Suite struct HTTPRequestParserTests {
+    static func read(_ text: String, pieces: Int = 1 << 20) -> HTTPRequestReading {
+        HTTPRequestReading(Array(text.utf8), pieces: pieces)
+    }
+
+    @Test func pipelinedRequestsChunkedBodiesAndRepeatedLengthsAreRead() {
+        let pipelined = Self.read("GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok")
+        #expect(pipelined.requests.count == 2)
+        #expect(pipelined.requests[0].hasPrefix("GET /a 0:"))
+        #expect(pipelined.requests[1].hasPrefix("POST /b 2:"))
+        #expect(pipelined.refusal == nil)
+        let chunked = Self.read("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;x=1\r\nhello\r\n6\r\n world\r\n0\r\nT: y\r\n\r\n")
+        let plain = Self.read("POST /c HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\nhello world")
+        #expect(chunked.requests == plain.requests, "a chunked body is the bytes of its chunks")
+        #expect(Self.read("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2, 2\r\n\r\nok").refusal == nil)
+        #expect(Self.read("GET / HTTP/1.0\r\n\r\n").requests == ["GET / 0:0"], "HTTP/1.0 needs no Host")
+    }
+
+    @Test(arguments: [
+        ("GET / HTTP/1.1\r\nHost: x\r\nX: \(String(repeating: "a", count: 20_000))\r\n\r\n", "431"),
+        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n", "413"),
+        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", "400"),
+        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok", "400"),
+        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", "400"),
+        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", "501"),
+        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "400"),
+        ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "400"),
+        ("GET / HTTP/1.1\r\nHost: x\r\nBad Name: y\r\n\r\n", "400"),
+        ("GET / HTTP/3\r\nHost: x\r\n\r\n", "505"),
+        ("GET  / HTTP/1.1\r\nHost: x\r\n\r\n", "400"),
+        ("GET / HTTP/1.1\r\nHost: x\0\r\n\r\n", "400"),
+    ])
+    func badRequestsAreRefusedWithTheirStatusInAnyPieces(_ request: String, _ status: String) {
+        for pieces in [1, 3, 64, 1 << 20] {
+            let reading = Self.read(request, pieces: pieces)
+            #expect(reading.refusal?.hasPrefix(status + ":") == true, "in pieces of \(pieces): \(reading)")
+        }
+    }
+
+    @Test func theFuzzInputsReadAlikeInPiecesAndWhole() {
+        let inputs = FuzzCorpus.inputs("http-request")
+        #expect(inputs.count >= 9)
+        for (name, bytes) in inputs {
+            guard let first = bytes.first else { continue }
+            var limits = HTTPServerLimits()
+            limits.maximumHeadBytes = 2048
+            limits.maximumBodyBytes = 65536
+            let stream = Array(bytes.dropFirst())
+            let whole = HTTPRequestReading(stream, pieces: max(stream.count, 1), limits: limits)
+            #expect(HTTPRequestReading(stream, pieces: Int(first % 64) + 1, limits: limits) == whole, "\(name)")
+            #expect(HTTPRequestReading(stream, pieces: 1, limits: limits) == whole, "\(name)")
+        }
+    }
+}
