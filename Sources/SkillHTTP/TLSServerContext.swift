@@ -30,17 +30,7 @@ public final class TLSServerContext: @unchecked Sendable {
     deinit { SSL_CTX_free(context) }
 
     /// OpenSSL's last reason as `: reason` (its error queue cleared), or "".
-    static func lastError() -> String {
-        var reasons: [String] = []
-        while true {
-            let code = ERR_get_error()
-            if code == 0 { break }
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return reasons.last.map { ": \($0)" } ?? ""
-    }
+    static func lastError() -> String { OpenSSLErrors.lastReason().map { ": \($0)" } ?? "" }
 }
 
 /// Why the server cannot start (one line: what, and how to fix it).

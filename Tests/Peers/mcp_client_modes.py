@@ -22,6 +22,7 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from peer_checks import check, text_of
 
 SKILLHOST, ROOT, URL, WRITE_TOKEN, READ_TOKEN = sys.argv[1:6]
 GLOBAL = ["--plugins", f"{ROOT}/plugins", "--registry", f"{ROOT}/config/skill_registry.json", "--cache", f"{ROOT}/cache",
@@ -30,15 +31,6 @@ ENV = {**os.environ, "XDG_DATA_HOME": f"{ROOT}/xdg-data", "SKILLHOST_STATE": f"{
 MODES = ["legacy", "auto", "2026-07-28"]
 
 
-def check(condition: bool, what: str) -> None:
-    if not condition:
-        print(f"FAILED: {what}", flush=True)
-        sys.exit(1)
-    print(f"ok: {what}", flush=True)
-
-
-def text_of(result: Any) -> str:
-    return "".join(getattr(block, "text", "") for block in result.content)
 
 
 answers: list[str] = []

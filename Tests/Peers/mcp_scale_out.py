@@ -19,19 +19,11 @@ import httpx2
 
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
+from peer_checks import check, text_of
 
 URL, TOKEN, KILL_PID, CALLS, WORKERS, REMINDERS_FILE = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 
 
-def check(condition: bool, what: str) -> None:
-    if not condition:
-        print(f"FAILED: {what}", flush=True)
-        sys.exit(1)
-    print(f"ok: {what}", flush=True)
-
-
-def text_of(result) -> str:
-    return "".join(getattr(block, "text", "") for block in result.content)
 
 
 state = {"next": 0, "acknowledged": 0, "killed_at": None, "retries": 0, "reads": 0, "lost_reads": 0}

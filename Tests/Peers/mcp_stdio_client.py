@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from peer_checks import check, text_of
 
 SKILLHOST, ROOT = sys.argv[1], sys.argv[2]
 GLOBAL = ["--plugins", f"{ROOT}/plugins", "--registry", f"{ROOT}/config/skill_registry.json", "--cache", f"{ROOT}/cache",
@@ -30,15 +31,6 @@ CLIENT_NAME = "skillhost-peer-test"
 SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 
 
-def check(condition: bool, what: str) -> None:
-    if not condition:
-        print(f"FAILED: {what}", flush=True)
-        sys.exit(1)
-    print(f"ok: {what}", flush=True)
-
-
-def text_of(result: Any) -> str:
-    return "".join(getattr(block, "text", "") for block in result.content)
 
 
 class AnyResult(BaseModel):

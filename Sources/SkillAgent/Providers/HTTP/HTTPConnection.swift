@@ -1,4 +1,5 @@
 import COpenSSL
+import SkillHTTP
 import SkillPosix
 import Synchronization
 #if canImport(Glibc)
@@ -271,15 +272,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// A transport error with OpenSSL's reason, clearing its error queue.
     private func tlsFailure(_ what: String) -> ModelProviderError {
-        var reasons: [String] = []
-        while true {
-            let code = ERR_get_error()
-            if code == 0 { break }
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        let detail = reasons.last.map { ": \($0)" } ?? (errno != 0 ? ": \(Posix.describe(errno: errno))" : "")
+        let detail = OpenSSLErrors.lastReason().map { ": \($0)" } ?? (errno != 0 ? ": \(Posix.describe(errno: errno))" : "")
         return ModelProviderError(.transport, "\(what) with \(endpoint)\(detail)")
     }
 }
