@@ -113,6 +113,34 @@ import Testing
         #expect(error?.kind == .disabled, "\(String(describing: error))")
         await host.shutdown()
     }
+
+    /// The change watcher's refresh sees a change made after the current batch took its look (the listing
+    /// must not reuse that look: the watcher, having seen the change, never asks again), both ways.
+    @Test func aRefreshSeesAChangeMadeWithinTheCurrentBatch() async throws {
+        let host = try Self.trustedHost()
+        let sent = SentLines()
+        let server = MCPTestSupport.server(HostSkillBackend(host: host), sent: sent)
+        MCPTestSupport.handshake(server)
+        func listed(_ id: Int) async throws -> Set<String> {
+            server.receive(#"{"jsonrpc":"2.0","id":\#(id),"method":"tools/list"}"#)
+            let tools = try await sent.response(.int(Int64(id)))["result"]?["tools"]?.arrayValue ?? []
+            return Set(tools.compactMap { $0["name"]?.stringValue })
+        }
+        host.beginCallBatch()
+        server.refresh()
+        #expect(try await Self.echo(host)["echo"]?["text"] == "hi")  // the batch's look is taken
+        #expect(try await listed(1).contains("fixture_echo"))
+        let other = SkillHost(paths: host.paths, helperExecutable: host.helperExecutable)
+        try other.setEnabled(["fixture.echo"], false)
+        server.refresh()  // no request read since: still the same batch
+        #expect(try await !listed(2).contains("fixture_echo"))
+        try other.setEnabled(["fixture.echo"], true)
+        server.refresh()
+        #expect(try await listed(3).contains("fixture_echo"))
+        #expect(sent.messages.filter { $0["method"] == "notifications/tools/list_changed" }.count == 2)
+        await server.finish()
+        await host.shutdown()
+    }
 }
 
 /// The response line built without intermediate objects is byte for byte the one built from the result

@@ -27,6 +27,9 @@ extension MCPServer {
     /// Recomputes the tools and the instruction skills and notifies the client of what changed (only after
     /// `notifications/initialized`). Blocks on file I/O: call it from a thread you own.
     public func refresh() {
+        // A change was seen after the current call batch took its look at the files: without a new batch the
+        // listing would reuse that look and miss the change (and the watcher, having seen it, never asks again).
+        backend.inputArrived()
         let tools: MCPToolCatalog?
         do {
             tools = MCPToolCatalog(tools: try backend.tools(), limits: try backend.callLimits(), naming: configuration.toolNames)
