@@ -28,20 +28,7 @@ public struct AccessToken: Sendable, Equatable {
     public static func generateSecret() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var text = "skh_"
-        var value: UInt32 = 0
-        var bits = 0
-        for byte in bytes {
-            value = (value << 8) | UInt32(byte)
-            bits += 8
-            while bits >= 6 {
-                bits -= 6
-                text.append(alphabet[Int((value >> UInt32(bits)) & 63)])
-            }
-        }
-        if bits > 0 { text.append(alphabet[Int((value << UInt32(6 - bits)) & 63)]) }
-        return text
+        return "skh_" + Base64URL.encode(bytes)
     }
 
     /// The hash the registry stores for a secret.
