@@ -146,6 +146,33 @@ import Testing
         #expect(try await sibling.response(6)["result"]?["structuredContent"]?["text"] == "x")
     }
 
+    @Test func verboseLogsOneLinePerRequestWithMethodToolOutcomeAndTime() async throws {
+        let sent = SentLines()
+        let logged = SentLines()
+        var configuration = MCPServerConfiguration(approval: MCPApprovalPolicy(allowWrites: false, registryPath: "/tmp/reg.json"))
+        configuration.verbose = true
+        let backend = FakeBackend([MCPTestSupport.tool("p.echo"), MCPTestSupport.tool("p.bad")])
+        let server = MCPServer(configuration: configuration, backend: backend, send: sent.sink, log: logged.sink)
+        server.receive(Self.request(1, "tools/list"))
+        server.receive(Self.request(2, "tools/call", #""name":"p_echo","arguments":{"text":"hi"}"#))
+        server.receive(Self.request(3, "tools/call", #""name":"p_bad","arguments":{}"#))
+        server.receive(Self.request(4, "tools/call", #""name":"p_nothing","arguments":{}"#))
+        server.receive(#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{\#(Self.meta(version: "2099-01-01"))}}"#)
+        for id in 1...5 { _ = try await sent.response(.int(Int64(id))) }
+        await server.finish()
+        let expected = [
+            "mcp: tools/list ok ", "mcp: tools/call p_echo ok ", "mcp: tools/call p_bad isError ",
+            "mcp: tools/call p_nothing error -32602 ", "mcp: tools/list error -32022 ",
+        ]
+        let lines = logged.raw
+        for prefix in expected {
+            let matching = lines.filter { $0.hasPrefix(prefix) }
+            #expect(matching.count == 1, "one line starting \(prefix): \(lines)")
+            #expect(matching.first.map { $0.hasSuffix(" ms") && Double($0.dropFirst(prefix.count).dropLast(3)) != nil } == true, "\(matching)")
+        }
+        #expect(lines.count == expected.count, "one line per request: \(lines)")
+    }
+
     @Test func aStateExpiresAndBelongsToItsPrincipal() {
         let key = Array(repeating: UInt8(3), count: 32)
         let state = MCPRequestState(skillID: "a.b", arguments: ["n": 1], principal: "laptop", now: 1000)
