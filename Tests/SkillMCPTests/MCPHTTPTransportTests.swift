@@ -97,6 +97,9 @@ import Testing
         return [
             ("wrong Origin", post(call("p_echo"), token: write, headers: ["Origin": "http://evil.example"]), 403, "Origin http://evil.example is not allowed"),
             ("no token", post(call("p_echo"), token: nil), 401, "no bearer token"),
+            ("no token, not even for tools/list", post(listBody, token: nil, method: "tools/list", name: nil), 401, "no bearer token"),
+            ("no token, not even for server/discover", post(listBody.replacingOccurrences(of: "tools/list", with: "server/discover"), token: nil, method: "server/discover", name: nil), 401, "no bearer token"),
+            ("not a bearer token", post(call("p_echo"), token: nil, headers: ["Authorization": "Basic dXNlcjpwYXNz"]), 401, "is not 'Bearer <token>'"),
             ("unknown token", post(call("p_echo"), token: "skh_nope"), 401, "not known here or was revoked"),
             ("a read token on a write skill", post(call("p_note"), token: read, name: "p_note"), 403, "has scope read and tool p_note needs write"),
             ("GET", "GET /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(write)\r\n\r\n", 405, "POST one JSON-RPC message"),
