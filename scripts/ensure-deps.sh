@@ -16,6 +16,8 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # checked with yamllint (docs/deploy.md).
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 command -v yamllint >/dev/null 2>&1 || missing+=(yamllint)
+# The nginx configuration docs/deploy.md shows is run as written (TLS ending at nginx in front of replicas).
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
 # The clock plugin reads time zones from the system's database (TZif files and their index, tzdata.zi).
 [ -e /usr/share/zoneinfo/tzdata.zi ] || missing+=(tzdata)
 if [ ${#missing[@]} -gt 0 ]; then
