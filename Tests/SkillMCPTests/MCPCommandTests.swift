@@ -34,6 +34,21 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    @Test(arguments: [
+        (["--http", "127.0.0.1:99999"], "--http needs [HOST:]PORT with a port from 0 to 65535, not 127.0.0.1:99999"),
+        (["--tls-cert", "cert.pem"], "--tls-cert needs --http HOST:PORT"),
+        (["--http", "127.0.0.1:0", "--tls-cert", "cert.pem"], "--tls-cert and --tls-key go together"),
+        (["--allow-origin", "https://app.example"], "--allow-origin needs --http HOST:PORT"),
+        (["--http", "127.0.0.1:0", "--max-connections", "0"], "--max-connections needs a positive integer, not 0"),
+        (["--tool-names", "dotted"], "--tool-names must be portable or ids, not dotted"),
+    ])
+    func badHTTPOptionsAreUsageErrorsThatSayTheFix(_ flags: [String], _ piece: String) throws {
+        let result = try Self.skillhost(["mcp"] + flags)
+        #expect(result.status == 2, "\(flags): \(result.stderr)")
+        #expect(result.stderr.contains("skillhost: mcp: " + piece), "\(flags): \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func onlyProtocolLinesReachStdoutAndStdinClosingEndsTheServer() throws {
         let result = try Self.skillhost(["mcp", "--page-size", "1"], stdin: """
             {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{}}}
