@@ -33,7 +33,8 @@ import Testing
                 "type": "object",
                 "properties": [
                     "name": ["type": "string", "description": "Who to greet", "minLength": 1],
-                    "times": ["type": "integer", "description": "Repeat count", "minimum": 1, "maximum": 3],
+                    // Optional: null is "not given" (portable to strict-mode clients, docs/writing-skills.md).
+                    "times": ["type": ["integer", "null"], "description": "Repeat count", "minimum": 1, "maximum": 3],
                 ],
                 "required": ["name"],
                 "additionalProperties": false,
