@@ -24,8 +24,8 @@ struct ChildProcess {
     var executable: String
     var arguments: [String]
     var timeout: Double
-    /// Added to the inherited environment (`NAME=value`).
-    var extraEnvironment: [String] = []
+    /// Its whole environment (`NAME=value`; nothing of the host's is inherited).
+    var environment: [String]
 
     /// Starts the process and waits for it, killing it (SIGKILL) once `timeout` seconds pass.
     ///
@@ -36,7 +36,7 @@ struct ChildProcess {
     func run(onLine: ((ArraySlice<UInt8>) -> Void)? = nil) throws(HostError) -> Outcome {
         let child = try Posix.spawnPiped(
             executable, arguments: arguments, pipeStandardInput: false, standardError: .pipe,
-            extraEnvironment: extraEnvironment)
+            environment: environment)
         let pid = child.pid
         let output = child.output
         let errors = child.errors

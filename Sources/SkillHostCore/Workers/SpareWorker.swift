@@ -14,6 +14,8 @@ package final class SpareWorker: @unchecked Sendable {
     package let executable: String
     let child: Posix.PipedChild
     let slot: SharedCallSlot?
+    /// Its stderr, read from the start; the adopting launch names the plugin it now serves.
+    let output: PluginOutputCollector.Source?
     /// Set when a ``WorkerProcess`` took over the descriptors.
     private var adopted = false
 
@@ -21,6 +23,7 @@ package final class SpareWorker: @unchecked Sendable {
         self.executable = executable
         self.child = child
         self.slot = slot
+        output = child.errors >= 0 ? PluginOutputCollector.shared.read(child.errors, label: "spare worker", sink: .discard) : nil
     }
 
     deinit {
@@ -33,7 +36,8 @@ package final class SpareWorker: @unchecked Sendable {
     /// Spawns `executable __worker --await-load`. Spawn from a thread that outlives the worker: the death
     /// signal a worker arms (`PR_SET_PDEATHSIG`) follows the thread that started it.
     package static func start(executable: String) throws(HostError) -> SpareWorker {
-        let (child, slot) = try WorkerDescriptors.spawn(executable, arguments: ["__worker", WorkerLoadOrder.awaitFlag])
+        let (child, slot) = try WorkerDescriptors.spawn(
+            executable, arguments: ["__worker", WorkerLoadOrder.awaitFlag], environment: WorkerEnvironment.base())
         return SpareWorker(executable: executable, child: child, slot: slot)
     }
 

@@ -84,7 +84,9 @@ enum ChatCommand: Command {
         // The standard gates, with the trust warning shown above the cards instead of through them.
         let paths = HostOptions.paths(parsed)
         let diagnostics = DiagnosticSink { _, line in renderer.warn(line) }
-        let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, diagnostics: diagnostics)
+        let host = SkillHost(
+            paths: paths, helperExecutable: HostOptions.helperExecutable, diagnostics: diagnostics,
+            pluginOutput: HostOptions.pluginOutput(parsed))
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
         let provider = selection.makeProvider(environment: environment)
         let session = try ChatSession.open(parsed, host: host, model: provider.name, environment: environment, warn: renderer.warn)
