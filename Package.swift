@@ -43,6 +43,13 @@ let plugins = [swiftPlugin("ClockSkill", using: ["ZoneInfo"]), swiftPlugin("Text
     + [swiftPlugin("FilesSkill")]
     + [swiftPlugin("CalendarSkill", using: ["ICalendar", "CalendarSkillSupport"]), swiftPlugin("RemindersSkill", using: ["ICalendar", "CalendarSkillSupport"])]
     + [swiftPlugin("BenchEchoSkill")]  // scripts/bench.sh: the Swift twin of scripts/bench/dispatch_echo.c
+    // The attacker's suite (issue #34) from a Swift plugin: Tests/Fixtures/Attack's attempts, installed by tests only.
+    + [(
+        .library(name: "AttackSkill", type: .dynamic, targets: ["AttackSkill"]),
+        .target(
+            name: "AttackSkill", dependencies: ["SkillSDK", "AttackAttempts"], path: "Tests/Fixtures/Attack/Swift",
+            linkerSettings: pluginLinkerSettings)
+    )]
 
 let package = Package(
     name: "SkillHost",
@@ -108,6 +115,10 @@ let package = Package(
         .target(name: "CalendarSkillSupport", dependencies: ["ICalendar", "SkillSDK"]),
         // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
         .target(name: "SkillMCP", dependencies: ["SkillAgent", "SkillHostCore", "SkillJSON", "SkillPosix"]),
+        // The attempts of the attacker's suite, in C, for the Swift attack plugin (the C one compiles them itself).
+        .target(
+            name: "AttackAttempts", path: "Tests/Fixtures/Attack", exclude: ["attack_plugin.c", "Swift"],
+            sources: ["attack_attempts.c"], publicHeadersPath: "."),
         // The thin CLI.
         .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore"]),
 
