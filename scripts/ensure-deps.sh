@@ -12,6 +12,9 @@ python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 # The HTTPS transport test makes a self-signed certificate with the openssl command and serves it with python3.
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+# The attacker's suite types into a real terminal (tmux) and reads victims' I/O priority (util-linux's ionice).
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v ionice >/dev/null 2>&1 || missing+=(util-linux)
 # The clock plugin reads time zones from the system's database (TZif files and their index, tzdata.zi).
 [ -e /usr/share/zoneinfo/tzdata.zi ] || missing+=(tzdata)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -74,8 +74,7 @@ struct DirectoryWalker {
     static func refusal(reading folder: String, _ refusal: ReadRefusal) -> SkillError {
         if refusal.code == EACCES || refusal.code == EPERM {
             return SkillError.permissionDenied(
-                message: "cannot read the folder \(folder): \(refusal.reason)",
-                remedy: "the plugin may not read it (its sandbox, or the folder's permissions)")
+                message: "cannot read the folder \(folder): \(refusal.reason)")
         }
         return SkillError.failed(message: "cannot read the folder \(folder): \(refusal.reason)")
     }

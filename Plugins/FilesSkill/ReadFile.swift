@@ -78,8 +78,7 @@ struct ReadFile: Skill {
         guard let handle = FileHandle(forReadingAtPath: file) else {
             let reason = String(cString: strerror(errno))
             throw SkillError.permissionDenied(
-                message: "\"\(arguments.path)\" (\(file)) cannot be opened for reading: \(reason)",
-                remedy: "the plugin may not read it (its sandbox, or the file's permissions)")
+                message: "\"\(arguments.path)\" (\(file)) cannot be opened for reading: \(reason)")
         }
         defer { try? handle.close() }
         let size = Int((try? handle.seekToEnd()) ?? 0)

@@ -28,8 +28,10 @@ public struct CalendarFileSettings {
                 remedy: "set it to a file path, e.g. \"~/Calendars/\(defaultFileName)\" (a folder of its own: the sandbox grants that folder), in skill_registry.json")
         }
         store = CalendarFileStore(
+            // `~/` is the user's home (WorkerHome), not the worker's HOME (its data folder).
             path: CalendarFileLocation.path(
-                configured: configured?.stringValue, dataDirectory: context.dataDirectory, defaultName: defaultFileName),
+                configured: configured?.stringValue.map(WorkerHome.expandingTilde), dataDirectory: context.dataDirectory,
+                defaultName: defaultFileName),
             productID: productID)
         let zoneName = context.configuration["timezone"]?.stringValue
         guard let zone = CalendarFileLocation.zone(configured: zoneName) else {

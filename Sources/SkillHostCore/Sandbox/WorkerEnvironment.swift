@@ -16,7 +16,7 @@ public enum WorkerEnvironment {
     static let passedNames: Set<String> = ["LANG", "LANGUAGE", "TZ", "TZDIR", "PATH", "LD_LIBRARY_PATH"]
 
     /// The variable naming the user's home folder inside a worker, whose `HOME` is its data folder.
-    public static let userHomeVariable = "SKILLHOST_USER_HOME"
+    public static var userHomeVariable: String { WorkerHome.variable }
 
     /// Whether a variable of the host's environment passes to plugin code.
     static func passes(_ name: Substring) -> Bool {
