@@ -8,12 +8,13 @@ import Glibc
 /// plugin gets a variable only when the user granted it (`skillhost grant ID env:NAME`).
 ///
 /// What passes: the locale (`LANG`, `LANGUAGE`, `LC_*`), the zone (`TZ`, `TZDIR`), `PATH` (for plugins that
-/// may start processes) and `LD_LIBRARY_PATH` (what the runtime may need to load). What is set: `HOME` and
+/// may start processes), `LD_LIBRARY_PATH` (what the runtime may need to load) and `SKILLHOST_DEBUG` (whether
+/// plugins' debug log lines are written). What is set: `HOME` and
 /// `TMPDIR`, the plugin's data folder and a folder in it (libraries that write under `~` write there), and
 /// ``userHomeVariable``, the user's home folder, where plugins expand `~/` in paths the user configured.
 public enum WorkerEnvironment {
     /// Variables passed through from the host's environment by name.
-    static let passedNames: Set<String> = ["LANG", "LANGUAGE", "TZ", "TZDIR", "PATH", "LD_LIBRARY_PATH"]
+    static let passedNames: Set<String> = ["LANG", "LANGUAGE", "TZ", "TZDIR", "PATH", "LD_LIBRARY_PATH", "SKILLHOST_DEBUG"]
 
     /// The variable naming the user's home folder inside a worker, whose `HOME` is its data folder.
     public static var userHomeVariable: String { WorkerHome.variable }
