@@ -86,8 +86,10 @@ let package = Package(
         .target(name: "SkillCheck", dependencies: ["SkillSDK", "ManifestCheck"]),
         // OpenSSL libcrypto (SHA-256 for plugin trust).
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
-        // The kernel half of the worker sandbox: Landlock, seccomp, no_new_privs (issue #10).
-        .target(name: "CSandbox"),
+        // The kernel half of the worker sandbox: namespaces, Landlock, seccomp, capabilities (issues #10, #34).
+        // helper/ is `skillhost-sandbox`, a small C program built by scripts/build-sandbox-helper.sh with cc
+        // (SwiftPM would link the Swift runtime into it, which would cost it its point: a cheap start).
+        .target(name: "CSandbox", exclude: ["helper"]),
         // System calls, process reaping, signal wording and clocks, once for every target (SkillHostCore
         // re-exports it and adds the calls that fail with a HostError).
         .target(name: "SkillPosix"),

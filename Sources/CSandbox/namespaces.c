@@ -4,6 +4,7 @@
 #include "sandbox_internal.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -72,7 +73,10 @@ static void keep_only(int keep) {
     syscall(SYS_close_range, keep >= 0 ? 4 : 3, ~0U, 0);
 }
 
-/* The namespace's init: reaps orphans until the supervisor kills it (which kills everything inside). */
+static void wake(int signal_number) { (void)signal_number; }
+
+/* The namespace's init: reaps orphans until the supervisor kills it (which kills everything inside). SIGCHLD
+ * needs a handler: with its default action (ignore) it would never end the sigsuspend. */
 static void run_init(int alive) {
     follow_supervisor(alive);
     keep_only(-1);
@@ -80,6 +84,10 @@ static void run_init(int alive) {
     sigfillset(&all);
     sigemptyset(&none);
     sigprocmask(SIG_BLOCK, &all, NULL);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = wake;
+    sigaction(SIGCHLD, &action, NULL);
     for (;;) {
         while (waitpid(-1, NULL, WNOHANG | __WALL) > 0) {}
         sigsuspend(&none);
@@ -135,7 +143,10 @@ __attribute__((noreturn)) static void supervise(pid_t init, pid_t child, int ali
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
 }
 
-int skh_namespaces_enter(int network, char *error, size_t error_size) {
+/* The namespaces, the identity mapping, the pipe that tells children whether the supervisor lives, and the
+ * init: what both ways in share. Returns the init's pid; 0 when the kernel refused the namespaces (nothing
+ * changed); -1 when it failed half way. */
+static pid_t make_namespaces(int network, int alive[2], char *error, size_t error_size) {
     if (error && error_size) error[0] = 0;
     uid_t uid = getuid();
     gid_t gid = getgid();
@@ -145,7 +156,6 @@ int skh_namespaces_enter(int network, char *error, size_t error_size) {
         return 0;
     }
     if (map_identity(uid, gid, error, error_size) != 0) return -1;
-    int alive[2];
     if (pipe2(alive, O_CLOEXEC) != 0) {
         skh_fail(error, error_size, "pipe", errno);
         return -1;
@@ -159,6 +169,17 @@ int skh_namespaces_enter(int network, char *error, size_t error_size) {
         close(alive[1]);
         run_init(alive[0]);
     }
+    return init;
+}
+
+static int namespace_bits(int network) {
+    return SKH_NS_USER | SKH_NS_PID | SKH_NS_MOUNT | SKH_NS_IPC | (network ? SKH_NS_NET : 0);
+}
+
+int skh_namespaces_enter(int network, long process_limit, char *error, size_t error_size) {
+    int alive[2];
+    pid_t init = make_namespaces(network, alive, error, error_size);
+    if (init <= 0) return (int)init;
     pid_t child = fork();
     if (child < 0) {
         kill(init, SIGKILL);
@@ -168,14 +189,138 @@ int skh_namespaces_enter(int network, char *error, size_t error_size) {
     if (child == 0) {
         close(alive[1]);
         follow_supervisor(alive[0]);
-        return SKH_NS_USER | SKH_NS_PID | SKH_NS_MOUNT | SKH_NS_IPC | (network ? SKH_NS_NET : 0);
+        int bits = namespace_bits(network);
+        /* Now, while this process holds every capability of its user namespace (an exec by a user other than
+         * root would drop them). */
+        if (skh_mount_namespace_proc(process_limit)) bits |= SKH_NS_PROC;
+        return bits;
     }
     close(alive[0]);
     supervise(init, child, alive[1]);
 }
 
+/* `text` followed by the decimal `value`, then ":" and `reason`, into `out` (no stdio: runs in a vfork child). */
+static void format_state(char *out, size_t size, int value, const char *reason) {
+    char digits[16];
+    int count = 0;
+    unsigned magnitude = value < 0 ? (unsigned)-value : (unsigned)value;
+    do {
+        digits[count++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude && count < 15);
+    size_t at = 0;
+    for (const char *p = SKH_NAMESPACES_STATE_VARIABLE "="; *p && at + 1 < size; p++) out[at++] = *p;
+    if (value < 0 && at + 1 < size) out[at++] = '-';
+    while (count > 0 && at + 1 < size) out[at++] = digits[--count];
+    if (at + 1 < size) out[at++] = ':';
+    for (const char *p = reason; p && *p && at + 1 < size; p++) out[at++] = *p;
+    out[at] = 0;
+}
+
+int skh_namespaces_exec(char *const argv[], long process_limit) {
+    extern char **environ;
+    /* The program's environment: this one plus SKILLHOST_SANDBOX_STATE, whose text the child fills in. */
+    size_t count = 0;
+    while (environ[count]) count++;
+    static char **envp;
+    envp = calloc(count + 2, sizeof *envp);
+    static char state[320];
+    if (!envp) return -1;
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (strncmp(environ[i], SKH_NAMESPACES_STATE_VARIABLE "=", sizeof SKH_NAMESPACES_STATE_VARIABLE) != 0) envp[kept++] = environ[i];
+    }
+    envp[kept++] = state;
+    envp[kept] = NULL;
+    char reason[256] = {0};
+    int alive[2];
+    pid_t init = make_namespaces(0, alive, reason, sizeof reason);
+    if (init <= 0) {
+        /* Refused (or failed half way): the program runs here, and learns why from the state. */
+        format_state(state, sizeof state, (int)init, reason);
+        execve(argv[0], argv, envp);
+        return -1;
+    }
+    /* The child only sets itself up and execs: a vfork shares this process's memory meanwhile (this process
+     * waits), which spares copying its page tables. */
+    pid_t child = vfork();
+    if (child < 0) {
+        kill(init, SIGKILL);
+        return -1;
+    }
+    if (child == 0) {
+        close(alive[1]);
+        follow_supervisor(alive[0]);
+        int bits = namespace_bits(0);
+        if (skh_mount_namespace_proc(process_limit)) bits |= SKH_NS_PROC;
+        format_state(state, sizeof state, bits, "");
+        execve(argv[0], argv, envp);
+        _exit(127);
+    }
+    close(alive[0]);
+    supervise(init, child, alive[1]);
+}
+
+/* ---- entering early ----
+ * A process that forks after it has run a while pays for it: its child faults in again every page of the
+ * binary and the runtime the parent had touched (fork copies no page tables for file mappings). So the
+ * namespaces are entered as early as possible: by a constructor, before the Swift runtime's main, for a
+ * worker or scanner whose command line asks for them (`--sb-ns 1`), and by a forked spare right after its
+ * fork. The sandboxed child records what it got; skh_early_namespaces() reports it. */
+
+static int early_tried;
+static int early_bits;
+static char early_error[256];
+
+int skh_namespaces_enter_early(int network, long process_limit) {
+    early_tried = 1;
+    early_bits = skh_namespaces_enter(network, process_limit, early_error, sizeof early_error);
+    return early_bits;
+}
+
+/* The value of `--nproc N` among the words, or 0. */
+static long process_limit_of(int argc, char **argv) {
+    for (int i = 2; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--nproc") == 0) return strtol(argv[i + 1], NULL, 10);
+    }
+    return 0;
+}
+
+void skh_record_namespaces_from_helper(const char *state) {
+    early_tried = 1;
+    early_bits = (int)strtol(state, NULL, 10);
+    const char *colon = strchr(state, ':');
+    snprintf(early_error, sizeof early_error, "%s", colon ? colon + 1 : "");
+}
+
+int skh_early_namespaces(char *error, size_t error_size) {
+    if (!early_tried) return -2;
+    if (error && error_size) snprintf(error, error_size, "%s", early_error);
+    return early_bits;
+}
+
+__attribute__((constructor(101))) static void skh_enter_namespaces_at_start(int argc, char **argv, char **envp) {
+    (void)envp;
+    if (argc < 3 || (strcmp(argv[1], "__worker") != 0 && strcmp(argv[1], "__scan") != 0)) return;
+    /* Started by skillhost-sandbox, which made the namespaces before the exec: note what it got. */
+    const char *state = getenv(SKH_NAMESPACES_STATE_VARIABLE);
+    if (state) {
+        skh_record_namespaces_from_helper(state);
+        unsetenv(SKH_NAMESPACES_STATE_VARIABLE);
+        return;
+    }
+    int wanted = 0;
+    for (int i = 2; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--sb-ns") == 0) wanted = strcmp(argv[i + 1], "1") == 0;
+    }
+    if (!wanted) return;
+    if (skh_die_with_parent() != 0) return;
+    skh_namespaces_enter_early(0, process_limit_of(argc, argv));
+}
+
 int skh_mount_namespace_proc(long process_limit) {
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return 0;
+    /* No need to make the tree private first: a mount namespace owned by a new user namespace receives the
+     * parent's shared mounts as slaves, so nothing mounted here propagates out. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) return 0;
     if (process_limit > 0) {
         /* pid_max is per PID namespace since Linux 6.14 (at least 301); older kernels refuse: RLIMIT_NPROC

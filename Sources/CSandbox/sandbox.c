@@ -107,16 +107,12 @@ static int drop_capabilities(char *error, size_t size) {
     return 0;
 }
 
-int skh_sandbox_enter(const struct skh_sandbox_spec *spec, int use_landlock, int *namespaces, char *error,
-                      size_t error_size) {
+int skh_sandbox_enter(const struct skh_sandbox_spec *spec, int use_landlock, char *error, size_t error_size) {
     if (error && error_size) error[0] = 0;
     /* A session of its own: no controlling terminal, no process group shared with the host or the shell. */
     if (setsid() < 0 && getsid(0) != getpid()) {
         skh_fail(error, error_size, "setsid", errno);
         return -1;
-    }
-    if (namespaces && (*namespaces & SKH_NS_PID) && (*namespaces & SKH_NS_MOUNT)) {
-        if (skh_mount_namespace_proc(spec->processes ? spec->process_limit : 0)) *namespaces |= SKH_NS_PROC;
     }
     if (drop_capabilities(error, error_size) != 0) return -1;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {

@@ -49,6 +49,12 @@ public enum Posix {
     /// Whether something exists at `path`.
     package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// Whether `path` is a file this process may execute.
+    package static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+    }
+
     /// Releases a lock taken with ``openLockedExclusively(_:mode:)`` and closes its descriptor.
     package static func unlock(_ descriptor: Int32) {
         _ = flock(descriptor, LOCK_UN)

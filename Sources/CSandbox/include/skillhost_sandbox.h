@@ -40,8 +40,7 @@ struct skh_sandbox_spec {
     int network;
     const uint16_t *ports;
     size_t port_count;
-    int processes;      /* nonzero: fork/exec allowed */
-    long process_limit; /* with `processes` in a PID namespace: its pid_max (0 = leave it) */
+    int processes; /* nonzero: fork/exec allowed */
 };
 
 /** What `skh_namespaces_enter` managed: a bit per namespace (SKH_NS_*), 0 when none. */
@@ -70,7 +69,8 @@ int skh_thread_count(void);
  * The first layer: moves the calling process into new user, PID, mount and IPC namespaces (and a network
  * namespace when `network` is nonzero), mapping only its own user and group. A PID namespace applies to
  * children, so the caller forks twice: the first child is the namespace's init (it only reaps), the second
- * is the sandboxed process and the only one that returns (with the SKH_NS_* bits that hold). The caller
+ * is the sandboxed process and the only one that returns (with the SKH_NS_* bits that hold; before it returns
+ * it mounts a /proc of the namespace's own and sets its pid_max from `process_limit`, at least 301). The caller
  * itself never returns: it stays outside as a supervisor that forwards SIGTERM/SIGINT/SIGHUP to the
  * sandboxed process, waits for it, kills the namespace, and ends exactly as it ended (same exit status or
  * signal), so whoever started it sees no difference. Every descriptor the caller had goes to the sandboxed
@@ -80,7 +80,36 @@ int skh_thread_count(void);
  * user namespace (containers, `user.max_user_namespaces = 0`), with the reason in `error`; -1 when it
  * failed half way (the reason in `error`; the process must not load plugin code).
  */
-int skh_namespaces_enter(int network, char *error, size_t error_size);
+int skh_namespaces_enter(int network, long process_limit, char *error, size_t error_size);
+
+/**
+ * `skh_namespaces_enter(network, …)`, remembering the outcome for skh_early_namespaces(). Called by a
+ * constructor before `main` for `skillhost __worker …`/`__scan …` command lines with `--sb-ns 1` (a process
+ * that forks after it has run a while pays for every page its child must fault in again), and by a spare
+ * worker right after it was forked from the host.
+ */
+int skh_namespaces_enter_early(int network, long process_limit);
+
+/** The environment variable skillhost-sandbox sets for the program it starts: "BITS:REASON" (what
+ * skh_namespaces_enter returned, and why not). Read and removed by a constructor before `main`. */
+#define SKH_NAMESPACES_STATE_VARIABLE "SKILLHOST_SANDBOX_STATE"
+
+/** Records the state skillhost-sandbox passed (see SKH_NAMESPACES_STATE_VARIABLE) for skh_early_namespaces(). */
+void skh_record_namespaces_from_helper(const char *state);
+
+/**
+ * What skh_namespaces_enter_early() got: -2 when it was not called, else its return value (the reason for
+ * 0 or -1 in `error`).
+ */
+int skh_early_namespaces(char *error, size_t error_size);
+
+/**
+ * skillhost-sandbox's way in: the namespaces and the init as skh_namespaces_enter makes them, then a child
+ * (vforked: it only sets itself up and execs) that runs `argv[0]` with `argv`, SKILLHOST_SANDBOX_STATE telling
+ * it what it got; this process supervises it and ends as it ends. Where the kernel refuses the namespaces (or
+ * making them failed), execs `argv[0]` itself with the reason in the state. Returns only when an exec failed.
+ */
+int skh_namespaces_exec(char *const argv[], long process_limit);
 
 /**
  * Can this process make the namespaces `skh_namespaces_enter` makes? Forks a child that tries (≈0.3 ms).
@@ -89,17 +118,14 @@ int skh_namespaces_enter(int network, char *error, size_t error_size);
 int skh_namespaces_probe(char *error, size_t error_size);
 
 /**
- * The second layer, entered by the sandboxed process: a session of its own (no controlling terminal), then
- * in a PID namespace (`namespaces` has SKH_NS_PID and SKH_NS_MOUNT) a /proc of the namespace's own (and its
- * pid_max, see `process_limit`); every capability dropped (bounding set and ambient too, securebits locked so
+ * The second layer, entered by the sandboxed process: a session of its own (no controlling terminal); every
+ * capability dropped (bounding set and ambient too, securebits locked so
  * no exec brings them back); PR_SET_NO_NEW_PRIVS, PR_SET_PDEATHSIG(SIGKILL), PR_SET_CHILD_SUBREAPER; the
  * Landlock domain (when `use_landlock` and the kernel has it) and the seccomp filter (all threads, TSYNC).
  * Must run while the process has one thread (Landlock restricts the calling thread and its future
- * children). Returns 0, or -1 with a one-line reason in `error`. `namespaces` gains SKH_NS_PROC when the
- * namespace's /proc could be mounted.
+ * children). Returns 0, or -1 with a one-line reason in `error`.
  */
-int skh_sandbox_enter(const struct skh_sandbox_spec *spec, int use_landlock, int *namespaces, char *error,
-                      size_t error_size);
+int skh_sandbox_enter(const struct skh_sandbox_spec *spec, int use_landlock, char *error, size_t error_size);
 
 /**
  * Kills every process the caller left behind: its children, and (as subreaper) every orphan that was

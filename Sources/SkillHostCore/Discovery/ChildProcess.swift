@@ -26,6 +26,8 @@ struct ChildProcess {
     var timeout: Double
     /// Its whole environment (`NAME=value`; nothing of the host's is inherited).
     var environment: [String]
+    /// Whether it starts inside namespaces of its own (``NamespaceLauncher``).
+    var namespaces = false
 
     /// Starts the process and waits for it, killing it (SIGKILL) once `timeout` seconds pass.
     ///
@@ -34,8 +36,9 @@ struct ChildProcess {
     /// lines are not kept in ``Outcome/output``, which then holds only an unfinished last line.
     /// - Throws: ``HostError`` of kind `io` when it cannot be started.
     func run(onLine: ((ArraySlice<UInt8>) -> Void)? = nil) throws(HostError) -> Outcome {
+        let (program, words) = NamespaceLauncher.commandLine(executable, arguments, namespaces: namespaces)
         let child = try Posix.spawnPiped(
-            executable, arguments: arguments, pipeStandardInput: false, standardError: .pipe,
+            program, arguments: words, pipeStandardInput: false, standardError: .pipe,
             environment: environment)
         let pid = child.pid
         let output = child.output

@@ -95,7 +95,7 @@ public struct PluginScanner: Sendable {
             // enough. The child gets a worker's environment, never the host's (its secrets).
             let child = ChildProcess(
                 executable: helperExecutable, arguments: ["__scan"] + ScannerSandbox.words(namespaces: namespaces) + remaining,
-                timeout: timeout, environment: WorkerEnvironment.base() + ["SWIFT_BACKTRACE=enable=no"])
+                timeout: timeout, environment: WorkerEnvironment.base() + ["SWIFT_BACKTRACE=enable=no"], namespaces: namespaces)
             let outcome: ChildProcess.Outcome
             do {
                 outcome = try child.run { line in

@@ -25,11 +25,23 @@ enum SandboxEntry {
         var namespaces: Int32 = 0
         var error = [CChar](repeating: 0, count: 512)
         func reason() -> String { String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-        if policy.namespaces {
-            namespaces = skh_namespaces_enter(0, &error, error.count)
-            if namespaces < 0 {
-                return .failure(Failure(message: "cannot enter the sandbox's namespaces (\(reason()))"))
+        // Entered at start (a constructor, or a spare right after its fork) when the command line said so;
+        // otherwise now. Refused by the kernel (0): the second layer holds alone.
+        switch skh_early_namespaces(&error, error.count) {
+        case -2:
+            if policy.namespaces {
+                namespaces = skh_namespaces_enter(0, processLimit ?? 0, &error, error.count)
+                if namespaces < 0 { return .failure(Failure(message: "cannot enter the sandbox's namespaces (\(reason()))")) }
             }
+        case -1:
+            return .failure(Failure(message: "cannot enter the sandbox's namespaces (\(reason()))"))
+        case 0:
+            namespaces = 0
+        case let entered:
+            guard policy.namespaces else {
+                return .failure(Failure(message: "this worker is in namespaces its sandbox does not want (a spare adopted for the wrong plugin); this is a bug in skillhost"))
+            }
+            namespaces = entered
         }
         var paths: [(String, Int32)] = systemRules()
         for file in executables { paths.append((file, Int32(SKH_ACCESS_EXECUTE.rawValue))) }
@@ -54,12 +66,11 @@ enum SandboxEntry {
             ports.withUnsafeMutableBufferPointer { portBuffer in
                 var spec = skh_sandbox_spec(
                     rules: ruleBuffer.baseAddress, rule_count: ruleBuffer.count, network: network,
-                    ports: portBuffer.baseAddress, port_count: portBuffer.count, processes: policy.processes ? 1 : 0,
-                    process_limit: processLimit.map { $0 + 1 } ?? 0)
-                status = skh_sandbox_enter(&spec, useLandlock, &namespaces, &error, error.count)
+                    ports: portBuffer.baseAddress, port_count: portBuffer.count, processes: policy.processes ? 1 : 0)
+                status = skh_sandbox_enter(&spec, useLandlock, &error, error.count)
                 if status != 0, policy.mode == .bestEffort, useLandlock == 1 {
                     // Best effort: without Landlock, still seccomp, no capabilities and no_new_privs.
-                    status = skh_sandbox_enter(&spec, 0, &namespaces, &error, error.count)
+                    status = skh_sandbox_enter(&spec, 0, &error, error.count)
                 }
             }
         }

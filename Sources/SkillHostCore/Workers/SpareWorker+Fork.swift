@@ -1,3 +1,4 @@
+import CSandbox
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,6 +37,7 @@ extension SpareWorker {
         }
         for end in toChild + fromChild + errors { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let slot = SharedCallSlot.create()
+        let namespaces = KernelSandbox.namespacesWanted
         let pid = fork()
         if pid < 0 {
             (toChild + fromChild + errors).forEach { close($0) }
@@ -50,12 +52,17 @@ extension SpareWorker {
                 frameInput: (toChild[0], toChild[1]), frameOutput: (fromChild[0], fromChild[1]),
                 errors: (errors[0], errors[1]), slot: slot)
             else { _exit(WorkerServer.protocolFailureStatus) }
+            // Namespaces now, before the child has touched anything a later fork would make it fault in again
+            // (this process stays outside as their supervisor; only the sandboxed child returns).
+            if namespaces {
+                guard skh_die_with_parent() == 0, skh_namespaces_enter_early(0, ResourceLimits.defaults.processes ?? 0) >= 0 else { _exit(WorkerServer.protocolFailureStatus) }
+            }
             return .child
         }
         close(toChild[0])
         close(fromChild[1])
         close(errors[1])
         let child = Posix.PipedChild(pid: pid, input: toChild[1], output: fromChild[0], errors: errors[0])
-        return .parent(SpareWorker(executable: executable, child: child, slot: slot))
+        return .parent(SpareWorker(executable: executable, child: child, slot: slot, namespaces: namespaces))
     }
 }

@@ -11,16 +11,20 @@ import Glibc
 enum WorkerDescriptors {
     /// Spawns `executable arguments` with a new shared slot (nil when memfds are not available: the worker
     /// then runs on its pipes alone) and this layout, in a session of its own, with exactly `environment`
-    /// (``WorkerEnvironment``; the slot's variable is added). The child's stderr is ``Posix/PipedChild/errors``.
-    static func spawn(_ executable: String, arguments: [String], environment: [String]) throws(HostError) -> (child: Posix.PipedChild, slot: SharedCallSlot?) {
+    /// (``WorkerEnvironment``; the slot's variable is added), inside namespaces of its own when `namespaces`
+    /// (``NamespaceLauncher``). The child's stderr is ``Posix/PipedChild/errors``.
+    static func spawn(
+        _ executable: String, arguments: [String], environment: [String], namespaces: Bool
+    ) throws(HostError) -> (child: Posix.PipedChild, slot: SharedCallSlot?) {
         let slot = SharedCallSlot.create()
         // The spawn moves the slot to 3 with a dup2, which clears close-on-exec; a slot already on 3 would
         // keep the flag and be closed by the exec, so it moves out of the way first.
         var handed = slot?.descriptor ?? -1
         if handed == SharedCallSlot.workerDescriptor { handed = fcntl(handed, F_DUPFD_CLOEXEC, SharedCallSlot.workerDescriptor + 1) }
         defer { if let slot, handed != slot.descriptor, handed >= 0 { close(handed) } }
+        let (program, words) = NamespaceLauncher.commandLine(executable, arguments, namespaces: namespaces)
         let child = try Posix.spawnPiped(
-            executable, arguments: arguments, pipeStandardInput: true, standardError: .pipe,
+            program, arguments: words, pipeStandardInput: true, standardError: .pipe,
             environment: handed < 0 ? environment : environment + ["\(SharedCallSlot.environmentKey)=\(SharedCallSlot.workerDescriptor)"],
             descriptor3: handed)
         return (child, slot)

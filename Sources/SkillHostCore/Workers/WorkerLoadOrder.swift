@@ -101,11 +101,14 @@ package struct WorkerLoadOrder: Equatable, Sendable {
         }
     }
 
-    /// The command line the worker runs with: `arguments` itself unless it is `__worker --await-load`, in
-    /// which case the load order is read from stdin first. Ends the process when none comes (exit 0 on end
+    /// The command line the worker runs with: `arguments` itself unless it is `__worker --await-load` (with
+    /// `--sb-ns 0|1`, whether the spare entered its namespaces at start), in which case the load order is
+    /// read from stdin first. Ends the process when none comes (exit 0 on end
     /// of file, ``WorkerServer/protocolFailureStatus`` on anything else, with one line on stderr).
     package static func resolve(commandLine arguments: [String]) -> [String] {
-        guard arguments.count == 2, arguments[0] == "__worker", arguments[1] == awaitFlag else { return arguments }
+        guard arguments.count >= 2, arguments[0] == "__worker", arguments[1] == awaitFlag,
+            arguments.count == 2 || (arguments.count == 4 && arguments[2] == "--sb-ns")
+        else { return arguments }
         switch receive() {
         case .load(let order):
             for entry in order.environment { putenv(strdup(entry)) }

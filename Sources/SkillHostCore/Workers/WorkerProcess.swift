@@ -82,9 +82,11 @@ package final class WorkerProcess: @unchecked Sendable {
     ) throws(Failure) -> WorkerProcess {
         let workerArguments = [pluginPath] + limits.workerArguments + (sandbox?.workerArguments ?? [])
         let worker: WorkerProcess
-        // A spare of another executable cannot serve this launch: it ends unused.
-        if let spare, spare.executable != executable { spare.discard() }
-        if let spare, spare.executable == executable,
+        // A spare of another executable, or whose namespaces (entered at its start) this sandbox does not want,
+        // cannot serve this launch: it ends unused.
+        let fits = spare.map { $0.executable == executable && $0.namespaces == (sandbox?.namespaces ?? false) } ?? false
+        if let spare, !fits { spare.discard() }
+        if let spare, fits,
             let adopted = adopt(spare, loading: WorkerLoadOrder(workerArguments: workerArguments, environment: environment))
         {
             spare.output?.assign(label: output.pluginID, sink: output.sink)
@@ -94,7 +96,9 @@ package final class WorkerProcess: @unchecked Sendable {
             // Calls whose frames fit travel through shared memory while both sides are awake (SharedCallSlot).
             let slot: SharedCallSlot?
             do {
-                (child, slot) = try WorkerDescriptors.spawn(executable, arguments: ["__worker"] + workerArguments, environment: environment)
+                (child, slot) = try WorkerDescriptors.spawn(
+                    executable, arguments: ["__worker"] + workerArguments, environment: environment,
+                    namespaces: sandbox?.namespaces ?? false)
             } catch {
                 throw .system("cannot start the worker \(executable): \(error.message)")
             }
