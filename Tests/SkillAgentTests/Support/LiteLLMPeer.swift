@@ -88,16 +88,7 @@ final class LiteLLMPeer: Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Bounded: 300 s for a loaded machine compiling LiteLLM's modules on first start.
-        var found: Int?
-        for _ in 0..<3000 {
-            if let text = try? String(contentsOfFile: ready, encoding: .utf8), let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                found = number
-                break
-            }
-            guard process.isRunning else { break }
-            usleep(100_000)
-        }
-        guard let found else {
+        guard let found = PortFile.wait(for: ready, from: process, seconds: 300) else {
             let tail = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(15).joined(separator: "\n")
             try? lifeline.fileHandleForWriting.close()
             process.waitUntilExit()
