@@ -49,6 +49,9 @@ struct LiteLLMInteropTests {
         // What LiteLLM made of our two Messages requests.
         #expect(backend.count == 2)
         #expect(backend.allSatisfy { $0.path == "/v1/chat/completions" && $0.body?["stream"] == true && $0.body?["model"] == "scripted" })
+        // A text-only turn went as a string and stays one (a list would reach the backend as a list).
+        #expect(
+            Self.messages(backend[0], role: "user").first?["content"] == "what time is it in Tokyo, and count the words in: hello brave new world")
         let tools = backend[0].body?["tools"]?.arrayValue ?? []
         let names = tools.compactMap { $0["function"]?["name"]?.stringValue }
         #expect(names.contains("clock_now") && names.contains("text_stats"))
