@@ -22,6 +22,8 @@ enum ChatCommand: Command {
         from OPENAI_API_KEY. See docs/agent.md for OpenAI, Ollama and llama.cpp.
         --provider anthropic (or SKILLHOST_PROVIDER=anthropic, or the registry's "chat": {"provider"}, or
         ANTHROPIC_API_KEY alone) uses the Anthropic Messages API (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY).
+        Answers are streamed; a server that cannot stream with tools is asked again whole (said once), and
+        SKILLHOST_STREAM=0 asks for whole answers from the start.
 
         Options:
           --json          print the turn's events as JSON lines (one object per line)
