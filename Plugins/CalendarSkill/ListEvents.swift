@@ -41,7 +41,7 @@ struct ListEvents: Skill {
     let summary: String? = "{count} events between {from} and {to}."
     let examples = [
         "what is in my calendar {from}", "list my events from {from} to {to}", "show my calendar for {from}",
-        "what meetings do I have {from}", "list calendar events", "what is on my schedule {from}",
+        "what meetings do I have {from}", "list calendar events", "what is on my schedule {from}", "what do I have {from}",
     ]
 
     func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {

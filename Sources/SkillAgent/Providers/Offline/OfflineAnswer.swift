@@ -7,7 +7,7 @@ struct OfflineAnswer {
     let plan: OfflinePlan
     let tools: [ToolSpec]
 
-    private var specs: [String: ToolSpec] { Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
+    var specs: [String: ToolSpec] { Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
 
     /// The answer after `messages` (the turn's assistant and tool messages), `done` steps having been asked for.
     func text(after messages: [ChatMessage], done: Int) -> String {
@@ -106,6 +106,12 @@ struct OfflineAnswer {
             let hint = example.map { " Say it like: \"\($0)\"." } ?? ""
             return "\(clause) sounds like \(Self.title(spec)) (\(spec.tool.skillID)), but \"\(text)\" is not a "
                 + "\(Self.parameterName(parameter, in: spec)) I can read, so I did not run it." + hint
+        case .question(let toolName, let parameter, let text, let why):
+            return question(clause: clause, toolName: toolName, parameter: parameter, text: text, why: why)
+        case .disabled(let skillID, let title, let enable):
+            let name = title.isEmpty ? skillID : "\(title) (\(skillID))"
+            return "\(clause) needs \(name), which is disabled, so I did not run it. Enable it with "
+                + "'skillhost enable \(enable.joined(separator: " "))' and ask again."
         case .ambiguous(let toolNames):
             let candidates = toolNames.compactMap { specs[$0] }
             let names = candidates.map { "\(Self.title($0)) (\($0.tool.skillID))" }
@@ -166,5 +172,29 @@ struct OfflineAnswer {
             round += 1
         }
         return picked.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}
+
+extension OfflineAnswer {
+    /// A date or time that could not be placed, asked back: what was not understood, what was not run, and
+    /// a phrasing that works.
+    func question(clause: String, toolName: String, parameter: String, text: String, why: OfflinePlan.DateQuestion) -> String {
+        guard let spec = specs[toolName] else { return "I could not map \(clause) to any enabled skill." }
+        let name = "\(Self.title(spec)) (\(spec.tool.skillID))"
+        let example = spec.tool.examples.first { $0.contains("{\(parameter)}") }.map { " Say it like: \"\($0)\"." } ?? ""
+        switch why {
+        case .unreadable:
+            return "When should that be? I could not read \"\(text)\" as a date or time, so I did not run \(name). "
+                + "Say a day and a time, e.g. \"tomorrow at 9am\"." + example
+        case .needsTime:
+            return "At what time \(text)? \(name) needs one time, not a part of the day, so I did not run it. "
+                + "Say it with a time, e.g. \"\(text) at 9am\"."
+        case .past:
+            return "\"\(text)\" today has already passed, so I did not run \(name). Did you mean tomorrow? Say "
+                + "\"tomorrow \(text)\", or a time later today."
+        case .noParameter:
+            let hint = spec.tool.examples.first.map { " Say it like: \"\($0)\"." } ?? ""
+            return "I could not use \"\(text)\" in \(clause): \(name) takes no date or time, so I did not run it." + hint
+        }
     }
 }

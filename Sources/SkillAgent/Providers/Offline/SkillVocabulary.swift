@@ -22,6 +22,15 @@ struct SkillVocabulary: Sendable {
         case flag
         /// A string with some other pattern: one word, only next to a cue.
         case word
+        /// A file's path (a plain string named `path` whose description speaks of a file): one word with an
+        /// extension or a slash ("todo.txt", "notes/todo.txt").
+        case file
+        /// A folder's path (`path` described as a folder): one word ("notes", "the projects folder"); "my
+        /// documents" or "my files" is the root, so no value.
+        case folder
+        /// A file name pattern (a plain string whose description speaks of a glob): "*.md", ".txt" (as
+        /// "*.txt"), "budget.xlsx".
+        case glob
         /// Free text (a string without format, pattern or enum): quoted text or the rest of the sentence.
         case text
     }
@@ -38,6 +47,8 @@ struct SkillVocabulary: Sendable {
         var after: Set<String>
         /// Parameters whose slot directly follows this one in an example ("{amount} {unit}").
         var followedBy: Set<String>
+        /// Parameters whose slot directly comes before this one in an example ("{time} {from_timezone}").
+        var afterSlots: Set<String> = []
     }
 
     /// The tool it describes.
@@ -92,9 +103,11 @@ struct SkillVocabulary: Sendable {
             var before = Set(name.split(separator: "_").map { Self.cueForm($0) })
             var after: Set<String> = []
             var followedBy: Set<String> = []
+            var afterSlots: Set<String> = []
             for template in templates {
                 for (index, piece) in template.pieces.enumerated() where piece == .slot(name) {
                     if index > 0, case .word(let word) = template.pieces[index - 1] { before.insert(Self.cueForm(word)) }
+                    if index > 0, case .slot(let previous) = template.pieces[index - 1] { afterSlots.insert(previous) }
                     guard index + 1 < template.pieces.count else { continue }
                     switch template.pieces[index + 1] {
                     case .word(let word): after.insert(Self.cueForm(word))
@@ -104,7 +117,7 @@ struct SkillVocabulary: Sendable {
             }
             return Slot(
                 name: name, schema: schema, kind: Self.kind(of: name, schema: schema), required: required.contains(name),
-                before: before, after: after, followedBy: followedBy)
+                before: before, after: after, followedBy: followedBy, afterSlots: afterSlots)
         }
     }
 
@@ -138,6 +151,14 @@ struct SkillVocabulary: Sendable {
         if let format = schema?["format"]?.stringValue, ["date", "time", "date-time"].contains(format) { return .date }
         if let pattern = schema?["pattern"]?.stringValue {
             return SlotFiller.matches("2026-01-31", pattern: pattern) ? .date : .word
+        }
+        let description = (schema?["description"]?.stringValue ?? "").lowercased()
+        if description.contains("glob") { return .glob }
+        let lowered = name.lowercased()
+        if ["path", "file", "folder", "directory", "dir"].contains(lowered) || lowered.hasSuffix("_path") {
+            let folder = description.hasPrefix("folder") || description.hasPrefix("directory")
+                || (description.contains("folder") && !description.contains("file"))
+            return folder ? .folder : .file
         }
         return .text
     }
