@@ -6,52 +6,63 @@ import SkillJSON
 struct OfflineAnswer {
     let plan: OfflinePlan
     let tools: [ToolSpec]
+    /// The zone times in results are shown in.
+    var timeZone: TimeZone = .current
 
     var specs: [String: ToolSpec] { Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
 
-    /// The answer after `messages` (the turn's assistant and tool messages), `done` steps having been asked for.
+    /// The answer after `messages` (the turn's assistant and tool messages), `done` steps having been asked for:
+    /// one line per call (the skill's sentence, else its title and first fields) with what the result holds
+    /// listed under it (``ResultListing``), then what was not run and why.
     func text(after messages: [ChatMessage], done: Int) -> String {
         let calls = messages.flatMap(\.toolCalls)
-        var lines: [String] = []
+        var lines: [(text: String, details: [String])] = []
         var sentences = 0
         if done > calls.count {
             let trimmed = done - calls.count
-            lines.append("(\(trimmed) earlier result\(trimmed == 1 ? " was" : "s were") trimmed from the conversation.)")
+            lines.append(("(\(trimmed) earlier result\(trimmed == 1 ? " was" : "s were") trimmed from the conversation.)", []))
         }
+        let listing = ResultListing(timeZone: timeZone)
         for call in calls {
             guard let result = messages.first(where: { $0.role == .tool && $0.toolCallID == call.id }) else { continue }
             let title = specs[call.name].map(Self.title) ?? call.name
             let value = try? JSONValue(parsing: result.content)
             if let error = value?["error"], let message = error["message"]?.stringValue {
-                lines.append("\(title) failed: \(message)")
+                lines.append(("\(title) failed: \(message)", []))
             } else if let value {
                 if let sentence = ResultSummary.templated(value, template: specs[call.name]?.tool.summary, limit: 200) {
-                    lines.append(sentence)  // the skill's own sentence says what it is; no title needed
+                    // The skill's own sentence says what it is; no title needed.
+                    lines.append((sentence, listing.lines(for: value, after: sentence)))
                     sentences += 1
                 } else {
-                    lines.append("\(title): \(ResultSummary.line(for: value, limit: 200))")
+                    let line = "\(title): \(ResultSummary.line(for: value, limit: 200))"
+                    lines.append((line, listing.lines(for: value, after: line)))
                 }
             } else {
-                lines.append("\(title): \(result.content)")
+                lines.append(("\(title): \(result.content)", []))
             }
         }
         if done < plan.steps.count {
-            lines.append("I stopped before \(plan.steps[done...].map { "\"\($0.clause)\"" }.joined(separator: ", ")) (step limit reached).")
+            lines.append(("I stopped before \(plan.steps[done...].map { "\"\($0.clause)\"" }.joined(separator: ", ")) (step limit reached).", []))
         }
         for unmapped in plan.unmapped {
-            lines.append(line(for: unmapped))
+            lines.append((line(for: unmapped), []))
         }
         if lines.isEmpty {
-            lines.append("I could not map that request to any enabled skill.")
+            lines.append(("I could not map that request to any enabled skill.", []))
         }
-        if sentences == lines.count, let joined = Self.oneSentence(lines, endsWithChange: endsWithChange(calls)) {
+        if sentences == lines.count, lines.allSatisfy(\.details.isEmpty),
+            let joined = Self.oneSentence(lines.map(\.text), endsWithChange: endsWithChange(calls))
+        {
             return joined
         }
         let needsExamples = plan.unmapped.contains { $0.reason == .noMatch } || (calls.isEmpty && plan.unmapped.isEmpty)
         if needsExamples {
-            lines[lines.count - 1] += " Try phrasing it like: \(Self.examples(tools))."
+            lines[lines.count - 1].text += " Try phrasing it like: \(Self.examples(tools))."
         }
-        return lines.count == 1 ? lines[0] : lines.map { "- " + $0 }.joined(separator: "\n")
+        if lines.count == 1 { return ([lines[0].text] + lines[0].details).joined(separator: "\n") }
+        return lines.map { line in (["- " + line.text] + line.details.map { "  " + $0 }).joined(separator: "\n") }
+            .joined(separator: "\n")
     }
 
     /// Whether the last call changed something (a `write` or `dangerous` skill).

@@ -77,7 +77,7 @@ public struct OfflineProvider: ModelProvider {
 
     /// The final answer: one line per call with its outcome, then what could not be mapped.
     func answer(plan: OfflinePlan, after messages: [ChatMessage], done: Int, tools: [ToolSpec]) -> String {
-        OfflineAnswer(plan: plan, tools: tools).text(after: messages, done: done)
+        OfflineAnswer(plan: plan, tools: tools, timeZone: timeZone).text(after: messages, done: done)
     }
 
     /// A few example utterances of the enabled tools, quoted.
