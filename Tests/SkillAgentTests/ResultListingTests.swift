@@ -45,6 +45,7 @@ import Testing
         #expect(Self.listing.lines(for: entries, after: "2 entries.") == ["  - notes/", "  - a.txt"])
         let slots: JSONValue = ["slots": [["start": "2026-12-04T09:00:00+01:00", "end": "2026-12-04T12:00:00+01:00", "minutes": 180]]]
         #expect(Self.listing.lines(for: slots, after: "Found 1 free slot.") == ["  - Fri 2026-12-04 09:00–12:00 (180 min)"])
+        #expect(Self.listing.lines(for: slots, after: "Found 1 free slot, 09:00–12:00 on 2026-12-04.").isEmpty)
     }
 
     @Test func longListsEndWithHowManyMore() {

@@ -25,9 +25,9 @@ struct ResultListing: Sendable {
             switch value {
             case .array(let items) where !items.isEmpty:
                 let shown = items.prefix(itemLimit).map(item)
-                // A list the sentence already names item by item ("Keywords: apples, pears") is not repeated.
-                let labels = items.prefix(itemLimit).compactMap(Self.label)
-                if !labels.isEmpty, labels.allSatisfy({ sentence.localizedCaseInsensitiveContains($0) }) { continue }
+                // A list the sentence already names item by item ("Keywords: apples, pears", "Found 1 free slot,
+                // 09:30–12:00 on …") is not repeated.
+                if items.prefix(itemLimit).allSatisfy({ said($0, in: sentence) }) { continue }
                 lines += shown.map { "  - " + $0 }
                 if items.count > itemLimit { lines.append("  - and \(items.count - itemLimit) more") }
             case .string(let text) where Self.textKeys.contains(key) && !sentence.contains(text.prefix(40)):
@@ -40,6 +40,16 @@ struct ResultListing: Sendable {
             }
         }
         return lines
+    }
+
+    /// Whether `sentence` already names an item: its label, or for an item without one its start and end
+    /// times ("09:30–12:00").
+    func said(_ item: JSONValue, in sentence: String) -> Bool {
+        if let label = Self.label(item) { return sentence.localizedCaseInsensitiveContains(label) }
+        guard let start = item["start"]?.stringValue, let end = item["end"]?.stringValue,
+            case .instant(let first)? = parse(start), case .instant(let last)? = parse(end)
+        else { return false }
+        return sentence.contains(clockText(first) + "–" + clockText(last))
     }
 
     /// Members whose text is the content itself (a file's text), shown as lines.

@@ -206,6 +206,8 @@ extension OfflineAnswer {
         case .noParameter:
             let hint = spec.tool.examples.first.map { " Say it like: \"\($0)\"." } ?? ""
             return "I could not use \"\(text)\" in \(clause): \(name) takes no date or time, so I did not run it." + hint
+        case .noZone:
+            return "I could not use \"\(text)\" in \(clause): \(name) takes no time zone, so I did not run it."
         }
     }
 }

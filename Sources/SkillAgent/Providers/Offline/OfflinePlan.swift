@@ -54,6 +54,8 @@ struct OfflinePlan: Sendable, Equatable {
         case past
         /// The skill takes no date or time at all ("what time is it in Tokyo tomorrow").
         case noParameter
+        /// The skill takes no time zone (a follow-up "and in Paris?" after "list my reminders").
+        case noZone
     }
 
     /// The clauses that did not become calls.

@@ -46,7 +46,9 @@ public struct OfflineProvider: ModelProvider {
             return ModelReply(content: "Tell me what to do, for example: \(Self.examples(request.tools)).", finishReason: "stop")
         }
         let planner = OfflinePlanner(filler: SlotFiller(now: now(), timeZone: timeZone))
-        let plan = planner.plan(messages[userIndex].content, tools: request.tools)
+        // "and tomorrow?" takes the last request's skill with the new value.
+        let plan = FollowUp(planner: planner, tools: request.tools).plan(messages[userIndex].content, after: Array(messages[..<userIndex]))
+            ?? planner.plan(messages[userIndex].content, tools: request.tools)
         let later = messages[(userIndex + 1)...]
         if plan.steps.isEmpty,
             let reply = OfflineInstructionStep.reply(to: request, userText: messages[userIndex].content, later: Array(later))
