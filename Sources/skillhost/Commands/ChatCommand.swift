@@ -86,7 +86,8 @@ enum ChatCommand: Command {
         let diagnostics = DiagnosticSink { _, line in renderer.warn(line) }
         let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, diagnostics: diagnostics)
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
-        let provider = selection.makeProvider(environment: environment)
+        let skills = HostSkillBackend(host: host)
+        let provider = selection.makeProvider(environment: environment, disabledSkills: { skills.disabledSkills() })
         let session = try ChatSession.open(parsed, host: host, model: provider.name, environment: environment, warn: renderer.warn)
         ErrorReporter.printError("chat: " + session.notice)
         var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: session.id)

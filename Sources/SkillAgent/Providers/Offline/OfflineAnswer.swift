@@ -8,6 +8,8 @@ struct OfflineAnswer {
     let tools: [ToolSpec]
     /// The zone times in results are shown in.
     var timeZone: TimeZone = .current
+    /// Disabled skills by the tool names the plan uses for them.
+    var disabled: [String: DisabledSkill] = [:]
 
     var specs: [String: ToolSpec] { Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
 
@@ -125,7 +127,11 @@ struct OfflineAnswer {
                 + "'skillhost enable \(enable.joined(separator: " "))' and ask again."
         case .ambiguous(let toolNames):
             let candidates = toolNames.compactMap { specs[$0] }
-            let names = candidates.map { "\(Self.title($0)) (\($0.tool.skillID))" }
+            let names = toolNames.compactMap { name -> String? in
+                if let spec = specs[name] { return "\(Self.title(spec)) (\(spec.tool.skillID))" }
+                guard let skill = disabled[name] else { return nil }
+                return "\(skill.tool.title) (\(skill.tool.skillID), disabled: 'skillhost enable \(skill.enable.joined(separator: " "))')"
+            }
             let phrasings = candidates.compactMap { $0.tool.examples.first }.map { "\"\($0)\"" }
             return "I could not tell whether \(clause) means \(names.joined(separator: " or ")), so I ran neither."
                 + (phrasings.isEmpty ? "" : " Say it like: \(phrasings.joined(separator: " or ")).")
