@@ -21,8 +21,13 @@ struct DateParameter: Sendable {
     var role: DateRole
     var required: Bool
 
-    /// The date parameters of a tool, in schema order of `required` first, then by name.
+    /// The date parameters of a tool, required ones first, then by name.
     static func all(of spec: ToolSpec) -> [DateParameter] {
+        SkillVocabulary.of(spec).dateParameters
+    }
+
+    /// The date parameters of a tool read from its schema (``all(of:)`` keeps them with the tool's vocabulary).
+    static func reading(_ spec: ToolSpec) -> [DateParameter] {
         let properties = spec.tool.parameters["properties"]?.objectValue ?? [:]
         let required = spec.tool.parameters["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
         return properties.keys.sorted().compactMap { name -> DateParameter? in

@@ -154,7 +154,7 @@ struct OfflinePlanner: Sendable {
 
     /// The most specific template match for one clause, or nil.
     func bestStep(for clause: String, tools: [ToolSpec]) -> OfflinePlan.Step? {
-        let vocabularies = tools.sorted { $0.name < $1.name }.map(SkillVocabulary.init)
+        let vocabularies = tools.sorted { $0.name < $1.name }.map(SkillVocabulary.of)
         let placement = TemporalPlacement(calendar: calendar, contextDay: nil)
         let match = bestTemplate(for: PlannerClause(clause, scanner: TemporalScanner(calendar: calendar)), vocabularies: vocabularies, placement: placement)
         return match?.problem == nil ? match?.step : nil
@@ -174,11 +174,11 @@ struct OfflinePlanner: Sendable {
             let spec = vocabulary.spec
             let chosen = clause.mentions(for: vocabulary)
             let (held, literals) = clause.substituted(chosen)
-            let dated = Set(DateParameter.all(of: spec).map(\.name))
+            let dated = Set(vocabulary.dateParameters.map(\.name))
             let partChoices = Set(
                 vocabulary.slots.filter { slot in PartOfDay.allCases.contains { ChoiceNames(slot.schema)?.value(named: $0.rawValue) != nil } }
                     .map(\.name))
-            let sources = (spec.tool.examples + (spec.tool.title.isEmpty ? [] : [spec.tool.title])).compactMap(UtteranceTemplate.init)
+            let sources = vocabulary.templates
             var attempts = sources.map { (template: $0, words: held, literals: literals, rest: [Int]()) }
             if !chosen.isEmpty {
                 let reduced = clause.reduced(chosen)
@@ -195,7 +195,7 @@ struct OfflinePlanner: Sendable {
                 var placed = Set<Int>()
                 for case .slot(let name) in attempt.template.pieces {
                     guard let run = match[name] else { continue }
-                    if dated.contains(name), let parameter = DateParameter.all(of: spec).first(where: { $0.name == name }),
+                    if dated.contains(name), let parameter = vocabulary.dateParameters.first(where: { $0.name == name }),
                         let index = PlannerClause.mentionIndex(run[0])
                     {
                         placed.insert(index)
@@ -225,7 +225,7 @@ struct OfflinePlanner: Sendable {
     /// slot words without one that its parameter accepts.
     func templateMatch(_ template: UtteranceTemplate, _ words: [String], _ literals: [Int: String], _ vocabulary: SkillVocabulary) -> [String: [String]]? {
         let properties = vocabulary.spec.tool.parameters["properties"]
-        let dated = Set(DateParameter.all(of: vocabulary.spec).map(\.name))
+        let dated = Set(vocabulary.dateParameters.map(\.name))
         return template.matches(words, alternates: literals) { name, run in
             if dated.contains(name) { return run.count == 1 && PlannerClause.mentionIndex(run[0]) != nil }
             guard !run.contains(where: { PlannerClause.mentionIndex($0) != nil }) else { return false }

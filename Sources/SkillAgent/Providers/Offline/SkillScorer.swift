@@ -68,7 +68,7 @@ struct SkillScorer {
     let frequency: [String: Double]
 
     init(tools: [ToolSpec], filler: SlotFiller) {
-        vocabularies = tools.sorted { $0.name < $1.name }.map(SkillVocabulary.init)
+        vocabularies = tools.sorted { $0.name < $1.name }.map(SkillVocabulary.of)
         extractor = SlotExtractor(filler: filler)
         var frequency: [String: Double] = [:]
         for vocabulary in vocabularies {

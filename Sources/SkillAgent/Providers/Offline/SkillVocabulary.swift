@@ -1,4 +1,5 @@
 import SkillJSON
+import Synchronization
 
 /// What the offline planner knows about one tool for scored matching: the stems of its example
 /// utterances (weight 3), title (2), and description and enum values (1), and for each parameter the
@@ -63,6 +64,24 @@ struct SkillVocabulary: Sendable {
     /// The required parameters as the schema lists them, also ones it does not describe (which can then
     /// never be filled, so the tool is never called with a guess).
     let required: [String]
+    /// The examples and the title, parsed.
+    let templates: [UtteranceTemplate]
+    /// The parameters that take a date or a time.
+    let dateParameters: [DateParameter]
+
+    /// The vocabulary of `spec`, read once per process while the tool stays the same (a chat plans every
+    /// request over the same tools).
+    static func of(_ spec: ToolSpec) -> SkillVocabulary {
+        if let known = cache.withLock({ $0[spec.name] }), known.spec == spec { return known }
+        let vocabulary = SkillVocabulary(spec)
+        cache.withLock { cache in
+            if cache.count >= 4096 { cache.removeAll() }
+            cache[spec.name] = vocabulary
+        }
+        return vocabulary
+    }
+
+    private static let cache = Mutex<[String: SkillVocabulary]>([:])
 
     init(_ spec: ToolSpec) {
         self.spec = spec
@@ -97,6 +116,8 @@ struct SkillVocabulary: Sendable {
         }
         let required = tool.parameters["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
         self.required = required
+        self.templates = (tool.examples + (tool.title.isEmpty ? [] : [tool.title])).compactMap(UtteranceTemplate.init)
+        dateParameters = DateParameter.reading(spec)
         let templates = tool.examples.compactMap(UtteranceTemplate.init)
         slots = (properties ?? [:]).keys.sorted().map { name in
             let schema = properties?[name]

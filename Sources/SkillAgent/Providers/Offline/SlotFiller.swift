@@ -1,5 +1,6 @@
 import Foundation
 import SkillJSON
+import Synchronization
 
 /// Turns the words a template slot took into a JSON value of the parameter's type, reading the parameter's
 /// schema: `integer`, `number`, `boolean`, `enum`, strings with `format` `date`, `time` or `date-time`
@@ -96,10 +97,30 @@ struct SlotFiller: Sendable {
         }
     }
 
+    /// Whether `text` matches a schema `pattern` (a pattern that does not compile accepts everything).
     static func matches(_ text: String, pattern: String) -> Bool {
-        guard let regex = try? NSRegularExpression(pattern: pattern) else { return true }
+        guard let regex = compiled(pattern) else { return true }
         let range = NSRange(text.startIndex..., in: text)
         return regex.firstMatch(in: text, range: range) != nil
+    }
+
+    /// A compiled expression; immutable, so one may be shared by threads.
+    struct CompiledPattern: @unchecked Sendable {
+        let expression: NSRegularExpression
+    }
+
+    /// Patterns compiled once per process (the planner checks the same few schema patterns many times per
+    /// request); at most 256 are kept.
+    private static let patterns = Mutex<[String: CompiledPattern?]>([:])
+
+    static func compiled(_ pattern: String) -> NSRegularExpression? {
+        if let known = patterns.withLock({ $0[pattern] }) { return known?.expression }
+        let compiled = (try? NSRegularExpression(pattern: pattern)).map(CompiledPattern.init)
+        patterns.withLock { cache in
+            if cache.count >= 256 { cache.removeAll() }
+            cache[pattern] = compiled
+        }
+        return compiled?.expression
     }
 
     /// The user's calendar at `now`.
