@@ -52,7 +52,7 @@ import Testing
         // 10:00 today is past at 17:00, and no earlier step named another day.
         let plan = Self.planner.plan("add a 10:00 workout reminder", tools: Self.tools)
         #expect(plan.steps.isEmpty)
-        #expect(plan.unmapped.map(\.reason) == [.question(toolName: "reminders_add", parameter: "", text: "10:00", why: .past)])
+        #expect(plan.unmapped.map(\.reason) == [.question(toolName: "reminders_add", parameter: "", text: "10:00", why: .past(time: "10:00"))])
     }
 
     @Test func aLookUpThenAChangeIsOneSentence() {

@@ -60,6 +60,8 @@ import Testing
         let keywords: JSONValue = ["summary": "apples, pears", "keywords": [["keyword": "apples", "count": 2], ["keyword": "pears", "count": 1]]]
         #expect(Self.listing.lines(for: keywords, after: "Keywords: apples, pears.").isEmpty)
         #expect(Self.listing.lines(for: ["count": 0, "events": []], after: "0 events.").isEmpty)
+        let summary: JSONValue = ["summary": "A. B.", "sentences": ["A.", "B."], "sentence_indices": [0, 2], "original_sentences": 3]
+        #expect(Self.listing.lines(for: summary, after: "In 2 of 3 sentences: A. B.", template: "In {sentences.count} of …").isEmpty)
         #expect(Self.listing.lines(for: "just text", after: "x").isEmpty)
     }
 

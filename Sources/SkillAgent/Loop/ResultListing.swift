@@ -16,14 +16,17 @@ struct ResultListing: Sendable {
     /// Lines of a carried text shown before "… N more lines".
     var lineLimit = 12
 
-    /// The lines that list what `result` holds beyond `sentence` (its summary), each starting with "  - "
-    /// for an item or "  " for a line of text; empty when there is nothing more to say.
-    func lines(for result: JSONValue, after sentence: String) -> [String] {
+    /// The lines that list what `result` holds beyond `sentence` (its summary, from `template` when the skill
+    /// has one), each starting with "  - " for an item or "  " for a line of text; empty when there is
+    /// nothing more to say. Members the template names (`{sentences.count}`) are not listed again.
+    func lines(for result: JSONValue, after sentence: String, template: String? = nil) -> [String] {
         guard case .object(let object) = result else { return [] }
         var lines: [String] = []
         for (key, value) in object.members where !key.hasPrefix("_") {
+            if let template, ["{" + key + "}", "{" + key + ".", "{" + key + "|"].contains(where: template.contains) { continue }
             switch value {
-            case .array(let items) where !items.isEmpty:
+            // Numbers alone (indexes, counts) mean nothing listed.
+            case .array(let items) where !items.isEmpty && !items.allSatisfy({ $0.doubleValue != nil || $0.boolValue != nil }):
                 let shown = items.prefix(itemLimit).map(item)
                 // A list the sentence already names item by item ("Keywords: apples, pears", "Found 1 free slot,
                 // 09:30–12:00 on …") is not repeated.

@@ -62,7 +62,8 @@ struct FreeTextLocator {
         }
         var end = endBeforeTrailingValues(from: start)
         let dates = dateWords
-        while end > start, dates.contains(end - 1) { end -= 1 }
+        // Nor dates, nor the words an example puts after the text ("… on my calendar", "… as done").
+        while end > start + 1, dates.contains(end - 1) || (!explicit && slot.trailing.contains(words.cues[end - 1])) { end -= 1 }
         let kept = (start..<end).filter { !dates.contains($0) }.map { words.original[$0] }
         guard !kept.isEmpty, !Self.isPlaceholder(kept, vocabulary: vocabulary) else { return nil }
         return Span(consumed: leadIn(before: start)..<end, text: kept.joined(separator: " "), explicit: explicit)

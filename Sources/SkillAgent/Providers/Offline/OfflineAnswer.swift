@@ -32,9 +32,10 @@ struct OfflineAnswer {
             if let error = value?["error"], let message = error["message"]?.stringValue {
                 lines.append(("\(title) failed: \(message)", []))
             } else if let value {
-                if let sentence = ResultSummary.templated(value, template: specs[call.name]?.tool.summary, limit: 200) {
+                let template = specs[call.name]?.tool.summary
+                if let sentence = ResultSummary.templated(value, template: template, limit: 200) {
                     // The skill's own sentence says what it is; no title needed.
-                    lines.append((sentence, listing.lines(for: value, after: sentence)))
+                    lines.append((sentence, listing.lines(for: value, after: sentence, template: template)))
                     sentences += 1
                 } else {
                     let line = "\(title): \(ResultSummary.line(for: value, limit: 200))"
@@ -206,9 +207,9 @@ extension OfflineAnswer {
         case .needsTime:
             return "At what time \(text)? \(name) needs one time, not a part of the day, so I did not run it. "
                 + "Say it with a time, e.g. \"\(text) at 9am\"."
-        case .past:
-            return "\"\(text)\" today has already passed, so I did not run \(name). Did you mean tomorrow? Say "
-                + "\"tomorrow \(text)\", or a time later today."
+        case .past(let time):
+            return "\(time) today (\"\(text)\") has already passed, so I did not run \(name). Did you mean tomorrow? "
+                + "Say \"tomorrow at \(time)\", or a time later today."
         case .noParameter:
             let hint = spec.tool.examples.first.map { " Say it like: \"\($0)\"." } ?? ""
             return "I could not use \"\(text)\" in \(clause): \(name) takes no date or time, so I did not run it." + hint

@@ -50,8 +50,9 @@ struct OfflinePlan: Sendable, Equatable {
         case unreadable
         /// A part of the day ("tomorrow morning") where one time is needed.
         case needsTime
-        /// A time of day already past today, for a skill that changes something ("remind me at 9" at 17:00).
-        case past
+        /// A time of day already past today (`time`, "09:00"), for a skill that changes something ("remind me
+        /// at 9" at 17:00).
+        case past(time: String)
         /// The skill takes no date or time at all ("what time is it in Tokyo tomorrow").
         case noParameter
         /// The skill takes no time zone (a follow-up "and in Paris?" after "list my reminders").

@@ -50,6 +50,10 @@ struct SkillVocabulary: Sendable {
         var followedBy: Set<String>
         /// Parameters whose slot directly comes before this one in an example ("{time} {from_timezone}").
         var afterSlots: Set<String> = []
+        /// Cue forms of all the literal words after the slot in the examples ("as", "done" in "mark {title} as
+        /// done"; "in", "my", "calendar" in "put {title} in my calendar at {start}"): free text does not end
+        /// with them ("mark pay rent done" is about "pay rent").
+        var trailing: Set<String> = []
     }
 
     /// The tool it describes.
@@ -125,8 +129,10 @@ struct SkillVocabulary: Sendable {
             var after: Set<String> = []
             var followedBy: Set<String> = []
             var afterSlots: Set<String> = []
+            var trailing: Set<String> = []
             for template in templates {
                 for (index, piece) in template.pieces.enumerated() where piece == .slot(name) {
+                    for case .word(let word) in template.pieces[(index + 1)...] { trailing.insert(Self.cueForm(word)) }
                     if index > 0, case .word(let word) = template.pieces[index - 1] { before.insert(Self.cueForm(word)) }
                     if index > 0, case .slot(let previous) = template.pieces[index - 1] { afterSlots.insert(previous) }
                     guard index + 1 < template.pieces.count else { continue }
@@ -138,7 +144,7 @@ struct SkillVocabulary: Sendable {
             }
             return Slot(
                 name: name, schema: schema, kind: Self.kind(of: name, schema: schema), required: required.contains(name),
-                before: before, after: after, followedBy: followedBy, afterSlots: afterSlots)
+                before: before, after: after, followedBy: followedBy, afterSlots: afterSlots, trailing: trailing)
         }
     }
 

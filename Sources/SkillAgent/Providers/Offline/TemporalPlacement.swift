@@ -116,12 +116,13 @@ struct TemporalPlacement: Sendable {
         default: break
         }
         if writes, mention.offsetUnit == nil {
-            let past: Bool
             switch value {
-            case .instant(let day, let time), .times(let day?, let time, _): past = calendar.isPast(day, time)
-            default: past = false
+            case .instant(let day, let time) where calendar.isPast(day, time),
+                .times(let day?, let time, _) where calendar.isPast(day, time):
+                return .failure(Problem(parameter: "", text: mention.text, why: .past(time: String(time.text.prefix(5)))))
+            default:
+                break
             }
-            if past { return .failure(Problem(parameter: "", text: mention.text, why: .past)) }
         }
         return .success(value)
     }
