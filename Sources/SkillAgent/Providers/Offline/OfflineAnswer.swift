@@ -199,11 +199,10 @@ extension OfflineAnswer {
     func question(clause: String, toolName: String, parameter: String, text: String, why: OfflinePlan.DateQuestion) -> String {
         guard let spec = specs[toolName] else { return "I could not map \(clause) to any enabled skill." }
         let name = "\(Self.title(spec)) (\(spec.tool.skillID))"
-        let example = spec.tool.examples.first { $0.contains("{\(parameter)}") }.map { " Say it like: \"\($0)\"." } ?? ""
         switch why {
         case .unreadable:
             return "When should that be? I could not read \"\(text)\" as a date or time, so I did not run \(name). "
-                + "Say a day and a time, e.g. \"tomorrow at 9am\"." + example
+                + "Say a day and a time, e.g. \"tomorrow at 9am\"."
         case .needsTime:
             return "At what time \(text)? \(name) needs one time, not a part of the day, so I did not run it. "
                 + "Say it with a time, e.g. \"\(text) at 9am\"."
