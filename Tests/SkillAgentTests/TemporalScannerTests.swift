@@ -105,26 +105,14 @@ import Testing
         "past", "quarter", "tonight", "ago", "last", "later", "sometime", "due", "before", "by", "add", "event", "uptime",
     ]
 
-    /// A small deterministic generator (splitmix64).
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func randomRequestsPlanOnlyValidArguments() async throws {
         let tools = try await BuiltSkills.tools()
         let schemas = try Dictionary(uniqueKeysWithValues: tools.map { ($0.name, try Schema(compiling: $0.tool.parameters)) })
         let planner = OfflinePlannerCorpusTests.planner
-        var generator = Generator(state: 29)
+        var generator = SeededGenerator(seed: 29)
         for _ in 0..<600 {
-            let count = Int(generator.next() % 12) + 1
-            let sentence = (0..<count).map { _ in Self.words[Int(generator.next() % UInt64(Self.words.count))] }.joined(separator: " ")
+            let count = generator.below(12) + 1
+            let sentence = (0..<count).map { _ in generator.pick(Self.words) }.joined(separator: " ")
             let plan = planner.plan(sentence, tools: tools)
             for step in plan.steps {
                 let errors = schemas[step.toolName]?.validate(step.arguments) ?? []
