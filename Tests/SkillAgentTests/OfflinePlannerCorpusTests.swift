@@ -26,6 +26,8 @@ import Testing
         case calls([Call])
         /// No call; a question back (or "I could not …") about this tool.
         case question(tool: String)
+        /// No call, and said so ("I could not map …"): no bundled skill serves it.
+        case nothing
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -180,6 +182,9 @@ import Testing
             sentence: "list my events from tuesday to thursday",
             outcome: call("calendar_list_events", ["from": "2026-12-01", "to": "2026-12-03"])),
         Case(
+            sentence: "next week, what's on my calendar?",
+            outcome: call("calendar_list_events", ["from": "2026-12-07", "to": "2026-12-13"])),
+        Case(
             sentence: "add a team lunch to my calendar on december 10 at 12:30",
             outcome: call("calendar_create_event", ["title": "team lunch", "start": "2026-12-10T12:30:00+01:00"])),
     ]
@@ -230,7 +235,14 @@ import Testing
             ])),
     ]
 
-    static let all = issue + clock + sysinfo + text + files + calendar + reminders + multiStep
+    /// A date alone, or what no bundled skill does: no call, said plainly.
+    static let none: [Case] = [
+        Case(sentence: "in the morning", outcome: .nothing), Case(sentence: "next weekend", outcome: .nothing),
+        Case(sentence: "cancel my dentist appointment", outcome: .nothing),
+        Case(sentence: "how much free disk space do I have", outcome: .nothing),
+    ]
+
+    static let all = issue + clock + sysinfo + text + files + calendar + reminders + multiStep + none
 
     /// Monday 2026-11-30 16:00 UTC, in Europe/Berlin.
     static let now = Date(timeIntervalSince1970: 1_796_054_400)
@@ -246,6 +258,8 @@ import Testing
                 got.count == calls.count && zip(got, calls).allSatisfy { $0.tool == $1.tool && $0.arguments == $1.arguments }
             if same && plan.unmapped.isEmpty { return nil }
             return "expected \(calls), got \(got), unmapped \(plan.unmapped)"
+        case .nothing:
+            return plan.steps.isEmpty && !plan.unmapped.isEmpty ? nil : "expected no call, got \(plan)"
         case .question(let tool):
             guard plan.steps.isEmpty, let reason = plan.unmapped.first?.reason else {
                 return "expected a question about \(tool), got \(plan.steps.map { Call(tool: $0.toolName, arguments: $0.arguments) })"

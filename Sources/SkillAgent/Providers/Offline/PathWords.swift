@@ -53,7 +53,9 @@ enum PathWords {
         let lowered = word.lowercased()
         // "my documents" is the root only where a path is expected ("in my documents"): not recognisable alone.
         if folder, owned, rootNames.contains(lowered) { return (.null, false) }
+        // A word that says when ("morning", "friday") names no folder.
         guard !WordNormalizer.stopWords.contains(lowered), !kindWords.contains(lowered), !word.allSatisfy(\.isNumber),
+            !TemporalResidue.timeWords.contains(lowered),
             word.first.map({ $0.isLetter || $0.isNumber || "._~/".contains($0) }) == true
         else { return nil }
         let slash = word.contains("/")
