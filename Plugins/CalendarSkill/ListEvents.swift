@@ -38,10 +38,10 @@ struct ListEvents: Skill {
             "limit": .integer("Most events to return (default 100)", minimum: 1, maximum: 1000),
         ], required: [])
     let timeout = 10.0
-    let summary: String? = "{count} events between {from} and {to}."
+    let summary: String? = "{count|event|events} between {from} and {to}."
     let examples = [
         "what is in my calendar {from}", "list my events from {from} to {to}", "show my calendar for {from}",
-        "what meetings do I have {from}", "list calendar events", "what is on my schedule {from}",
+        "what meetings do I have {from}", "list calendar events", "what is on my schedule {from}", "what do I have {from}",
     ]
 
     func execute(_ arguments: Arguments, context: SkillContext) async throws -> Output {

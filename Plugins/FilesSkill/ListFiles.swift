@@ -42,7 +42,7 @@ struct ListFiles: Skill {
             "max_entries": .integer("The most entries to return (default 200)", minimum: 1, maximum: 5000),
         ], required: [])
     let timeout = 10.0
-    let summary: String? = "{count} entries in {path}."
+    let summary: String? = "{count|entry|entries} in {path}."
     let examples = [
         "list the files in {path}", "what is in the folder {path}", "show my files",
         "list my documents", "which files are in {path}", "list everything in {path} recursively",

@@ -85,7 +85,7 @@ struct SearchFiles: Skill {
             "max_seconds": .number("The longest the search may run, in seconds (default 5)", minimum: 0.1, maximum: 25),
         ], required: [])
     let timeout = 30.0
-    let summary: String? = "{count} match(es) after looking at {files_scanned} file(s)."
+    let summary: String? = "{count|match|matches} after looking at {files_scanned|file|files}."
     let examples = [
         "find files named {name}", "search my files for {contains}", "which files mention {contains}",
         "find {name} files in {path}", "search for {contains} in {path}", "find files matching {regex}",

@@ -30,7 +30,7 @@ struct ListReminders: Skill {
             "limit": .integer("Most reminders to return (default 100)", minimum: 1, maximum: 1000),
         ], required: [])
     let timeout = 10.0
-    let summary: String? = "{count} {status} reminders."
+    let summary: String? = "{count|reminder|reminders} ({status})."
     let examples = [
         "list my reminders", "what are my reminders", "show my {status} reminders", "what is due before {due_before}",
         "list reminders due before {due_before}", "what do I have to do",

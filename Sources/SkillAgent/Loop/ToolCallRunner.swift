@@ -47,11 +47,12 @@ struct ToolCallRunner: Sendable {
     /// Runs one call and returns its tool message.
     func run(_ call: ToolCall, emit: @escaping @Sendable (AgentEvent) -> Void) async -> ChatMessage {
         let skillID = names.skillID(for: call.name)
+        // An instruction skill's activation is shown and recorded under that skill's id.
+        let shownID = InstructionTools.activatedSkill(in: call, skillID: skillID) ?? skillID
         var info = SkillCallInfo(
-            callID: call.id, toolName: call.name, skillID: InstructionTools.activatedSkill(in: call, skillID: skillID) ?? skillID,
-            argumentsText: call.argumentsText,
+            callID: call.id, toolName: call.name, skillID: shownID, argumentsText: call.argumentsText,
             summaryTemplate: skillID.flatMap { toolsByID[$0]?.summary })
-        var recording = CallRecording(configuration: configuration, call: call, skillID: skillID, tool: skillID.flatMap { toolsByID[$0] })
+        var recording = CallRecording(configuration: configuration, call: call, skillID: shownID, tool: skillID.flatMap { toolsByID[$0] })
         info.replayed = recording.replayedResult != nil
         emit(.skillStarted(info))
         recording.start()

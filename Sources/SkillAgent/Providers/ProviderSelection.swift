@@ -92,11 +92,14 @@ extension ProviderSelection {
     /// The provider this selection names. The API key is read here, from `OPENAI_API_KEY` (or
     /// `ANTHROPIC_API_KEY`) in `environment`, and goes nowhere but the request's key header; streaming
     /// follows `SKILLHOST_STREAM` (``ProviderSelection/streams(environment:)``; ``resolve`` refused a bad value).
-    public func makeProvider(environment: [String: String]) -> any ModelProvider {
+    /// The offline planner names the `disabledSkills` a request asks for.
+    public func makeProvider(
+        environment: [String: String], disabledSkills: @escaping @Sendable () -> [DisabledSkill] = { [] }
+    ) -> any ModelProvider {
         let stream = (try? Self.streams(environment: environment)) ?? true
         switch self {
         case .offline:
-            return OfflineProvider()
+            return OfflineProvider(disabledSkills: disabledSkills)
         case .openAI(let baseURL, let model):
             let key = environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
             return OpenAIProvider(configuration: OpenAIConfiguration(baseURL: baseURL, model: model, apiKey: key, stream: stream))

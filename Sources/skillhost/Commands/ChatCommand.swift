@@ -2,6 +2,7 @@ import Foundation
 import SkillAgent
 import SkillHostCore
 import SkillJSON
+import Synchronization
 
 /// `skillhost chat [PROMPT]`: talk to an agent that uses the enabled skills.
 enum ChatCommand: Command {
@@ -90,7 +91,8 @@ enum ChatCommand: Command {
             paths: paths, helperExecutable: HostOptions.helperExecutable, diagnostics: diagnostics,
             pluginOutput: HostOptions.pluginOutput(parsed))
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
-        let provider = selection.makeProvider(environment: environment)
+        let skills = HostSkillBackend(host: host)
+        let provider = selection.makeProvider(environment: environment, disabledSkills: { skills.disabledSkills() })
         let session = try ChatSession.open(parsed, host: host, model: provider.name, environment: environment, warn: renderer.warn)
         ErrorReporter.printError("chat: " + session.notice)
         var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: session.id)
@@ -141,17 +143,18 @@ enum ChatCommand: Command {
         return ExitCode.success
     }
 
-    /// Runs one turn, rendering its events; returns its failure, if any.
+    /// Runs one turn, rendering its events; returns its failure, if any. The turn runs in this task, so
+    /// Ctrl-C (which cancels it) returns only once the turn has recorded how it ended.
     private static func turn(_ agent: Agent, _ text: String, _ renderer: ChatRenderer) async -> AgentError? {
-        var failure: AgentError?
-        for await event in agent.send(text) {
+        let failure = Mutex<AgentError?>(nil)
+        await agent.runTurn(text) { event in
             renderer.render(event)
-            if case .turnFailed(let error) = event { failure = error }
+            if case .turnFailed(let error) = event { failure.withLock { $0 = error } }
         }
         renderer.finishTurn()
-        // A cancelled consumer stops reading before the turn reports its end.
-        if failure == nil, Task.isCancelled { failure = AgentError(.cancelled, "the turn was cancelled") }
-        return failure
+        let ended = failure.withLock { $0 }
+        if ended == nil, Task.isCancelled { return AgentError(.cancelled, "the turn was cancelled") }
+        return ended
     }
 
     private static func outputMode(json: Bool, environment: [String: String]) -> ChatRenderer.Mode {
