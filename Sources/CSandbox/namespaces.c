@@ -278,12 +278,14 @@ int skh_namespaces_enter_early(int network, long process_limit) {
     return early_bits;
 }
 
-/* The value of `--nproc N` among the words, or 0. */
-static long process_limit_of(int argc, char **argv) {
-    for (int i = 2; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--nproc") == 0) return strtol(argv[i + 1], NULL, 10);
+long skh_process_limit_of(int argc, char **argv) {
+    long limit = 0;
+    int processes = 0;
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--nproc") == 0) limit = strtol(argv[i + 1], NULL, 10);
+        if (strcmp(argv[i], "--sb-procs") == 0) processes = strcmp(argv[i + 1], "1") == 0;
     }
-    return 0;
+    return processes ? limit : 0;
 }
 
 void skh_record_namespaces_from_helper(const char *state) {
@@ -315,7 +317,7 @@ __attribute__((constructor(101))) static void skh_enter_namespaces_at_start(int 
     }
     if (!wanted) return;
     if (skh_die_with_parent() != 0) return;
-    skh_namespaces_enter_early(0, process_limit_of(argc, argv));
+    skh_namespaces_enter_early(0, skh_process_limit_of(argc, argv));
 }
 
 int skh_mount_namespace_proc(long process_limit) {

@@ -243,20 +243,29 @@ struct SandboxAttackTests {
         try TestPackage.write(
             (exports + ["'\(try TestPackage.skillhostBinary())' call attack.run '\(arguments.serialized())'", "echo call-ended"]).joined(separator: "\n") + "\n",
             to: world.root + "/call.sh")
-        let session = "skh-\(UUID().uuidString.prefix(8))"
-        let tmux = "/usr/bin/tmux"
-        #expect(try TestProcess.run(tmux, ["new-session", "-d", "-s", session, "-x", "200", "-y", "50", "bash --norc --noprofile"]).status == 0)
-        defer { _ = try? TestProcess.run(tmux, ["kill-session", "-t", session]) }
-        _ = try TestProcess.run(tmux, ["send-keys", "-t", session, "sh \(world.root)/call.sh", "Enter"])
+        // tmux's server outlives the command that starts it: started through Foundation's Process it would keep
+        // the socket Process watches for the child's end, and the wait would never return. So: posix_spawn.
+        let server = "skh-\(UUID().uuidString.prefix(8))"
+        let screenFile = world.root + "/screen.txt"
+        func tmux(_ arguments: [String]) -> Int32 {
+            TestProcess.runLeavingDaemons(["/usr/bin/tmux", "-L", server] + arguments)
+        }
+        func screenNow() -> String {
+            _ = TestProcess.runLeavingDaemons(["/bin/sh", "-c", "/usr/bin/tmux -L \(server) capture-pane -p -t main > \(screenFile)"])
+            return (try? String(contentsOfFile: screenFile, encoding: .utf8)) ?? ""
+        }
+        #expect(tmux(["new-session", "-d", "-s", "main", "-x", "200", "-y", "50", "bash --norc --noprofile"]) == 0)
+        defer { _ = tmux(["kill-server"]) }
+        _ = tmux(["send-keys", "-t", "main", "sh \(world.root)/call.sh", "Enter"])
         var screen = ""
         for _ in 0..<300 where !screen.contains("call-ended") {
             usleep(20_000)
-            screen = (try? TestProcess.run(tmux, ["capture-pane", "-p", "-t", session]).stdout) ?? ""
+            screen = screenNow()
         }
         #expect(screen.contains("call-ended"), "the call did not finish: \(screen)")
         // Give the shell time to read and run whatever was pushed into its input.
         usleep(700_000)
-        screen = (try? TestProcess.run(tmux, ["capture-pane", "-p", "-t", session]).stdout) ?? screen
+        screen = screenNow()
         #expect(screen.contains("\"escaped\": false"), "\(screen)")
         #expect(!FileManager.default.fileExists(atPath: marker), "the user's shell ran a command the plugin typed: \(screen)")
     }
@@ -277,6 +286,19 @@ struct SandboxAttackTests {
             Issue.record("a control byte \(byte) reached the terminal")
         }
         #expect(!verbose.stderr.contains("pwned-title"), "an escape sequence's text reached the terminal")
+    }
+
+    @Test("inspect names the layers that hold on this machine: namespaces first, or why not", arguments: AttackWorld.Identity.allCases)
+    func inspectNamesTheLayers(_ identity: AttackWorld.Identity) throws {
+        let world = try Self.world(identity, .c)
+        let both = try world.skillhost(["inspect", "attack"])
+        #expect(both.stdout.contains("layers:      namespaces (user, PID, mount, IPC; a /proc of its own), Landlock ABI"), "\(both.stdout)")
+        let json = try JSONValue(parsing: try world.skillhost(["inspect", "attack", "--json"]).stdout)
+        #expect(json["sandbox"]?["layers"]?["namespaces"] == true && json["sandbox"]?["layers"]?["private_proc"] == true, "\(json)")
+        let second = try world.skillhost(["inspect", "attack"], environment: [KernelSandbox.namespacesVariable: "off"])
+        #expect(second.stdout.contains("layers:      no namespaces (turned off by SKILLHOST_SANDBOX_NAMESPACES=off), Landlock ABI"), "\(second.stdout)")
+        try world.registry(#"{"version": 1, "plugins": {"attack": {"sandbox": "off"}}}"#)
+        #expect(try world.skillhost(["inspect", "attack"]).stdout.contains("layers:      none: sandbox off in the registry"))
     }
 
     @Test("a host variable reaches a plugin only once the user granted it")

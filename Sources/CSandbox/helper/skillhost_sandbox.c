@@ -4,7 +4,7 @@
  *   skillhost-sandbox -- PROGRAM [ARGUMENT ...]
  *
  * Makes a user namespace (the caller's own uid and gid mapped), a PID namespace with a /proc of its own (its
- * pid_max from the program's `--nproc N`, at least 301), a mount and an IPC namespace; forks the namespace's
+ * pid_max from the program's `--nproc N` when it has `--sb-procs 1`, at least 301), a mount and an IPC namespace; forks the namespace's
  * init and the child that execs PROGRAM; stays outside as its supervisor (signals forwarded, the namespace
  * killed when the program ends, and the program's exit status or signal passed on as its own). Where the
  * kernel refuses a user namespace it execs PROGRAM directly. Either way PROGRAM finds what was made in
@@ -36,10 +36,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: skillhost-sandbox -- /ABSOLUTE/PROGRAM [ARGUMENT ...] (started by skillhost)\n");
         return 2;
     }
-    long limit = 0;
-    for (int i = first + 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--nproc") == 0) limit = strtol(argv[i + 1], NULL, 10);
-    }
+    long limit = skh_process_limit_of(argc - first, argv + first);
     /* The program dies with skillhost: this process arms the signal, and the namespace's processes follow it. */
     if (skh_die_with_parent() != 0) return 127;
     skh_namespaces_exec(argv + first, limit);

@@ -90,6 +90,10 @@ int skh_namespaces_enter(int network, long process_limit, char *error, size_t er
  */
 int skh_namespaces_enter_early(int network, long process_limit);
 
+/** The PID namespace's process limit a worker's command line asks for: `--nproc N` when `--sb-procs 1` (threads
+ * count against pid_max too, so a plugin that may not start processes keeps the kernel's), else 0. */
+long skh_process_limit_of(int argc, char **argv);
+
 /** The environment variable skillhost-sandbox sets for the program it starts: "BITS:REASON" (what
  * skh_namespaces_enter returned, and why not). Read and removed by a constructor before `main`. */
 #define SKH_NAMESPACES_STATE_VARIABLE "SKILLHOST_SANDBOX_STATE"

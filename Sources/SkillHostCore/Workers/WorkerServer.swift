@@ -62,7 +62,8 @@ public enum WorkerServer {
         signal(SIGXFSZ, SIG_IGN)
         // 4. Limits before any plugin code runs.
         do {
-            try limits.apply(countsOwnProcesses: WorkerSandbox.inUserNamespace)
+            // The process limit counts threads too: it applies only to a plugin that may start processes.
+            try limits.apply(countsOwnProcesses: WorkerSandbox.inUserNamespace && sandbox?.processes == true)
         } catch {
             return fail(channel, error.message)
         }
