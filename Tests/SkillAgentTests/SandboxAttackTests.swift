@@ -29,12 +29,12 @@ struct SandboxAttackTests {
     /// Runs `<plugin>.<skill>` with `arguments` through `frontEnd` in `world`; the skill's result.
     static func attack(
         _ world: AttackWorld, _ plugin: AttackPlugins.Kind, via frontEnd: FrontEnd, skill: String = "all",
-        arguments: JSONValue, environment: [String: String] = [:]
+        arguments: JSONValue, environment: [String: String] = [:], binary: String? = nil
     ) throws -> JSONValue {
         let id = "\(plugin.pluginID).\(skill)"
         switch frontEnd {
         case .call:
-            let run = try world.skillhost(["call", id, arguments.serialized()], environment: environment)
+            let run = try world.skillhost(["call", id, arguments.serialized()], environment: environment, binary: binary)
             guard run.status == 0 else { throw TestFailure("call \(id) exited \(run.status): \(run.stderr)") }
             return try JSONValue(parsing: run.stdout)
         case .chat:
@@ -47,7 +47,7 @@ struct SandboxAttackTests {
             defer { server.stop() }
             let run = try world.skillhost(
                 ["chat", "--json", "--yes", "--provider", "openai", "--base-url", server.baseURL, "--model", "m", "attack"],
-                environment: environment)
+                environment: environment, binary: binary)
             let events = run.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
             guard let result = events.first(where: { $0["event"] == "skillSucceeded" && $0["skill"]?.stringValue == id })?["result"] else {
                 throw TestFailure("chat did not run \(id) (exit \(run.status)): \(run.stderr)\n\(run.stdout.prefix(2000))")
@@ -59,7 +59,7 @@ struct SandboxAttackTests {
                 #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
                 #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"\#(id)","arguments":\#(arguments.serialized())}}"#,
             ]
-            let run = try world.skillhost(["mcp"], environment: environment, stdin: requests.joined(separator: "\n") + "\n")
+            let run = try world.skillhost(["mcp"], environment: environment, stdin: requests.joined(separator: "\n") + "\n", binary: binary)
             let replies = run.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
             guard let reply = replies.first(where: { $0["id"] == 2 }), let structured = reply["result"]?["structuredContent"] else {
                 throw TestFailure("mcp did not answer the call (exit \(run.status)): \(run.stderr)\n\(run.stdout.prefix(2000))")
@@ -119,6 +119,26 @@ struct SandboxAttackTests {
         #expect(world.victimState() == before)
         #expect(world.plantedFiles().isEmpty)
         #expect(world.datagramsReceived() == 0)
+    }
+
+    @Test("without skillhost-sandbox beside skillhost, a worker makes its namespaces itself: the same attempts fail")
+    func namespacesWithoutTheHelper() throws {
+        let world = try Self.world(.user, .c)
+        // A copy of skillhost in a folder of its own, without the program that usually makes the namespaces.
+        let folder = world.root + "/bin"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try TestPackage.skillhostBinary(), toPath: folder + "/skillhost")
+        try world.own(folder)
+        chmod(folder, 0o755)
+        // `call` adopts a spare it forked (which makes them right after the fork); `mcp` spawns its worker (which
+        // makes them in a constructor, before main).
+        for frontEnd in [FrontEnd.call, .mcp] {
+            let result = try Self.attack(world, .c, via: frontEnd, arguments: world.worldArguments, binary: folder + "/skillhost")
+            #expect(Self.escaped(result).isEmpty, "\(frontEnd): got through: \(Self.escaped(result))")
+            // proc_others fails only inside a PID namespace with a /proc of its own: the layer is there.
+            let proc = result["results"]?.arrayValue?.first { $0["attempt"] == "proc_others" }
+            #expect(proc?["escaped"] == false && proc?["errno"] == .int(Int64(ENOENT)), "\(frontEnd): \(proc ?? .null)")
+        }
     }
 
     @Test("with the sandbox off the same attempts get through (the suite can fail)", arguments: AttackWorld.Identity.allCases)
