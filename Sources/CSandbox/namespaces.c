@@ -217,7 +217,7 @@ static void format_state(char *out, size_t size, int value, const char *reason) 
     out[at] = 0;
 }
 
-int skh_namespaces_exec(char *const argv[], long process_limit) {
+int skh_namespaces_exec(char *const argv[], long process_limit, int namespaces, int (*prepare)(void *, int), void *context) {
     extern char **environ;
     /* The program's environment: this one plus SKILLHOST_SANDBOX_STATE, whose text the child fills in. */
     size_t count = 0;
@@ -234,10 +234,12 @@ int skh_namespaces_exec(char *const argv[], long process_limit) {
     envp[kept] = NULL;
     char reason[256] = {0};
     int alive[2];
-    pid_t init = make_namespaces(0, alive, reason, sizeof reason);
+    pid_t init = namespaces ? make_namespaces(0, alive, reason, sizeof reason) : 0;
+    if (!namespaces) snprintf(reason, sizeof reason, "not asked for");
     if (init <= 0) {
-        /* Refused (or failed half way): the program runs here, and learns why from the state. */
+        /* Refused (or failed half way, or not asked for): the program runs here, and learns why from the state. */
         format_state(state, sizeof state, (int)init, reason);
+        if (prepare && prepare(context, 0) != 0) _exit(126);
         execve(argv[0], argv, envp);
         return -1;
     }
@@ -254,6 +256,7 @@ int skh_namespaces_exec(char *const argv[], long process_limit) {
         int bits = namespace_bits(0);
         if (skh_mount_namespace_proc(process_limit)) bits |= SKH_NS_PROC;
         format_state(state, sizeof state, bits, "");
+        if (prepare && prepare(context, bits) != 0) _exit(126);
         execve(argv[0], argv, envp);
         _exit(127);
     }
