@@ -25,6 +25,20 @@ public struct ContentLine: Sendable, Equatable {
     /// The physical lines read from the file (joined by CRLF), written back as they were while unchanged.
     public private(set) var originalFolded: String?
 
+    /// A line read from a file that is not a content line (no ':' before the value, a character that no
+    /// name may hold): kept so that a rewrite writes it back byte for byte, matched by no property name.
+    public init(unreadable text: String, line: Int, folded: String? = nil) {
+        self.name = ""
+        self.parameters = []
+        self.value = ""
+        self.line = line
+        self.original = text
+        self.originalFolded = folded
+    }
+
+    /// Whether this is a line kept as read because it is not a content line (see ``init(unreadable:line:folded:)``).
+    public var isUnreadable: Bool { name.isEmpty }
+
     /// A property built in memory.
     public init(_ name: String, _ parameters: [Parameter] = [], value: String) {
         self.name = name.uppercased()
@@ -61,9 +75,73 @@ public struct ContentLine: Sendable, Equatable {
     /// Reads one unfolded content line.
     /// - Throws: ``ICalendarError`` with the line and the column of the first character that does not fit.
     public init(parsing text: String, line: Int, folded: String? = nil) throws(ICalendarError) {
+        try self.init(reading: Array(text.utf8), original: text, line: line, folded: folded)
+    }
+
+    /// Reads one unfolded content line as calendar programs write it when they are careless: strictly
+    /// first, then with the spaces and tabs around the name's and parameters' delimiters (`-`, `;`, `=`,
+    /// `,`, `:` before the value, outside quotes) left out, as `REFRESH - INTERVAL; VALUE = DURATION:P2D`
+    /// (Python's `icalendar` reads it so too). The line keeps its text as read either way, so a rewrite
+    /// writes it back unchanged.
+    /// - Throws: the strict reading's ``ICalendarError`` when neither reading fits.
+    public init(leniently text: String, line: Int, folded: String? = nil) throws(ICalendarError) {
+        do {
+            try self.init(parsing: text, line: line, folded: folded)
+        } catch {
+            guard let squeezed = ContentLine.withoutSpacesAroundDelimiters(Array(text.utf8)),
+                let reading = try? ContentLine(reading: squeezed, original: text, line: line, folded: folded)
+            else { throw error }
+            self = reading
+        }
+    }
+
+    /// The bytes before the value without the spaces and tabs that surround a delimiter (outside quotes);
+    /// nil when there are none.
+    static func withoutSpacesAroundDelimiters(_ bytes: [UInt8]) -> [UInt8]? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        func isDelimiter(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "-") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "=")
+                || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":")
+        }
+        var result: [UInt8] = []
+        var quoted = false
+        var changed = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if quoted {
+                if byte == UInt8(ascii: "\"") { quoted = false }
+                result.append(byte)
+            } else if byte == UInt8(ascii: "\"") {
+                quoted = true
+                result.append(byte)
+            } else if isSpace(byte) {
+                var end = index
+                while end < bytes.count, isSpace(bytes[end]) { end += 1 }
+                let before = result.last.map(isDelimiter) ?? true
+                let after = end < bytes.count && isDelimiter(bytes[end])
+                if before || after {
+                    changed = true
+                } else {
+                    result.append(contentsOf: bytes[index..<end])
+                }
+                index = end
+                continue
+            } else if byte == UInt8(ascii: ":") {
+                // The value starts here: it is kept as written.
+                result.append(contentsOf: bytes[index...])
+                break
+            } else {
+                result.append(byte)
+            }
+            index += 1
+        }
+        return changed ? result : nil
+    }
+
+    private init(reading bytes: [UInt8], original text: String, line: Int, folded: String?) throws(ICalendarError) {
         // Names, parameters and the separators are ASCII, so the line is read as UTF-8 bytes; values are
         // decoded once each. Columns count bytes, which is characters for the ASCII part before the value.
-        let bytes = Array(text.utf8)
         var index = 0
         func fail(_ message: String, _ remedy: String) -> ICalendarError {
             ICalendarError(line: line, column: index + 1, message: message, remedy: remedy)
