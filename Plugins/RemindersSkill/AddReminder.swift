@@ -70,16 +70,18 @@ struct AddReminder: Skill {
             return true
         }
         let (document, zones) = try settings.read()
-        guard let component = document.component("VTODO", uid: uid), let todo = try? ICalTodo(component) else {
+        guard let component = document.component("VTODO", uid: uid) else {
             throw SkillError.failed(message: "the reminder \(uid) is not in \(settings.store.path) after writing it",
                                     remedy: "check that nothing else rewrites the file, then retry")
         }
+        let todo = ICalTodo(component)
         let shown = settings.output(todo, zones: zones)
         var dueText = "with no due date"
         if let value = todo.due {
             if value.isDate {
                 dueText = "due \(value.local.dateText)"
-            } else if let instant = try? zones.instant(value, line: 0) {
+            } else {
+                let instant = zones.instant(value)
                 let local = settings.zone.local(atUTC: instant)
                 dueText = "due \(local.dateText) at \(ISOTimeText.clock(instant, in: settings.zone))"
             }

@@ -8,9 +8,9 @@ import Testing
                      floating: any ZoneRules = FixedOffsetZone.utc) throws -> [String] {
         let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x\n\(body)\nEND:VEVENT\nEND:VCALENDAR\n"
         let document = try ICalendarDocument(parsing: text)
-        let zones = try ICalZoneCatalog(document: document, floating: floating)
+        let zones = ICalZoneCatalog(document: document, floating: floating)
         let range = try instant(from)..<instant(to)
-        return try document.occurrences(in: range, zones: zones).map { "\($0.localStart)" }
+        return document.occurrences(in: range, zones: zones).map { "\($0.localStart)" }
     }
 
     func instant(_ text: String) throws -> Int64 {
@@ -53,8 +53,8 @@ import Testing
             END:VCALENDAR
             """
         let document = try ICalendarDocument(parsing: text)
-        let zones = try ICalZoneCatalog(document: document, floating: Self.utc)
-        let found = try document.occurrences(in: 0..<4_000_000_000, zones: zones)
+        let zones = ICalZoneCatalog(document: document, floating: Self.utc)
+        let found = document.occurrences(in: 0..<4_000_000_000, zones: zones)
         // CEST (+2) until 25 October, CET (+1) after.
         #expect(found.map { CivilDateTime(secondsSinceEpoch: $0.start).description } == [
             "2026-10-19T07:00:00", "2026-10-26T08:00:00", "2026-11-02T08:00:00",
@@ -65,8 +65,8 @@ import Testing
     @Test func allDayEventsLastTheirDays() throws {
         let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:d\nDTSTART;VALUE=DATE:20261224\nDTEND;VALUE=DATE:20261226\nEND:VEVENT\nEND:VCALENDAR\n"
         let document = try ICalendarDocument(parsing: text)
-        let zones = try ICalZoneCatalog(document: document, floating: FixedOffsetZone(identifier: "X", seconds: 3600))
-        let found = try #require(try document.occurrences(in: 0..<4_000_000_000, zones: zones).first)
+        let zones = ICalZoneCatalog(document: document, floating: FixedOffsetZone(identifier: "X", seconds: 3600))
+        let found = try #require(document.occurrences(in: 0..<4_000_000_000, zones: zones).first)
         #expect(found.event.start.isDate)
         #expect(found.end - found.start == 2 * 86_400)
         #expect(CivilDateTime(secondsSinceEpoch: found.start).description == "2026-12-23T23:00:00")
@@ -90,19 +90,22 @@ import Testing
             END:VCALENDAR
             """
         let document = try ICalendarDocument(parsing: text)
-        let zones = try ICalZoneCatalog(document: document, floating: Self.utc)
-        let found = try document.occurrences(in: 0..<4_000_000_000, zones: zones)
+        let zones = ICalZoneCatalog(document: document, floating: Self.utc)
+        let found = document.occurrences(in: 0..<4_000_000_000, zones: zones)
         #expect(found.map { "\($0.localStart) \($0.event.summary ?? "")" } == [
             "2026-12-01T09:00:00 Standup", "2026-12-02T11:00:00 Standup (moved)", "2026-12-03T09:00:00 Standup",
         ])
     }
 
-    @Test func unknownFrequencyIsAnErrorWithAFix() throws {
-        #expect {
-            try occurrences("DTSTART:20261201T090000Z\nRRULE:FREQ=FORTNIGHTLY")
-        } throws: { error in
-            (error as? ICalendarError).map { $0.line == 5 && $0.remedy.contains("WEEKLY") } ?? false
-        }
+    @Test func unreadableRuleListsTheEventOnceAndSaysSo() throws {
+        let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x\nDTSTART:20261201T090000Z\nRRULE:FREQ=FORTNIGHTLY\nEND:VEVENT\nEND:VCALENDAR\n"
+        let document = try ICalendarDocument(parsing: text)
+        var warnings: [String] = []
+        let found = document.occurrences(
+            in: 0..<4_000_000_000, zones: ICalZoneCatalog(document: document, floating: Self.utc), warnings: &warnings)
+        #expect(found.map { "\($0.localStart)" } == ["2026-12-01T09:00:00"])
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("line 5: skipped RRULE FREQ=FORTNIGHTLY is not a frequency; use DAILY, WEEKLY") == true)
     }
 
     @Test func durationsReadAndWrite() {
