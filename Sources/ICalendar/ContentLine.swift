@@ -84,14 +84,14 @@ public struct ContentLine: Sendable, Equatable {
     /// (Python's `icalendar` reads it so too). The line keeps its text as read either way, so a rewrite
     /// writes it back unchanged.
     /// - Throws: the strict reading's ``ICalendarError`` when neither reading fits.
-    public init(leniently text: String, line: Int, folded: String? = nil) throws(ICalendarError) {
+    public static func leniently(_ text: String, line: Int, folded: String? = nil) throws(ICalendarError) -> ContentLine {
         do {
-            try self.init(parsing: text, line: line, folded: folded)
+            return try ContentLine(parsing: text, line: line, folded: folded)
         } catch {
             guard let squeezed = ContentLine.withoutSpacesAroundDelimiters(Array(text.utf8)),
                 let reading = try? ContentLine(reading: squeezed, original: text, line: line, folded: folded)
             else { throw error }
-            self = reading
+            return reading
         }
     }
 

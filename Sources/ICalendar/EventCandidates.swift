@@ -50,6 +50,7 @@ extension ICalEvent {
         overlapping range: Range<Int64>, zones: ICalZoneCatalog, bounded: Bool, warning: inout String?,
         alone: Bool = false
     ) -> [EventCandidate] {
+        if alone || (rules.isEmpty && extraDates.isEmpty && extraPeriods.isEmpty), isClearlyOutside(range) { return [] }
         let carriedLimit = bounded ? ICalEvent.carriedOccurrenceLimit : Int.max
         var cut: CivilDateTime?
         defer {
@@ -146,6 +147,24 @@ extension ICalEvent {
             result.append(item)
         }
         return result.sorted { $0.start < $1.start }
+    }
+
+    /// Whether the event's one occurrence (DTSTART to DTEND, or its DURATION) lies so far outside `range`
+    /// that no zone brings it in: wall-clock times are compared with three days to spare (no zone is a day
+    /// and a half off UTC), so most events of a large file are passed over without zone arithmetic.
+    private func isClearlyOutside(_ range: Range<Int64>) -> Bool {
+        let slack: Int64 = 3 * 86_400
+        let begin = start.local.secondsSinceEpoch
+        var finish = begin
+        if let end {
+            finish = max(finish, end.local.secondsSinceEpoch)
+            if end.local.secondsSinceEpoch < begin { return end.local.secondsSinceEpoch > range.upperBound + slack }
+        } else if let duration {
+            finish += Int64(duration.days) * 86_400 + Int64(max(0, duration.seconds))
+        } else if start.isDate {
+            finish += 86_400
+        }
+        return begin > range.upperBound + slack || finish < range.lowerBound - slack
     }
 
     /// One RRULE's occurrences from `start` that may overlap `range`, bounded as

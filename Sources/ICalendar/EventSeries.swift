@@ -19,32 +19,31 @@ struct EventSeries {
     /// Groups `events` by UID (events without one stand alone), in the order each UID first appears.
     /// `dropped` gets each event that a later revision of its UID replaces, with the one that does.
     static func grouping(_ events: [ICalEvent], dropped: inout [(ICalEvent, ICalEvent)]) -> [EventSeries] {
-        var order: [String] = []
-        var cores: [String: ICalEvent] = [:]
-        var overrides: [String: [ICalEvent]] = [:]
-        var alone: [(Int, ICalEvent)] = []
-        for (index, event) in events.enumerated() {
-            guard let uid = event.uid else {
-                alone.append((index, event))
-                continue
+        var groups: [(core: ICalEvent?, modifications: [ICalEvent])] = []
+        var indexOfUID: [String: Int] = [:]
+        for event in events {
+            let index: Int
+            if let uid = event.uid, let known = indexOfUID[uid] {
+                index = known
+            } else {
+                index = groups.count
+                groups.append((nil, []))
+                if let uid = event.uid { indexOfUID[uid] = index }
             }
-            if cores[uid] == nil, overrides[uid] == nil { order.append(uid) }
             if event.recurrenceID != nil {
-                overrides[uid, default: []].append(event)
-            } else if let current = cores[uid] {
+                groups[index].modifications.append(event)
+            } else if let current = groups[index].core {
                 if event.sequence > current.sequence {
                     dropped.append((current, event))
-                    cores[uid] = event
+                    groups[index].core = event
                 } else {
                     dropped.append((event, current))
                 }
             } else {
-                cores[uid] = event
+                groups[index].core = event
             }
         }
-        var series = order.map { uid in EventSeries(core: cores[uid], modifications: overrides[uid] ?? []) }
-        series += alone.map { EventSeries(core: $0.1.recurrenceID == nil ? $0.1 : nil, modifications: $0.1.recurrenceID == nil ? [] : [$0.1]) }
-        return series
+        return groups.map { EventSeries(core: $0.core, modifications: $0.modifications) }
     }
 
     /// The occurrences overlapping `range`, in order of start. When `bounded`, the cost follows the range,
@@ -72,7 +71,14 @@ struct EventSeries {
         let overridden = Set(keysOfChosen.joined())
         var result: [ICalOccurrence] = []
         var excludedKeys = Set<Int64>()
-        var candidates: [EventCandidate] = []
+        if let core, chosen.isEmpty, core.exceptionDates.isEmpty {
+            // The common case: an event without overrides or exceptions.
+            return core.candidates(overlapping: range, zones: zones, bounded: bounded, warning: &warning)
+                .map(\.occurrence).filter { item in
+                    (item.end > range.lowerBound && item.start < range.upperBound)
+                        || (item.start == item.end && range.contains(item.start))
+                }
+        }
         if let core {
             let exclusions = Exclusions(core.exceptionDates, zones: zones)
             excludedKeys = exclusions.keys
@@ -82,8 +88,7 @@ struct EventSeries {
             let before = futures.map { max(0, -$0.shift) + max(0, $0.length.seconds) + $0.length.days * 86_400 }.max() ?? 0
             let after = futures.map { max(0, $0.shift) }.max() ?? 0
             let window = (range.lowerBound - Int64(before))..<(range.upperBound + Int64(after))
-            candidates = core.candidates(overlapping: window, zones: zones, bounded: bounded, warning: &warning)
-            for candidate in candidates {
+            for candidate in core.candidates(overlapping: window, zones: zones, bounded: bounded, warning: &warning) {
                 if exclusions.excludes(candidate) || !overridden.isDisjoint(with: candidate.keys) { continue }
                 if let future = futures.last(where: { $0.key < candidate.keys[0] }) {
                     result.append(future.occurrence(moving: candidate, zones: zones))

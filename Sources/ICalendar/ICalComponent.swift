@@ -69,7 +69,7 @@ public struct ICalComponent: Sendable, Equatable {
         var found: [ICalComponent] = []
         for component in components {
             if component.name == name { found.append(component) }
-            found += component.descendants(named: name)
+            if !component.components.isEmpty { found += component.descendants(named: name) }
         }
         return found
     }

@@ -41,66 +41,85 @@ public struct ICalEvent: Sendable {
     ///   it is not a date or date-time, and at RECURRENCE-ID's when that is not one.
     public init(_ component: ICalComponent) throws(ICalendarError) {
         self.component = component
-        guard let startLine = component.property("DTSTART") else {
+        // One pass over the properties: the first of each single one, every RRULE, RDATE and EXDATE.
+        var first: [String: ContentLine] = [:]
+        var ruleLines: [ContentLine] = []
+        var dateLines: [ContentLine] = []
+        var exceptionLines: [ContentLine] = []
+        for property in component.properties {
+            switch property.name {
+            case "RRULE": ruleLines.append(property)
+            case "RDATE": dateLines.append(property)
+            case "EXDATE": exceptionLines.append(property)
+            case "DTSTART", "DTEND", "DURATION", "RECURRENCE-ID", "UID", "SUMMARY", "LOCATION", "DESCRIPTION",
+                "SEQUENCE", "TRANSP", "STATUS":
+                if first[property.name] == nil { first[property.name] = property }
+            default: break
+            }
+        }
+        guard let startLine = first["DTSTART"] else {
             throw ICalendarError(
                 line: component.line, column: 1, message: "\(component.name) has no DTSTART",
                 remedy: "add DTSTART (e.g. DTSTART:20261201T090000Z) to the event")
         }
         start = try ICalDateValue(startLine)
-        let recurrenceLine = component.property("RECURRENCE-ID")
+        let recurrenceLine = first["RECURRENCE-ID"]
         recurrenceID = try recurrenceLine.map { line throws(ICalendarError) in try ICalDateValue(line) }
         isThisAndFuture = recurrenceLine?.parameter("RANGE")?.uppercased() == "THISANDFUTURE"
         var skipped: [ICalendarError] = []
-        func lenient<Value>(_ read: () throws(ICalendarError) -> Value) -> Value? {
-            do {
-                return try read()
-            } catch {
-                skipped.append(
+        func note(_ error: ICalendarError) {
+            skipped.append(
+                ICalendarError(line: error.line, column: error.column, message: "skipped \(error.message)", remedy: error.remedy))
+        }
+        var end: ICalDateValue?
+        if let line = first["DTEND"] {
+            do { end = try ICalDateValue(line) } catch { note(error) }
+        }
+        self.end = end
+        var duration: ICalDuration?
+        if let line = first["DURATION"] {
+            duration = ICalDuration(line.value)
+            if duration == nil {
+                note(
                     ICalendarError(
-                        line: error.line, column: error.column, message: "skipped \(error.message)", remedy: error.remedy))
-                return nil
-            }
-        }
-        end = component.property("DTEND").flatMap { line in lenient { () throws(ICalendarError) in try ICalDateValue(line) } }
-        duration = component.property("DURATION").flatMap { line in
-            lenient { () throws(ICalendarError) in
-                guard let value = ICalDuration(line.value) else {
-                    throw ICalendarError(
                         line: line.line, column: 10, message: "DURATION \"\(line.value)\" is not a duration",
-                        remedy: "write it as PT1H30M, P1D or P1W")
-                }
-                return value
+                        remedy: "write it as PT1H30M, P1D or P1W"))
             }
         }
-        rules = component.properties(named: "RRULE").compactMap { line in
-            lenient { () throws(ICalendarError) -> RecurrenceRule? in
-                // An empty RRULE (a holidays feed writes `RRULE:`) repeats nothing.
-                line.value.allSatisfy { $0 == " " || $0 == "\t" } ? nil : try RecurrenceRule(line)
-            } ?? nil
+        self.duration = duration
+        var rules: [RecurrenceRule] = []
+        // An empty RRULE (a holidays feed writes `RRULE:`) repeats nothing.
+        for line in ruleLines where !line.value.trimmingSpaces.isEmpty {
+            do { rules.append(try RecurrenceRule(line)) } catch { note(error) }
         }
+        self.rules = rules
         var dates: [ICalDateValue] = []
         var periods: [ICalPeriod] = []
-        for line in component.properties(named: "RDATE") where !line.value.trimmingSpaces.isEmpty {
-            if line.parameter("VALUE")?.uppercased() == "PERIOD" || line.value.contains("/") {
-                periods += lenient { () throws(ICalendarError) in try ICalPeriod.list(line) } ?? []
-            } else {
-                dates += lenient { () throws(ICalendarError) in try ICalDateValue.list(line) } ?? []
+        for line in dateLines where !line.value.trimmingSpaces.isEmpty {
+            do {
+                if line.parameter("VALUE")?.uppercased() == "PERIOD" || line.value.contains("/") {
+                    periods += try ICalPeriod.list(line)
+                } else {
+                    dates += try ICalDateValue.list(line)
+                }
+            } catch {
+                note(error)
             }
         }
         extraDates = dates
         extraPeriods = periods
         var exceptions: [ICalDateValue] = []
-        for line in component.properties(named: "EXDATE") {
-            exceptions += lenient { () throws(ICalendarError) in try ICalDateValue.list(line) } ?? []
+        for line in exceptionLines {
+            do { exceptions += try ICalDateValue.list(line) } catch { note(error) }
         }
         exceptionDates = exceptions
-        uid = component.property("UID")?.value.trimmingSpaces
-        summary = component.property("SUMMARY")?.text
-        location = component.property("LOCATION")?.text
-        notes = component.property("DESCRIPTION")?.text
-        sequence = component.property("SEQUENCE").flatMap { Int($0.value.trimmingSpaces) } ?? -1
-        isTransparent = component.property("TRANSP")?.value.trimmingSpaces.uppercased() == "TRANSPARENT"
-        isCancelled = component.property("STATUS")?.value.trimmingSpaces.uppercased() == "CANCELLED"
+        uid = first["UID"]?.value.trimmingSpaces
+        summary = first["SUMMARY"]?.text
+        location = first["LOCATION"]?.text
+        notes = first["DESCRIPTION"]?.text
+        sequence = first["SEQUENCE"].flatMap { Int($0.value.trimmingSpaces) } ?? -1
+        isTransparent = first["TRANSP"]?.value.trimmingSpaces.uppercased() == "TRANSPARENT"
+        isCancelled = first["STATUS"]?.value.trimmingSpaces.uppercased() == "CANCELLED"
         self.skipped = skipped
     }
 

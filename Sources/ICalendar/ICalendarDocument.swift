@@ -39,53 +39,65 @@ public struct ICalendarDocument: Sendable, Equatable {
     /// Reads a file's text (CRLF or LF line ends, folded lines), leniently: see ``skipped``.
     /// - Throws: ``ICalendarError`` when no component at all can be read from the text.
     public init(parsing text: String) throws(ICalendarError) {
+        var reader = Reader()
+        for logical in LineFolding.unfold(text) { reader.read(logical) }
+        reader.closeAll()
+        guard !reader.top.isEmpty else {
+            throw reader.skipped.first.map { first in
+                ICalendarError(
+                    line: first.line, column: first.column,
+                    message: "no iCalendar component can be read (\(first.message))",
+                    remedy: "an iCalendar file starts with BEGIN:VCALENDAR and ends with END:VCALENDAR")
+            } ?? ICalendarError(
+                line: 1, column: 1, message: "the file holds no VCALENDAR",
+                remedy: "an iCalendar file starts with BEGIN:VCALENDAR and ends with END:VCALENDAR")
+        }
+        if !reader.top.contains(where: { $0.name == "VCALENDAR" }) {
+            let first = reader.top[0]
+            reader.skipped.append(
+                ICalendarError(
+                    line: first.line, column: 1,
+                    message: "the file holds no VCALENDAR: its \(first.name) and what follows are read as if inside one",
+                    remedy: "wrap the file in BEGIN:VCALENDAR … END:VCALENDAR (nothing can be added to it until then)"))
+        }
+        components = reader.top
+        strayLines = reader.stray
+        skipped = reader.skipped.sorted { $0.line < $1.line }
+    }
+
+    /// The reading of one file, line by line (a struct of its own, so that the open components are stored
+    /// properties rather than variables captured by closures).
+    private struct Reader {
         var stack: [ICalComponent] = []
         var top: [ICalComponent] = []
         var stray: [StrayLine] = []
         var skipped: [ICalendarError] = []
-        func keep(_ line: ContentLine) {
-            if stack.isEmpty {
-                stray.append(StrayLine(position: top.count, line: line))
-            } else {
-                stack[stack.count - 1].properties.append(line)
-            }
-        }
-        func skip(_ logical: LineFolding.LogicalLine, column: Int, _ why: String, _ remedy: String) {
-            skipped.append(
-                ICalendarError(
-                    line: logical.line, column: column,
-                    message: "skipped \(ICalendarDocument.quoted(logical.text)): \(why)", remedy: remedy))
-            keep(ContentLine(unreadable: logical.text, line: logical.line, folded: logical.folded))
-        }
-        func close(_ component: ICalComponent) {
-            if stack.isEmpty { top.append(component) } else { stack[stack.count - 1].components.append(component) }
-        }
-        for logical in LineFolding.unfold(text) {
+
+        mutating func read(_ logical: LineFolding.LogicalLine) {
             let property: ContentLine
             do {
-                property = try ContentLine(leniently: logical.text, line: logical.line, folded: logical.folded)
+                property = try ContentLine.leniently(logical.text, line: logical.line, folded: logical.folded)
             } catch {
                 skip(logical, column: error.column, error.message, error.remedy)
-                continue
+                return
             }
-            let name = property.name == "BEGIN" || property.name == "END" ? property.value.trimmingSpaces.uppercased() : ""
             switch property.name {
             case "BEGIN":
+                let name = property.value.trimmingSpaces.uppercased()
                 guard !name.isEmpty else {
                     skip(logical, column: 7, "BEGIN without a component name", "write BEGIN:VEVENT (or the component it opens)")
-                    continue
+                    return
                 }
                 var component = ICalComponent(name, line: logical.line)
                 component.beginText = logical.folded
                 stack.append(component)
             case "END":
-                guard !stack.isEmpty else {
-                    skip(
-                        logical, column: 1, "END:\(name) closes no open component",
-                        "remove it or add the BEGIN:\(name) it belongs to")
-                    continue
+                let name = property.value.trimmingSpaces.uppercased()
+                guard let innermost = stack.last else {
+                    skip(logical, column: 1, "END:\(name) closes no open component", "remove it or add the BEGIN:\(name) it belongs to")
+                    return
                 }
-                if stack.last!.name != name, stack.contains(where: { $0.name == name }) {
+                if innermost.name != name, stack.contains(where: { $0.name == name }) {
                     // END of an outer component: the ones inside it were never closed.
                     while stack.last!.name != name {
                         let open = stack.removeLast()
@@ -96,15 +108,14 @@ public struct ICalendarDocument: Sendable, Equatable {
                                 remedy: "add END:\(open.name) before line \(logical.line)"))
                         close(open)
                     }
-                } else if stack.last!.name != name {
+                } else if innermost.name != name {
                     // A misspelt END (END:VCALENDARD, END:VTOOD) closes the innermost component, as other
                     // readers take it, and is written back as it was.
-                    let open = stack.last!
                     skipped.append(
                         ICalendarError(
                             line: logical.line, column: 5,
-                            message: "END:\(name) is read as the END of BEGIN:\(open.name) of line \(open.line)",
-                            remedy: "write it as END:\(open.name)"))
+                            message: "END:\(name) is read as the END of BEGIN:\(innermost.name) of line \(innermost.line)",
+                            remedy: "write it as END:\(innermost.name)"))
                 }
                 var open = stack.removeLast()
                 open.endText = logical.folded
@@ -117,39 +128,43 @@ public struct ICalendarDocument: Sendable, Equatable {
                             message: "skipped \(ICalendarDocument.quoted(logical.text)): property \(property.name) is outside any component",
                             remedy: "put it between BEGIN:VCALENDAR and END:VCALENDAR"))
                     keep(property)
-                    continue
+                    return
                 }
                 stack[stack.count - 1].properties.append(property)
             }
         }
-        while let open = stack.popLast() {
+
+        /// Closes every component still open at the end of the file.
+        mutating func closeAll() {
+            while let open = stack.popLast() {
+                skipped.append(
+                    ICalendarError(
+                        line: open.line, column: 1,
+                        message: "BEGIN:\(open.name) is never closed; read up to the end of the file",
+                        remedy: "add END:\(open.name) (the file may be truncated)"))
+                close(open)
+            }
+        }
+
+        private mutating func keep(_ line: ContentLine) {
+            if stack.isEmpty {
+                stray.append(StrayLine(position: top.count, line: line))
+            } else {
+                stack[stack.count - 1].properties.append(line)
+            }
+        }
+
+        private mutating func skip(_ logical: LineFolding.LogicalLine, column: Int, _ why: String, _ remedy: String) {
             skipped.append(
                 ICalendarError(
-                    line: open.line, column: 1,
-                    message: "BEGIN:\(open.name) is never closed; read up to the end of the file",
-                    remedy: "add END:\(open.name) (the file may be truncated)"))
-            close(open)
+                    line: logical.line, column: column,
+                    message: "skipped \(ICalendarDocument.quoted(logical.text)): \(why)", remedy: remedy))
+            keep(ContentLine(unreadable: logical.text, line: logical.line, folded: logical.folded))
         }
-        guard !top.isEmpty else {
-            throw skipped.first.map { first in
-                ICalendarError(
-                    line: first.line, column: first.column,
-                    message: "no iCalendar component can be read (\(first.message))",
-                    remedy: "an iCalendar file starts with BEGIN:VCALENDAR and ends with END:VCALENDAR")
-            } ?? ICalendarError(
-                line: 1, column: 1, message: "the file holds no VCALENDAR",
-                remedy: "an iCalendar file starts with BEGIN:VCALENDAR and ends with END:VCALENDAR")
+
+        private mutating func close(_ component: ICalComponent) {
+            if stack.isEmpty { top.append(component) } else { stack[stack.count - 1].components.append(component) }
         }
-        if !top.contains(where: { $0.name == "VCALENDAR" }) {
-            skipped.append(
-                ICalendarError(
-                    line: top[0].line, column: 1,
-                    message: "the file holds no VCALENDAR: its \(top[0].name) and what follows are read as if inside one",
-                    remedy: "wrap the file in BEGIN:VCALENDAR … END:VCALENDAR (nothing can be added to it until then)"))
-        }
-        components = top
-        strayLines = stray
-        self.skipped = skipped.sorted { $0.line < $1.line }
     }
 
     /// A line's text for a message: quoted, at most 60 characters.
