@@ -1,3 +1,4 @@
+import Foundation
 import ICalendar
 import Testing
 
@@ -115,5 +116,40 @@ import Testing
         #expect(ICalDuration("P1DT2H")?.valueText == "P1DT2H")
         #expect(ICalDuration("1H") == nil)
         #expect(ICalDuration("PT") == nil)
+    }
+}
+
+/// RRULE expansion against python-dateutil's (the engine `recurring_ical_events` expands with), rule by
+/// rule: the first 40 occurrences before 2100 from the same DTSTART, as floating times.
+@Suite struct RuleExpansionInteropTests {
+    static let cases: [(start: String, rules: [String])] = [
+        ("20261201T090000", [
+            "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=1,2,-2",
+            "FREQ=WEEKLY;INTERVAL=2;BYDAY=SU,MO;WKST=SU", "FREQ=WEEKLY;INTERVAL=2;BYDAY=SU,MO;WKST=MO",
+            "FREQ=WEEKLY;INTERVAL=3;BYDAY=TU,SA;WKST=TH;COUNT=12", "FREQ=DAILY;BYHOUR=9,17;BYMINUTE=0,30;COUNT=20",
+            "FREQ=WEEKLY;BYDAY=TU;BYHOUR=8,12", "FREQ=YEARLY;BYDAY=20MO", "FREQ=YEARLY;BYDAY=-1SU",
+            "FREQ=YEARLY;BYMONTHDAY=1,-1", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29", "FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU",
+            "FREQ=MONTHLY;BYMONTHDAY=31", "FREQ=MONTHLY;BYDAY=2TU,-1FR;COUNT=15", "FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13",
+            "FREQ=DAILY;INTERVAL=3;BYMONTH=1,7", "FREQ=YEARLY;BYMONTH=6;BYDAY=MO,FR;BYSETPOS=3",
+            "FREQ=MONTHLY;INTERVAL=2;BYSETPOS=-1;BYDAY=SA,SU;UNTIL=20290101T000000",
+        ]),
+        ("20240229T235959", ["FREQ=YEARLY", "FREQ=MONTHLY;COUNT=30", "FREQ=WEEKLY;BYDAY=TH,FR,SA;WKST=SA;INTERVAL=2"]),
+    ]
+
+    @Test(arguments: 0..<2)
+    func expansionsMatchDateutil(group: Int) throws {
+        let (start, rules) = Self.cases[group]
+        let output = try PythonPeer.run(try PythonPeer.python(), [PythonPeer.script, "rrule", start] + rules)
+        let expected = try JSONDecoder().decode([[String]].self, from: Data(output.utf8))
+        let first = try ICalDateValue(ContentLine("DTSTART", value: start)).local
+        for (rule, theirs) in zip(rules, expected) {
+            let parsed = try RecurrenceRule(ContentLine("RRULE", value: rule))
+            let until = parsed.until.flatMap { try? ICalDateValue(ContentLine("UNTIL", value: $0)).local }
+            let ours = parsed.expand(
+                from: first, through: CivilDateTime(year: 2100, month: 1, day: 1), isPastUntil: { $0 > until! })
+                .prefix(40).map { $0.description.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "") }
+            #expect(!theirs.isEmpty, "\(rule)")
+            #expect(Array(ours) == theirs, "\(rule)")
+        }
     }
 }
