@@ -1,7 +1,8 @@
 /// An RRULE value (RFC 5545 section 3.3.10), the parts this library expands: FREQ (DAILY, WEEKLY,
 /// MONTHLY, YEARLY), INTERVAL, COUNT, UNTIL, BYDAY (with ordinals for MONTHLY/YEARLY), BYMONTHDAY,
-/// BYMONTH, BYHOUR, BYMINUTE, BYSECOND, BYSETPOS and WKST. Other parts (BYYEARDAY, BYWEEKNO,
-/// FREQ=HOURLY…) are listed in ``unsupportedParts``.
+/// BYMONTH, BYHOUR, BYMINUTE, BYSECOND, BYSETPOS and WKST. The other parts RFC 5545 and RFC 7529 define
+/// (BYYEARDAY, BYWEEKNO, FREQ=HOURLY…, SKIP) and `X-` parts are listed in ``unsupportedParts``; a part
+/// neither defines makes the rule unreadable.
 public struct RecurrenceRule: Sendable, Equatable {
     public enum Frequency: String, Sendable {
         case daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY"
@@ -36,8 +37,8 @@ public struct RecurrenceRule: Sendable, Equatable {
 
     /// Reads the RRULE `property`. Spaces around parts and list items are ignored (`BYDAY=MO, TU`).
     /// - Throws: ``ICalendarError`` at its line for a missing or unknown FREQ, a malformed number or
-    ///   weekday, an UNTIL that is not a date or date-time, and a calendar scale other than Gregorian
-    ///   (RFC 7529 `RSCALE`).
+    ///   weekday, an UNTIL that is not a date or date-time, a part no RFC defines (a misspelt `UNTL`), and
+    ///   a calendar scale other than Gregorian (RFC 7529 `RSCALE`).
     public init(_ property: ContentLine) throws(ICalendarError) {
         func fail(_ message: String, _ remedy: String) -> ICalendarError {
             ICalendarError(line: property.line, column: property.name.count + 2, message: message, remedy: remedy)
@@ -125,8 +126,15 @@ public struct RecurrenceRule: Sendable, Equatable {
                 throw fail(
                     "RRULE RSCALE=\(value) repeats by a calendar other than the Gregorian one (RFC 7529)",
                     "its repetitions are not listed; add them as RDATEs if you need them")
-            default:
+            case "BYYEARDAY", "BYWEEKNO", "SKIP":
                 unsupportedParts.append(key)
+            case _ where key.hasPrefix("X-"):
+                unsupportedParts.append(key)
+            default:
+                // A misspelt part (UNTL=20191023) may have meant to end the rule: expanding without it could
+                // list years of occurrences that were never meant.
+                throw fail(
+                    "RRULE part \(key) is not an RRULE part", "correct it (e.g. UNTIL, COUNT, BYDAY) or remove it")
             }
         }
         guard let frequency else {

@@ -214,6 +214,41 @@ import Testing
         #expect(rule.count == nil)
     }
 
+    @Test func aMisspeltRulePartListsTheEventOnceAndSaysSo() throws {
+        let (found, warnings) = try listing("""
+            BEGIN:VEVENT
+            UID:t
+            SUMMARY:Typo
+            DTSTART:20261203T140000Z
+            RRULE:FREQ=WEEKLY;BYDAY=TH;UNTL=20261223
+            X-RRULE-NOTE:kept
+            END:VEVENT
+            """)
+        #expect(found == ["2026-12-03T14:00:00 Typo"])
+        #expect(warnings == ["line 6: skipped RRULE part UNTL is not an RRULE part; correct it (e.g. UNTIL, COUNT, BYDAY) or remove it"])
+    }
+
+    @Test func anOffsetBeyondADayMakesItsVTimezoneUnreadable() throws {
+        let (found, warnings) = try listing("""
+            BEGIN:VTIMEZONE
+            TZID:Local time
+            BEGIN:STANDARD
+            DTSTART:18500101T000000
+            TZOFFSETFROM:+5744
+            TZOFFSETTO:+5744
+            END:STANDARD
+            END:VTIMEZONE
+            BEGIN:VEVENT
+            UID:o
+            SUMMARY:Odd
+            DTSTART;TZID=Local time:20261201T100000
+            END:VEVENT
+            """, floating: try #require(SystemZone("Europe/Prague")))
+        #expect(found == ["2026-12-01T09:00:00 Odd"])
+        #expect(warnings.first?.hasPrefix("line 6: skipped VTIMEZONE Local time of line 2: TZOFFSETFROM value \"+5744\" is not a UTC offset") == true)
+        #expect(warnings.last?.contains("\"Odd\" is in time zone \"Local time\", which neither the file nor the system defines; its times are read in your zone (Europe/Prague)") == true)
+    }
+
     @Test func anEndBeforeTheStartRunsBetweenThem() throws {
         let (found, _) = try listing("BEGIN:VEVENT\nUID:w\nSUMMARY:Swapped\nDTSTART:20261201T120000Z\nDTEND:20261201T100000Z\nEND:VEVENT")
         #expect(found == ["2026-12-01T10:00:00 Swapped"])
