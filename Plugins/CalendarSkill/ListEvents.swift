@@ -73,9 +73,19 @@ struct ListEvents: Skill {
             let parts = event.rules.flatMap(\.unsupportedParts)
             guard !parts.isEmpty, warned.insert(event.component.line).inserted else { continue }
             let line = event.component.property("RRULE")?.line ?? event.component.line
-            warnings.append(
-                "line \(line): \"\(event.summary ?? event.uid ?? "event")\" repeats with RRULE \(parts.joined(separator: ", ")), "
-                    + "which is not expanded exactly; check its occurrences in your calendar program")
+            let name = "\"\(event.summary ?? event.uid ?? "event")\""
+            let negative = parts.filter { $0.hasPrefix("COUNT=") }
+            let approximate = parts.filter { !$0.hasPrefix("COUNT=") }
+            if !negative.isEmpty {
+                warnings.append(
+                    "line \(line): \(name) repeats with RRULE \(negative.joined(separator: ", ")), which is no count and is "
+                        + "ignored (as other calendar programs do); fix or remove it in your calendar program")
+            }
+            if !approximate.isEmpty {
+                warnings.append(
+                    "line \(line): \(name) repeats with RRULE \(approximate.joined(separator: ", ")), which is not "
+                        + "expanded exactly; check its occurrences in your calendar program")
+            }
         }
         return Output(
             events: occurrences.prefix(limit).map(settings.event), count: min(limit, occurrences.count),
