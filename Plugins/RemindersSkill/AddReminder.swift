@@ -20,6 +20,8 @@ struct AddReminder: Skill {
         /// False when the call's idempotency key had already added this reminder (a retry).
         var created: Bool
         var file: String
+        /// Lines of the file that cannot be read (kept as they were), one each with its line.
+        var warnings: [String]
     }
 
     let name = "add"
@@ -88,6 +90,6 @@ struct AddReminder: Skill {
         }
         return Output(
             uid: uid, title: shown.title, due: shown.due, due_text: dueText, priority: shown.priority,
-            created: created, file: settings.store.path)
+            created: created, file: settings.store.path, warnings: settings.file.warnings(about: document, zones: zones))
     }
 }

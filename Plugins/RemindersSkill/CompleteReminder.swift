@@ -14,6 +14,8 @@ struct CompleteReminder: Skill {
         /// False when it was already done (nothing changed).
         var changed: Bool
         var file: String
+        /// Lines of the file that cannot be read (kept as they were), one each with its line.
+        var warnings: [String]
     }
 
     let name = "complete"
@@ -44,7 +46,10 @@ struct CompleteReminder: Skill {
                                               remedy: "name the reminder by uid (see reminders.list) or by title")
         }
         let stamp = ReminderSettings.now()
+        var warnings: [String] = []
         let (uid, title, changed): (String, String, Bool) = try settings.update { document in
+            warnings = settings.file.warnings(
+                about: document, zones: ICalZoneCatalog(document: document, floating: settings.zone))
             let path = try find(arguments, in: document)
             var component = document[path: path]
             let todo = ICalTodo(component)
@@ -55,7 +60,7 @@ struct CompleteReminder: Skill {
             document[path: path] = component
             return (uid, title, true)
         }
-        return Output(uid: uid, title: title, changed: changed, file: settings.store.path)
+        return Output(uid: uid, title: title, changed: changed, file: settings.store.path, warnings: warnings)
     }
 
     /// Where the VTODO the arguments name is in the document (any VTODO of the file, as reminders.list
