@@ -197,11 +197,15 @@ extension RecurrenceRule {
     /// The days (0 = 1 January) of `year` that BYDAY picks, its ordinals counted within the year.
     private func daysOfYear(_ year: Int) -> [Int] {
         let length = CivilDateTime.days(year: year + 1, month: 1, day: 1) - CivilDateTime.days(year: year, month: 1, day: 1)
-        let firstWeekday = CivilDateTime(year: year, month: 1, day: 1).weekday
+        return daysPicked(length: length, firstWeekday: CivilDateTime(year: year, month: 1, day: 1).weekday).sorted()
+    }
+
+    /// The days (0 = the first) of a span of `length` days starting on `firstWeekday` that BYDAY picks,
+    /// its ordinals counted within the span (`2TU`: the span's second Tuesday, `-1FR`: its last Friday).
+    private func daysPicked(length: Int, firstWeekday: Int) -> Set<Int> {
         var days = Set<Int>()
         for entry in byDay {
-            let first = (entry.weekday - firstWeekday + 7) % 7
-            let all = Array(stride(from: first, to: length, by: 7))
+            let all = Array(stride(from: (entry.weekday - firstWeekday + 7) % 7, to: length, by: 7))
             switch entry.ordinal {
             case nil: days.formUnion(all)
             case let n? where n > 0 && n <= all.count: days.insert(all[n - 1])
@@ -209,25 +213,15 @@ extension RecurrenceRule {
             default: break
             }
         }
-        return days.sorted()
+        return days
     }
 
     /// The days of a month the BYDAY / BYMONTHDAY parts pick, or `defaultDay` when the month has it.
     private func daysOfMonth(_ year: Int, _ month: Int, defaultDay: Int) -> [Int] {
         let length = CivilDateTime.daysIn(month: month, year: year)
         if !byDay.isEmpty {
-            let firstWeekday = CivilDateTime(year: year, month: month, day: 1).weekday
-            var days = Set<Int>()
-            for entry in byDay {
-                let first = (entry.weekday - firstWeekday + 7) % 7 + 1
-                let all = Array(stride(from: first, through: length, by: 7))
-                switch entry.ordinal {
-                case nil: days.formUnion(all)
-                case let n? where n > 0 && n <= all.count: days.insert(all[n - 1])
-                case let n? where n < 0 && -n <= all.count: days.insert(all[all.count + n])
-                default: break
-                }
-            }
+            var days = Set(
+                daysPicked(length: length, firstWeekday: CivilDateTime(year: year, month: month, day: 1).weekday).map { $0 + 1 })
             if !byMonthDay.isEmpty {
                 days = days.filter { day in byMonthDay.contains { dayOfMonth($0, year, month) == day } }
             }
