@@ -50,7 +50,10 @@ struct ListReminders: Skill {
         }
         let (document, zones) = try settings.read()
         let todos = document.todos()
-        var problems = todos.flatMap(\.skipped).map { "line \($0.line): \($0.message); \($0.remedy)" }
+        var problems: [String] = []
+        for todo in todos where !todo.skipped.isEmpty {
+            problems += todo.skipped.map { "line \($0.line): \($0.message); \($0.remedy)" }
+        }
         var items: [(due: Int64?, todo: ICalTodo)] = []
         for todo in todos {
             if status == "open" && todo.isDone || status == "done" && !todo.isDone { continue }

@@ -19,26 +19,36 @@ public struct ICalTodo: Sendable {
     /// ``skipped``; the to-do is listed without it.
     public init(_ component: ICalComponent) {
         self.component = component
-        var skipped: [ICalendarError] = []
-        func date(_ name: String) -> ICalDateValue? {
-            guard let line = component.property(name) else { return nil }
-            do {
-                return try ICalDateValue(line)
-            } catch {
-                skipped.append(
-                    ICalendarError(
-                        line: error.line, column: error.column, message: "skipped \(error.message)", remedy: error.remedy))
-                return nil
+        // One pass over the properties: the first of each.
+        var first: [String: ContentLine] = [:]
+        for property in component.properties {
+            switch property.name {
+            case "UID", "SUMMARY", "DESCRIPTION", "DUE", "COMPLETED", "PRIORITY", "STATUS":
+                if first[property.name] == nil { first[property.name] = property }
+            default: break
             }
         }
-        uid = component.property("UID")?.value.trimmingSpaces
-        summary = component.property("SUMMARY")?.text
-        notes = component.property("DESCRIPTION")?.text
-        due = date("DUE")
-        completed = date("COMPLETED")
-        let level = component.property("PRIORITY").flatMap { Int($0.value.trimmingSpaces) }
+        var skipped: [ICalendarError] = []
+        var due: ICalDateValue?
+        var completed: ICalDateValue?
+        for (name, slot) in [("DUE", 0), ("COMPLETED", 1)] {
+            guard let line = first[name] else { continue }
+            do {
+                let value = try ICalDateValue(line)
+                if slot == 0 { due = value } else { completed = value }
+            } catch {
+                skipped.append(
+                    ICalendarError(line: error.line, column: error.column, message: "skipped \(error.message)", remedy: error.remedy))
+            }
+        }
+        self.due = due
+        self.completed = completed
+        uid = first["UID"]?.value.trimmingSpaces
+        summary = first["SUMMARY"]?.text
+        notes = first["DESCRIPTION"]?.text
+        let level = first["PRIORITY"].flatMap { Int($0.value.trimmingSpaces) }
         priority = level.flatMap { (1...9).contains($0) ? $0 : nil }
-        status = component.property("STATUS")?.value.trimmingSpaces.uppercased()
+        status = first["STATUS"]?.value.trimmingSpaces.uppercased()
         self.skipped = skipped
     }
 

@@ -76,10 +76,14 @@ public struct ICalendarDocument: Sendable, Equatable {
         mutating func read(_ logical: LineFolding.LogicalLine) {
             let property: ContentLine
             do {
-                property = try ContentLine.leniently(logical.text, line: logical.line, folded: logical.folded)
+                // ContentLine.leniently, without copying the line read on the common path.
+                property = try ContentLine(parsing: logical.text, line: logical.line, folded: logical.folded)
             } catch {
-                skip(logical, column: error.column, error.message, error.remedy)
-                return
+                guard let repaired = ContentLine.repaired(logical.text, line: logical.line, folded: logical.folded) else {
+                    skip(logical, column: error.column, error.message, error.remedy)
+                    return
+                }
+                property = repaired
             }
             switch property.name {
             case "BEGIN":
@@ -93,10 +97,11 @@ public struct ICalendarDocument: Sendable, Equatable {
                 stack.append(component)
             case "END":
                 let name = property.value.trimmingSpaces.uppercased()
-                guard let innermost = stack.last else {
+                guard !stack.isEmpty else {
                     skip(logical, column: 1, "END:\(name) closes no open component", "remove it or add the BEGIN:\(name) it belongs to")
                     return
                 }
+                let innermost = (name: stack[stack.count - 1].name, line: stack[stack.count - 1].line)
                 if innermost.name != name, stack.contains(where: { $0.name == name }) {
                     // END of an outer component: the ones inside it were never closed.
                     while stack.last!.name != name {
