@@ -67,10 +67,7 @@ public struct ICalEvent: Sendable {
         recurrenceID = try recurrenceLine.map { line throws(ICalendarError) in try ICalDateValue(line) }
         isThisAndFuture = recurrenceLine?.parameter("RANGE")?.uppercased() == "THISANDFUTURE"
         var skipped: [ICalendarError] = []
-        func note(_ error: ICalendarError) {
-            skipped.append(
-                ICalendarError(line: error.line, column: error.column, message: "skipped \(error.message)", remedy: error.remedy))
-        }
+        func note(_ error: ICalendarError) { skipped.append(error.skipping) }
         var end: ICalDateValue?
         if let line = first["DTEND"] {
             do { end = try ICalDateValue(line) } catch { note(error) }

@@ -19,36 +19,23 @@ public struct ICalTodo: Sendable {
     /// ``skipped``; the to-do is listed without it.
     public init(_ component: ICalComponent) {
         self.component = component
-        // One pass over the properties: the first of each.
-        var first: [String: ContentLine] = [:]
-        for property in component.properties {
-            switch property.name {
-            case "UID", "SUMMARY", "DESCRIPTION", "DUE", "COMPLETED", "PRIORITY", "STATUS":
-                if first[property.name] == nil { first[property.name] = property }
-            default: break
-            }
-        }
+        uid = component.property("UID")?.value.trimmingSpaces
+        summary = component.property("SUMMARY")?.text
+        notes = component.property("DESCRIPTION")?.text
         var skipped: [ICalendarError] = []
         var due: ICalDateValue?
-        var completed: ICalDateValue?
-        for (name, slot) in [("DUE", 0), ("COMPLETED", 1)] {
-            guard let line = first[name] else { continue }
-            do {
-                let value = try ICalDateValue(line)
-                if slot == 0 { due = value } else { completed = value }
-            } catch {
-                skipped.append(
-                    ICalendarError(line: error.line, column: error.column, message: "skipped \(error.message)", remedy: error.remedy))
-            }
+        if let line = component.property("DUE") {
+            do { due = try ICalDateValue(line) } catch { skipped.append(error.skipping) }
         }
         self.due = due
+        var completed: ICalDateValue?
+        if let line = component.property("COMPLETED") {
+            do { completed = try ICalDateValue(line) } catch { skipped.append(error.skipping) }
+        }
         self.completed = completed
-        uid = first["UID"]?.value.trimmingSpaces
-        summary = first["SUMMARY"]?.text
-        notes = first["DESCRIPTION"]?.text
-        let level = first["PRIORITY"].flatMap { Int($0.value.trimmingSpaces) }
+        let level = component.property("PRIORITY").flatMap { Int($0.value.trimmingSpaces) }
         priority = level.flatMap { (1...9).contains($0) ? $0 : nil }
-        status = first["STATUS"]?.value.trimmingSpaces.uppercased()
+        status = component.property("STATUS")?.value.trimmingSpaces.uppercased()
         self.skipped = skipped
     }
 
