@@ -56,37 +56,38 @@ struct EventSeries {
         // on a tie.
         var chosen: [ICalEvent] = []
         var keysOfChosen: [[Int64]] = []
+        var chosenByKey: [Int64: Int] = [:]
         for modification in modifications {
             let keys = RecurrenceKeys.of(modification.recurrenceID!, zones: zones)
-            if let index = keysOfChosen.firstIndex(where: { !Set($0).isDisjoint(with: keys) }) {
+            if let index = keys.lazy.compactMap({ chosenByKey[$0] }).first {
                 if modification.sequence > chosen[index].sequence {
                     chosen[index] = modification
                     keysOfChosen[index] = keys
+                    for key in keys { chosenByKey[key] = index }
                 }
             } else {
+                for key in keys { chosenByKey[key] = chosen.count }
                 chosen.append(modification)
                 keysOfChosen.append(keys)
             }
         }
-        let overridden = Set(keysOfChosen.joined())
-        var result: [ICalOccurrence] = []
-        var excludedKeys = Set<Int64>()
         if let core, chosen.isEmpty, core.exceptionDates.isEmpty {
             // The common case: an event without overrides or exceptions.
             return core.candidates(overlapping: range, zones: zones, bounded: bounded, warning: &warning)
-                .map(\.occurrence).filter { item in
-                    (item.end > range.lowerBound && item.start < range.upperBound)
-                        || (item.start == item.end && range.contains(item.start))
-                }
+                .map(\.occurrence).filter { $0.overlaps(range) }
         }
+        let overridden = Set(chosenByKey.keys)
+        let exclusions = Exclusions(core?.exceptionDates ?? [], zones: zones)
+        var result: [ICalOccurrence] = []
         if let core {
-            let exclusions = Exclusions(core.exceptionDates, zones: zones)
-            excludedKeys = exclusions.keys
             let futures = zip(chosen, keysOfChosen).filter { $0.0.isThisAndFuture }
                 .map { ThisAndFuture(override: $0.0, key: $0.1[0], zones: zones) }.sorted { $0.key < $1.key }
-            // A later start or a longer occurrence moved in from outside the range.
-            let before = futures.map { max(0, -$0.shift) + max(0, $0.length.seconds) + $0.length.days * 86_400 }.max() ?? 0
-            let after = futures.map { max(0, $0.shift) }.max() ?? 0
+            // A later start or a longer occurrence moved in from outside the range; a move of more than a
+            // year (which no one means) does not widen the expansion further, so that its cost stays
+            // bounded by the range.
+            let year = 366 * 86_400
+            let before = futures.map { min(year, max(0, -$0.shift) + max(0, $0.length.seconds) + $0.length.days * 86_400) }.max() ?? 0
+            let after = futures.map { min(year, max(0, $0.shift)) }.max() ?? 0
             let window = (range.lowerBound - Int64(before))..<(range.upperBound + Int64(after))
             for candidate in core.candidates(overlapping: window, zones: zones, bounded: bounded, warning: &warning) {
                 if exclusions.excludes(candidate) || !overridden.isDisjoint(with: candidate.keys) { continue }
@@ -98,11 +99,10 @@ struct EventSeries {
             }
         }
         for (modification, keys) in zip(chosen, keysOfChosen) {
-            if !excludedKeys.isDisjoint(with: keys) { continue }
+            if !exclusions.keys.isDisjoint(with: keys) { continue }
             if let core, modification.hasRecurrenceParts, modification.sequence < core.sequence {
                 // Stale unless the event still has an occurrence there.
                 let day = modification.recurrenceID!.local.startOfDay
-                let exclusions = Exclusions(core.exceptionDates, zones: zones)
                 var ignored: String?
                 let dayRange = zones.instant(ICalDateValue(day, .floating)) - 86_400..<zones.instant(ICalDateValue(day.adding(days: 1), .floating)) + 86_400
                 let there = core.candidates(overlapping: dayRange, zones: zones, bounded: true, warning: &ignored)
@@ -112,10 +112,15 @@ struct EventSeries {
             result += modification.candidates(overlapping: range, zones: zones, bounded: bounded, warning: &warning, alone: true)
                 .map(\.occurrence)
         }
-        return result.filter { item in
-            (item.end > range.lowerBound && item.start < range.upperBound)
-                || (item.start == item.end && range.contains(item.start))
-        }.sorted { $0.start < $1.start }
+        return result.filter { $0.overlaps(range) }.sorted { $0.start < $1.start }
+    }
+}
+
+extension ICalOccurrence {
+    /// Whether it overlaps `range`: it starts before the range ends and ends after it starts, or, when
+    /// it takes no time, it starts inside the range.
+    func overlaps(_ range: Range<Int64>) -> Bool {
+        (end > range.lowerBound && start < range.upperBound) || (start == end && range.contains(start))
     }
 }
 
