@@ -108,7 +108,7 @@ let package = Package(
         .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillPosix", "SkillJSON", "JSONSchema", "SkillStore", "COpenSSL"]),
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
-        .target(name: "ICalendar", dependencies: ["SkillPosix", "ZoneInfo"]),
+        .target(name: "ICalendar", dependencies: ["SkillPosix", "ZoneInfo"], exclude: ["WindowsZones/COPYING"]),
         // TZif files (RFC 8536) and POSIX TZ rules: the system's time-zone database without Foundation;
         // linked into the clock plugin (issue #9: a plugin without Foundation and ICU starts fast).
         .target(name: "ZoneInfo"),
