@@ -95,17 +95,29 @@ static void run_init(int alive) {
 }
 
 static volatile pid_t supervised;
+static volatile pid_t supervised_init;
+static volatile sig_atomic_t stopping;
 
+/* SIGTERM (the host stopping its worker) kills the init and the sandboxed process at once, so they end side by
+ * side rather than one after the other (the process, then this one noticing, then the init and the rest of
+ * the namespace); supervise reaps both and ends by SIGTERM. Other signals are passed on. */
 static void forward(int signal_number) {
     int saved = errno;
-    if (supervised > 0) kill(supervised, signal_number);
+    if (signal_number == SIGTERM) {
+        stopping = 1;
+        if (supervised_init > 0) kill(supervised_init, SIGKILL);
+        if (supervised > 0) kill(supervised, SIGKILL);
+    } else if (supervised > 0) {
+        kill(supervised, signal_number);
+    }
     errno = saved;
 }
 
-/* The supervisor: forwards the signals that stop a process, waits, kills the namespace, then ends as the
- * sandboxed process ended. */
+/* The supervisor: forwards the signals that stop a process (SIGTERM ends everything at once, see forward),
+ * waits, kills the namespace, then ends as the sandboxed process ended (by SIGTERM when it was stopped). */
 __attribute__((noreturn)) static void supervise(pid_t init, pid_t child, int alive) {
     supervised = child;
+    supervised_init = init;
     keep_only(alive);
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -128,6 +140,7 @@ __attribute__((noreturn)) static void supervise(pid_t init, pid_t child, int ali
     }
     kill(init, SIGKILL);
     while (waitpid(init, NULL, 0) < 0 && errno == EINTR) {}
+    if (stopping) status = SIGTERM; /* as a wait status: killed by SIGTERM */
     if (WIFSIGNALED(status)) {
         int signal_number = WTERMSIG(status);
         struct rlimit no_core = {0, 0};
