@@ -22,7 +22,10 @@ public enum TestProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        // Every call a test makes through `skillhost` is recorded: never in the user's own history.
+        var environment = environment ?? ProcessInfo.processInfo.environment
+        if environment["SKILLHOST_STATE"] == nil { environment["SKILLHOST_STATE"] = TestPackage.testState }
+        process.environment = environment
         let output = Pipe()
         let errors = Pipe()
         let input = Pipe()

@@ -18,7 +18,7 @@ enum InstallCommand: Command {
           --json    print {"plugin","version","path","replaced","sha256"} (sha256: the hash now pinned when
                     the plugin was trusted, else null)
 
-        Exit codes: 0 installed, 9 invalid plugin, 8 the file crashed the checker, 3 no such file.
+        Exit codes: \(ExitCode.success) installed, \(ExitCode.invalidPlugin) invalid plugin, \(ExitCode.pluginCrashed) the file crashed the checker, \(ExitCode.notFound) no such file.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -20,7 +20,7 @@ enum NewCommand: Command {
           --sdk PATH       the SkillHost checkout to build against (default: the one this skillhost was
                            built from)
 
-        Exit codes: 0 written, 5 bad NAME or --lang, 3 no SkillHost checkout found, 1 NAME exists.
+        Exit codes: \(ExitCode.success) written, \(ExitCode.invalidArguments) bad NAME or --lang, \(ExitCode.notFound) no SkillHost checkout found, \(ExitCode.failure) NAME exists.
         """
 
     /// The checkout this executable was compiled from (this file is Sources/skillhost/Commands/NewCommand.swift).

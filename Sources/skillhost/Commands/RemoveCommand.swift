@@ -10,7 +10,7 @@ enum RemoveCommand: Command {
         Deletes the instruction skill's folder from the skills folder. Its registry entry (enabled state)
         is kept, so adding it again restores it.
 
-        Exit codes: 3 when no instruction skill has that id.
+        Exit codes: \(ExitCode.notFound) when no instruction skill has that id.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

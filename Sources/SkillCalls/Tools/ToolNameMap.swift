@@ -1,3 +1,6 @@
+import SkillHostCore
+import StableHash
+
 /// A two-way map between skill ids and tool names in a ``ToolNameGrammar``: OpenAI's by default
 /// (`[A-Za-z0-9_-]{1,64}`), or MCP's (`skillhost mcp`).
 ///
@@ -77,20 +80,21 @@ public struct ToolNameMap: Sendable, Equatable {
 
     /// The plain name cut to fit, then `-` and 8 hex digits of the id's hash (salted on a clash).
     static func suffixedName(for id: String, salt: Int, grammar: ToolNameGrammar = .openAI) -> String {
-        let hash = stableHash(salt == 0 ? id : "\(id)#\(salt)")
-        let hex = String(hash, radix: 16)
-        let suffix = "-" + String(repeating: "0", count: 8 - hex.count) + hex
+        let suffix = "-" + FNV1a.hex(stableHash(salt == 0 ? id : "\(id)#\(salt)"))
         let plain = plainName(for: id, grammar: grammar)
         return String(plain.prefix(grammar.maximumLength - suffix.count)) + suffix
     }
 
     /// 32-bit FNV-1a: stable across runs and platforms, unlike `Hasher`.
-    static func stableHash(_ text: String) -> UInt32 {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in text.utf8 {
-            hash ^= UInt32(byte)
-            hash = hash &* 0x0100_0193
-        }
-        return hash
+    static func stableHash(_ text: String) -> UInt32 { FNV1a.hash32(text.utf8) }
+
+    /// Every tool name in the map, sorted by skill id.
+    public var toolNames: [String] { skillIDs.compactMap { toolName(for: $0) } }
+
+    /// Why a call of tool `name` cannot be made, in the one wording every front end gives: `unknown tool
+    /// "X"; did you mean "Y"? ` and the remedy (`use`: what to do instead, e.g. "call tools/list for the
+    /// tools served").
+    public func unknownTool(_ name: String, use remedy: String) -> String {
+        "unknown tool \"\(name)\"; \(NearestName.didYouMean(name, among: toolNames))\(remedy)"
     }
 }

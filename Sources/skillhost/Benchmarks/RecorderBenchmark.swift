@@ -1,3 +1,4 @@
+import SkillCalls
 import Glibc
 import SkillHostCore
 import SkillJSON
@@ -17,40 +18,34 @@ import SkillStore
 /// - `recorder alone`: the recorder without a persistent history (it inserts the call's row itself).
 /// Modes run in interleaved rounds; each row gives the median round (the machine is shared). The thread is
 /// named `bench-mode-I` while mode I runs, for a profiler (`perf report --sort comm`).
-public enum RecorderBenchmark {
+enum RecorderBenchmark {
     /// One measured mode.
-    public struct Result: Sendable {
+    struct Result: Sendable {
         /// What was measured.
-        public var name: String
+        var name: String
         /// Iterations.
-        public var iterations: Int
+        var iterations: Int
         /// Median over rounds of the mean wall-clock microseconds per iteration.
-        public var microsecondsPerCall: Double
+        var microsecondsPerCall: Double
         /// Median over rounds of the mean CPU microseconds (user + system) per iteration: what it costs on
         /// a machine not busy with other work.
-        public var cpuMicrosecondsPerCall: Double
+        var cpuMicrosecondsPerCall: Double
         /// The lowest round's mean CPU microseconds per iteration: the round least disturbed by other
         /// work on a shared machine (a steadier figure to compare builds by than the median).
-        public var minimumCPUMicrosecondsPerCall: Double
+        var minimumCPUMicrosecondsPerCall: Double
     }
 
     /// The skill called: a C plugin file and skill id (scripts/bench/dispatch_echo.c), or nil for a fixed
     /// result without a plugin.
-    public struct Skill: Sendable {
+    struct Skill: Sendable {
         /// Absolute path of the plugin file.
-        public var pluginPath: String
+        var pluginPath: String
         /// The skill's id.
-        public var skillID: String
-
-        /// A skill of the plugin at `pluginPath`.
-        public init(pluginPath: String, skillID: String) {
-            self.pluginPath = pluginPath
-            self.skillID = skillID
-        }
+        var skillID: String
     }
 
     /// How many modes a run has (indexes for `only`).
-    public static let modeCount = 8
+    static let modeCount = 8
 
     /// Rounds each mode is split into.
     static let rounds = 5
@@ -60,7 +55,7 @@ public enum RecorderBenchmark {
     /// Runs every mode `iterations` times on a new database at `path`; with `only`, just the modes at
     /// those indexes, in that order (for a profiler, which cannot tell modes apart, or to see whether a
     /// mode's figure depends on its place in the rounds).
-    public static func run(path: String, iterations: Int, skill: Skill? = nil, only: [Int]? = nil) throws -> [Result] {
+    static func run(path: String, iterations: Int, skill: Skill? = nil, only: [Int]? = nil) throws -> [Result] {
         let store = try HistoryStore(path: path)
         let context = SessionContext()
         let planned = PlannedCalls()
@@ -83,8 +78,8 @@ public enum RecorderBenchmark {
         }
         let dispatch = try dispatcher(skill)
         let tool = { (idempotent: Bool) in
-            AgentTool(
-                skillID: "bench.echo", description: "bench", parameters: ["type": "object", "properties": ["text": ["type": "string"]]],
+            SkillTool(
+                id: "bench.echo", description: "bench", parameters: ["type": "object", "properties": ["text": ["type": "string"]]],
                 idempotent: idempotent)
         }
         let tools = [true: tool(true), false: tool(false)]
@@ -100,8 +95,10 @@ public enum RecorderBenchmark {
         }
         func call(_ index: Int, idempotent: Bool, session: String) -> RecordedCall {
             RecordedCall(
-                callID: "c\(index)", toolName: "bench_echo", skillID: "bench.echo", argumentsText: arguments(index),
-                tool: tools[idempotent], sessionID: session)
+                ToolCallRequest(
+                    toolName: "bench_echo", tool: tools[idempotent], arguments: .text(arguments(index)), callID: "c\(index)",
+                    origin: .chat),
+                arguments: try? JSONValue(parsing: arguments(index)), sessionID: session)
         }
         /// The skill runs (it changes one context key, as `context_set` would).
         func runSkill(_ index: Int) -> JSONValue {
@@ -111,13 +108,11 @@ public enum RecorderBenchmark {
         }
         func record(_ recorder: StoreCallRecorder, _ index: Int, idempotent: Bool) -> JSONValue {
             var recorded = call(index, idempotent: idempotent, session: recorder.sessionID)
-            switch recorder.decision(for: recorded) {
-            case .run(let key): recorded.idempotencyKey = key
-            case .replay(_, let key), .confirmRetry(_, let key): recorded.idempotencyKey = key
-            }
+            recorded.idempotencyKey = recorder.decision(for: recorded).idempotencyKey
             let handle = recorder.callStarted(recorded)
             let result = runSkill(index)
-            recorder.callFinished(handle, call: recorded, outcome: .success(result), seconds: 0.0001, replayed: false)
+            recorder.callFinished(
+                handle, call: recorded, outcome: ToolCallOutcome(tool: recorded.tool, result: .success(result), seconds: 0.0001))
             return result
         }
         let modes: [(String, (Int) throws -> Void)] = [
@@ -149,7 +144,7 @@ public enum RecorderBenchmark {
             let recorder = committing ? recorders[id]!.committing : recorders[id]!.ahead
             // What PersistentHistory does with the assistant message: the call's key in its tool_calls entry,
             // the call planned (its row is written with its finish).
-            let key = try CallKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
+            let key = try IdempotencyKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
             // A non-idempotent skill's earlier calls with the key are read in the same transaction.
             let (position, earlier) =
                 idempotent
@@ -171,7 +166,7 @@ public enum RecorderBenchmark {
             let indexes = first..<first + 4
             var records: [CallRecord] = []
             for index in indexes {
-                let key = try CallKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
+                let key = try IdempotencyKey.make(sessionID: id, skillID: "bench.echo", arguments: JSONValue(parsing: arguments(index)))
                 records.append(CallRecord(
                     callID: "c\(index)", sessionID: id, skillID: "bench.echo", argumentsJSON: arguments(index), status: .started,
                     startedMilliseconds: store.now(), idempotencyKey: key))

@@ -28,7 +28,7 @@ public final class PlannedCalls: Sendable {
     /// Remembers `call` (its row not written yet; the latest message's calls replace older ones of the same
     /// id). `earlier` was read in the transaction that stored the call's message, after the finishes of
     /// every call of the session that had ended (they are written first).
-    func plan(_ call: CallRecord, earlier: [CallRecord]? = nil) {
+    package func plan(_ call: CallRecord, earlier: [CallRecord]? = nil) {
         calls.withLock { $0[call.callID] = Plan(call: call, earlier: earlier) }
     }
 
@@ -36,7 +36,7 @@ public final class PlannedCalls: Sendable {
     /// that ended in this process since its message was stored (``remember(_:callID:key:session:)``), then
     /// those read with its message (nil when they were not read); nil when `callID` is not planned. One
     /// lookup for the recorder's decision.
-    func decisionInputs(of callID: String) -> (idempotencyKey: String?, earlier: [CallRecord]?)? {
+    package func decisionInputs(of callID: String) -> (idempotencyKey: String?, earlier: [CallRecord]?)? {
         calls.withLock { plans in
             guard let plan = plans[callID] else { return nil }
             return (plan.call.idempotencyKey, plan.earlier.map { plan.ended.isEmpty ? $0 : plan.ended + $0 })
@@ -45,12 +45,12 @@ public final class PlannedCalls: Sendable {
 
     /// The session's calls with the idempotency key of planned call `callID`, newest first (see
     /// ``decisionInputs(of:)``); nil when they were not read.
-    func earlierCalls(of callID: String) -> [CallRecord]? { decisionInputs(of: callID)?.earlier ?? nil }
+    package func earlierCalls(of callID: String) -> [CallRecord]? { decisionInputs(of: callID)?.earlier ?? nil }
 
     /// Hands how call `callID` ended (`ended`, made only when needed) to the planned calls of `session`
     /// with idempotency `key` that were looked up and have not started: their decisions come after it. The
     /// calls planned later read it from the database, where it is written before their lookup.
-    func remember(_ ended: () -> CallRecord, callID: String, key: String, session: String) {
+    package func remember(_ ended: () -> CallRecord, callID: String, key: String, session: String) {
         calls.withLock { plans in
             var record: CallRecord?
             // Indexes, not `plans.indices` (which holds a reference to the storage: the first change would copy it).
@@ -67,10 +67,10 @@ public final class PlannedCalls: Sendable {
     }
 
     /// How many call outcomes are remembered (all plans).
-    var rememberedCount: Int { calls.withLock { $0.values.reduce(0) { $0 + $1.ended.count } } }
+    package var rememberedCount: Int { calls.withLock { $0.values.reduce(0) { $0 + $1.ended.count } } }
 
     /// Marks `callID` as running since `milliseconds`; false when it is not planned.
-    func start(_ callID: String, at milliseconds: Int64) -> Bool {
+    package func start(_ callID: String, at milliseconds: Int64) -> Bool {
         calls.withLock { plans in
             // One lookup: the plan is changed in place through its index.
             guard let index = plans.index(forKey: callID) else { return false }
@@ -81,10 +81,10 @@ public final class PlannedCalls: Sendable {
     }
 
     /// The planned call `callID`, removed from the plan; nil when there is none.
-    func take(_ callID: String) -> CallRecord? { calls.withLock { $0.removeValue(forKey: callID)?.call } }
+    package func take(_ callID: String) -> CallRecord? { calls.withLock { $0.removeValue(forKey: callID)?.call } }
 
     /// The planned call `callID` if it never started, removed from the plan.
-    func takeUnstarted(_ callID: String) -> CallRecord? {
+    package func takeUnstarted(_ callID: String) -> CallRecord? {
         calls.withLock { plans in
             guard let plan = plans[callID], !plan.started else { return nil }
             plans[callID] = nil

@@ -1,4 +1,4 @@
-@testable import SkillAgent
+@testable import skillhost
 import Testing
 
 /// The history benchmark's sessions sort in no particular order, as the product's random UUIDs do, so no

@@ -1,9 +1,11 @@
 import JSONSchema
+import SkillHostCore
 import SkillJSON
 import Synchronization
 
-/// Checks skill results against their manifest's `output_schema` (docs/manifest.md, "Result schemas"):
-/// MCP promises a client that a tool with an `outputSchema` returns conforming `structuredContent`.
+/// Checks skill results against their manifest's `output_schema` (docs/manifest.md, "Result schemas"), once
+/// per call, for every front end (``ToolCaller``): MCP promises a client that a tool with an `outputSchema`
+/// returns conforming `structuredContent`, and a model is not handed a result its tool does not promise.
 /// Compiled schemas are kept per skill and compiled again when the schema changes. Thread-safe.
 public final class ResultSchemaCheck: Sendable {
     /// The most faults named in one message.
@@ -13,6 +15,13 @@ public final class ResultSchemaCheck: Sendable {
 
     /// A check with nothing compiled yet.
     public init() {}
+
+    /// The failure of a call whose `result` does not conform to `skill`'s output schema (kind
+    /// `invalidResult`); nil when it conforms or the skill declares no output schema.
+    public func failure(of result: JSONValue, from skill: SkillManifest) -> HostError? {
+        guard skill.outputSchema != nil, let problem = problem(with: result, of: skill) else { return nil }
+        return HostError(.invalidResult, problem, skillID: skill.id)
+    }
 
     /// Why `result` does not conform to `skill`'s output schema, in one line that names each fault's JSON
     /// pointer; nil when it conforms or the skill declares no output schema.

@@ -31,14 +31,14 @@ public final class SkillHost: Sendable {
         var mode: String
         var path: String
     }
-    private let validator = ArgumentValidator()
+    let validator = ArgumentValidator()
     /// ``gates`` with each ``TrustGate`` picked out once, so calls do not cast every gate every time.
-    private let gateKinds: [GateKind]
+    let gateKinds: [GateKind]
     private let catalogCache = ProcessCatalogCache()
     /// The data folders made by this host, by plugin id.
-    private let madeDataDirectories = Mutex<[String: String]>([:])
+    let madeDataDirectories = Mutex<[String: String]>([:])
     /// Bumped whenever an executor in ``executors`` is replaced (``SkillRoute/executor`` is then stale).
-    private let executorGeneration = Atomic<Int>(0)
+    let executorGeneration = Atomic<Int>(0)
     /// Made by the first ``startSpareWorker()``.
     private let prestart = Mutex<WorkerPrestart?>(nil)
 
@@ -68,8 +68,8 @@ public final class SkillHost: Sendable {
         self.gateKinds = self.gates.map { gate in (gate as? TrustGate).map(GateKind.trust) ?? .other(gate) }
     }
 
-    /// A gate as ``invoke(skillID:arguments:options:)`` runs it.
-    private enum GateKind: Sendable {
+    /// A gate as ``prepare(skillID:arguments:)`` runs it.
+    enum GateKind: Sendable {
         /// Checked against the catalog's look at the files (see ``TrustGate/check(_:plugin:build:stamps:)``).
         case trust(TrustGate)
         case other(any CallGate)
@@ -94,7 +94,7 @@ public final class SkillHost: Sendable {
 
     /// The catalog this process built last, while none of its inputs changed (one `stat` per input: the
     /// registry, the plugins folder and each plugin file, the skills folder and each skill folder, the
-    /// crash history); otherwise built now like ``catalog()``. What ``invoke(skillID:arguments:options:)``
+    /// crash history); otherwise built now like ``catalog()``. What ``prepare(skillID:arguments:)``
     /// and ``enabledSkills()`` use, so a long-lived process (MCP, chat) does not rebuild per call.
     public func currentCatalog() throws(HostError) -> Catalog {
         try currentSnapshot().catalog
@@ -113,7 +113,7 @@ public final class SkillHost: Sendable {
         try currentCatalog().enabledSkills
     }
 
-    private func currentSnapshot() throws(HostError) -> ProcessCatalogCache.Snapshot {
+    func currentSnapshot() throws(HostError) -> ProcessCatalogCache.Snapshot {
         try catalogCache.current(paths: paths) { () throws(HostError) in try builder().build(forceRescan: false) }
     }
 
@@ -184,135 +184,16 @@ public final class SkillHost: Sendable {
                                 isBroken: false, advice: report.advice.map { "\(path): \($0)" })
     }
 
-    // MARK: - Calling
-
-    /// Calls a skill: normalize the id → find it (`notFound`) → plugin usable (`invalidPlugin`,
-    /// `pluginCrashed`) → enabled (`disabled`) → gates (`denied`, `rateLimited`) → validate the arguments
-    /// (`invalidArguments`, every error with its JSON pointer) → approval for skills that need it
-    /// (`denied`) → run through the plugin's executor with the timeout.
-    ///
-    /// Runs on the caller's executor (`nonisolated(nonsending)`: no executor switch per step, which a
-    /// task with an executor preference pays dearly); a catalog rebuild may do file I/O there, as it did
-    /// on the pool before. The plugin's code never runs on it (worker slots and executors own that).
-    /// - Returns: the skill's result JSON.
-    nonisolated(nonsending) public func invoke(skillID: String, arguments: JSONValue, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
-        let snapshot = try currentSnapshot()
-        // An id the catalog knows as it is was canonical already: normalize only the others.
-        var id = skillID
-        var found = snapshot.route(id)
-        if found == nil {
-            id = Identifier.normalize(skillID)
-            found = snapshot.route(id)
-        }
-        guard let route = found else {
-            if let plugin = snapshot.catalog.plugin(id) {
-                let names = plugin.skills.map(\.id).joined(separator: ", ")
-                throw HostError(.notFound, "\"\(id)\" is a plugin, not a skill; call one of its skills: \(names)", pluginID: plugin.id)
-            }
-            throw HostError(.notFound, "no skill \"\(id)\"; \(snapshot.catalog.didYouMean(id, among: [.skill]))run 'skillhost list' to see the skills", skillID: id)
-        }
-        try checkUsable(route.skill, route.plugin)
-        for gate in gateKinds {
-            switch gate {
-            case .trust(let trust):
-                // The catalog's look at the files stands for the gate's own (same paths, same moment).
-                try trust.check(route.skill, plugin: route.plugin, build: snapshot.build, stamps: snapshot.stamp(of:))
-            case .other(let gate):
-                try gate.check(route.skill, plugin: route.plugin)
-            }
-        }
-        try validator.validate(arguments, for: route.skill, generation: snapshot.generation, route: route)
-        try await approve(route.skill, arguments, options)
-        let dataDirectory = try self.dataDirectory(route)
-        let callID = options.callID ?? UUID().uuidString.lowercased()
-        let call = SkillCall(
-            pluginID: route.plugin.id, pluginPath: route.plugin.path, skillID: route.skill.id, arguments: arguments,
-            callID: callID, sessionID: options.sessionID, idempotencyKey: options.idempotencyKey ?? callID,
-            timeout: route.skill.timeout, configuration: route.plugin.settings.configuration,
-            dataDirectory: dataDirectory, sessionContext: options.sessionContext)
-        let executor = try executor(for: route)
-        options.executionStarted?()
-        return try await executor.execute(call)
-    }
-
-    /// The plugin's data folder, made on its first call.
-    private func dataDirectory(_ route: SkillRoute) throws(HostError) -> String {
-        if let known = route.dataDirectory.withLock({ $0 }) { return known }
-        let plugin = route.plugin
-        let dataDirectory: String
-        if let made = madeDataDirectories.withLock({ $0[plugin.id] }) {
-            dataDirectory = made
-        } else {
-            dataDirectory = paths.dataDirectory(forPlugin: plugin.id)
-            try Posix.makeDirectories(dataDirectory)
-            madeDataDirectories.withLock { $0[plugin.id] = dataDirectory }
-        }
-        route.dataDirectory.withLock { $0 = dataDirectory }
-        return dataDirectory
-    }
-
-    /// The route's executor: the one found under this catalog build while no executor was replaced since,
-    /// else the host's (see ``executor(for:file:)``).
-    private func executor(for route: SkillRoute) throws(HostError) -> any PluginExecutor {
-        let generation = executorGeneration.load(ordering: .sequentiallyConsistent)
-        if let known = route.executor.withLock({ $0 }), known.generation == generation { return known.executor }
-        let executor = try executor(for: route.plugin, file: route.stamp)
-        route.executor.withLock { $0 = (executor, generation) }
-        return executor
-    }
-
-    private func checkUsable(_ skill: SkillDescription, _ plugin: PluginRecord) throws(HostError) {
-        switch plugin.status {
-        case .invalid:
-            throw HostError(.invalidPlugin, "plugin \(plugin.id) is invalid: \(plugin.error ?? "see 'skillhost list'")",
-                            skillID: skill.id, pluginID: plugin.id)
-        case .broken:
-            throw HostError(.pluginCrashed, "plugin \(plugin.id) is broken: \(plugin.error ?? "see 'skillhost list'")",
-                            skillID: skill.id, pluginID: plugin.id)
-        case .disabled:
-            throw HostError(.disabled, "skill \(skill.id) is disabled because plugin \(plugin.id) is; run 'skillhost enable \(plugin.id)'",
-                            skillID: skill.id, pluginID: plugin.id)
-        case .denied:
-            throw HostError(.denied, plugin.error ?? "plugin \(plugin.id) may not run; see 'skillhost list'",
-                            skillID: skill.id, pluginID: plugin.id)
-        case .ok:
-            guard skill.enabled else {
-                throw HostError(.disabled, "skill \(skill.id) is disabled; run 'skillhost enable \(skill.id)'",
-                                skillID: skill.id, pluginID: plugin.id)
-            }
-        }
-    }
-
-    nonisolated(nonsending) private func approve(_ skill: SkillDescription, _ arguments: JSONValue, _ options: InvocationOptions) async throws(HostError) {
-        if skill.approval == .allow { return }
-        let setting = "plugins.\(skill.pluginID).skills.\(skill.id).approval in \(paths.registry)"
-        switch skill.approval {
-        case .allow:
-            return
-        case .deny:
-            throw HostError(.denied, "skill \(skill.id) is denied by the registry (\(setting) is \"deny\")",
-                            skillID: skill.id, pluginID: skill.pluginID)
-        case .ask:
-            guard let approval = options.approval else {
-                throw HostError(.denied,
-                    "skill \(skill.id) (\(skill.permission.rawValue)) needs approval and no one was asked; pass --yes, answer y at the prompt, or set \(setting) to \"allow\"",
-                    skillID: skill.id, pluginID: skill.pluginID)
-            }
-            guard await approval(skill, arguments) else {
-                throw HostError(.denied, "skill \(skill.id) was not approved; nothing was run", skillID: skill.id, pluginID: skill.pluginID)
-            }
-        }
-    }
-
     /// The executor for the plugin's file as the catalog saw it (`file`): a file replaced since gets a new
     /// executor (fresh workers load the new code) and the old one is shut down.
-    private func executor(for plugin: PluginRecord, file: CatalogInputs.Stamp?) throws(HostError) -> any PluginExecutor {
+    func executor(for plugin: PluginRecord, file: CatalogInputs.Stamp?) throws(HostError) -> any PluginExecutor {
         let mode = plugin.settings.isolation
         let key = ExecutorKey(mode: mode.rawValue, path: plugin.path)
         if let existing = executors.withLock({ $0[key] }), existing.file == file { return existing.executor }
         var request = ExecutorFactory.Request(plugin: plugin, paths: paths, helperExecutable: helperExecutable)
         request.workerPrestart = prestart.withLock { $0 }
         request.output = pluginOutput
+        request.diagnostics = diagnostics
         let made = try executorFactory.maker(for: mode)(request)
         // Another call may have made one meanwhile: keep the first, shut down what is not kept.
         let (chosen, unused) = executors.withLock { executors -> (any PluginExecutor, (any PluginExecutor)?) in

@@ -103,7 +103,7 @@ public struct ResultSummaryTemplate: Sendable, Equatable {
     }
 
     /// A value in words, compact.
-    static func text(of value: JSONValue, nested: Bool = false) -> String {
+    public static func text(of value: JSONValue, nested: Bool = false) -> String {
         switch value {
         case .string(let text): return text
         case .null: return "none"
