@@ -45,6 +45,13 @@ let plugins = [swiftPlugin("ClockSkill", using: ["ZoneInfo"]), swiftPlugin("Text
     + [swiftPlugin("FilesSkill")]
     + [swiftPlugin("CalendarSkill", using: ["ICalendar", "CalendarSkillSupport"]), swiftPlugin("RemindersSkill", using: ["ICalendar", "CalendarSkillSupport"])]
     + [swiftPlugin("BenchEchoSkill")]  // scripts/bench.sh: the Swift twin of scripts/bench/dispatch_echo.c
+    // The attacker's suite (issue #34) from a Swift plugin: Tests/Fixtures/Attack's attempts, installed by tests only.
+    + [(
+        .library(name: "AttackSkill", type: .dynamic, targets: ["AttackSkill"]),
+        .target(
+            name: "AttackSkill", dependencies: ["SkillSDK", "AttackAttempts"], path: "Tests/Fixtures/Attack/Swift",
+            linkerSettings: pluginLinkerSettings)
+    )]
 
 let package = Package(
     name: "SkillHost",
@@ -85,8 +92,10 @@ let package = Package(
         .target(name: "SkillCheck", dependencies: ["SkillSDK", "ManifestCheck"]),
         // OpenSSL libcrypto (SHA-256 for plugin trust).
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
-        // The kernel half of the worker sandbox: Landlock, seccomp, no_new_privs (issue #10).
-        .target(name: "CSandbox"),
+        // The kernel half of the worker sandbox: namespaces, Landlock, seccomp, capabilities (issues #10, #34).
+        // helper/ is `skillhost-sandbox`, a small C program built by scripts/build-sandbox-helper.sh with cc
+        // (SwiftPM would link the Swift runtime into it, which would cost it its point: a cheap start).
+        .target(name: "CSandbox", exclude: ["helper"]),
         // System calls, process reaping, signal wording and clocks, once for every target (SkillHostCore
         // re-exports it and adds the calls that fail with a HostError).
         .target(name: "SkillPosix"),
@@ -111,7 +120,7 @@ let package = Package(
         .target(name: "SkillAgent", dependencies: ["SkillCalls", "SkillHostCore", "SkillPosix", "SkillJSON", "JSONSchema", "SkillStore", "SkillHTTP", "COpenSSL"]),
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
-        .target(name: "ICalendar", dependencies: ["SkillPosix", "ZoneInfo", "StableHash"]),
+        .target(name: "ICalendar", dependencies: ["SkillPosix", "ZoneInfo", "StableHash"], exclude: ["WindowsZones/COPYING"]),
         // TZif files (RFC 8536) and POSIX TZ rules: the system's time-zone database without Foundation;
         // linked into the clock plugin (issue #9: a plugin without Foundation and ICU starts fast).
         .target(name: "ZoneInfo"),
@@ -120,6 +129,10 @@ let package = Package(
         .target(name: "CalendarSkillSupport", dependencies: ["ICalendar", "SkillSDK"]),
         // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
         .target(name: "SkillMCP", dependencies: ["SkillCalls", "SkillHostCore", "SkillJSON", "SkillPosix", "SkillHTTP", "StableHash", "COpenSSL"]),
+        // The attempts of the attacker's suite, in C, for the Swift attack plugin (the C one compiles them itself).
+        .target(
+            name: "AttackAttempts", path: "Tests/Fixtures/Attack", exclude: ["attack_plugin.c", "Swift"],
+            sources: ["attack_attempts.c"], publicHeadersPath: "."),
         // The thin CLI.
         .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillCalls", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore", "SkillHTTP"]),
 

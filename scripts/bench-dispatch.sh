@@ -26,6 +26,7 @@ cc -O2 -std=c99 -shared -fPIC -I "$root/Sources/CSkillABI/include" \
 chmod 755 "$work/libdispatch_echo.so"
 
 (cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1)
+bash "$root/scripts/build-sandbox-helper.sh" --release "$root/.build/release"
 binary="$root/.build/release/skillhost"
 (cd "$root" && swift build -c release --product BenchEchoSkill 2>&1 | tail -1)
 twin="$root/.build/release/libBenchEchoSkill.so"

@@ -53,6 +53,7 @@ if [ -n "${BENCH_BINARY:-}" ]; then
     binary="$BENCH_BINARY"
 else
     (cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1)
+    bash "$root/scripts/build-sandbox-helper.sh" --release "$root/.build/release"
     binary="$root/.build/release/skillhost"
 fi
 "$binary" trust bench --plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache" >/dev/null

@@ -41,9 +41,11 @@ say "building skillhost and the plugins (release)"
 if [ "${BENCH_LINK:-static}" = dynamic ]; then
     (cd "$root" && swift build -c release --product skillhost 2>&1 | tail -1) >&2
     skillhost="$root/.build/release/skillhost"
+    bash "$root/scripts/build-sandbox-helper.sh" --release "$root/.build/release"
 else
     (cd "$root" && swift build -c release --static-swift-stdlib --scratch-path .build/static --product skillhost 2>&1 | tail -1) >&2
     skillhost="$root/.build/static/release/skillhost"
+    bash "$root/scripts/build-sandbox-helper.sh" --release "$root/.build/static/release"
 fi
 skip=" ${BENCH_SKIP:-} "
 if [[ "$skip" == *" call "* ]]; then

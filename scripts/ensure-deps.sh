@@ -18,6 +18,9 @@ command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(hapr
 command -v yamllint >/dev/null 2>&1 || missing+=(yamllint)
 # The nginx configuration docs/deploy.md shows is run as written (TLS ending at nginx in front of replicas).
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
+# The attacker's suite types into a real terminal (tmux) and reads victims' I/O priority (util-linux's ionice).
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v ionice >/dev/null 2>&1 || missing+=(util-linux)
 # The clock plugin reads time zones from the system's database (TZif files and their index, tzdata.zi).
 [ -e /usr/share/zoneinfo/tzdata.zi ] || missing+=(tzdata)
 if [ ${#missing[@]} -gt 0 ]; then

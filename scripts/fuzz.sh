@@ -82,6 +82,7 @@ run_target() {
         json|json-diff|schema|schema-diff|manifest|registry|openai|stream|mcp|mcp-diff) dict=(-dict=Tests/Fuzz/dictionaries/json.dict) ;;
         frame|frame-stream) dict=(-dict=Tests/Fuzz/dictionaries/frame.dict) ;;
         http) dict=(-dict=Tests/Fuzz/dictionaries/http.dict) ;;
+        ical) dict=(-dict=Tests/Fuzz/dictionaries/ical.dict) ;;
     esac
     echo "==> fuzzing $target for ${seconds}s" >&2
     local log=$build/logs/$target.log

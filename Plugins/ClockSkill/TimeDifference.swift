@@ -23,7 +23,7 @@ struct TimeDifference: SynchronousSkill {
                 "Time zone (IANA name, city or abbreviation) for dates without an offset; UTC if absent"),
         ], required: ["to"])
     let timeout = 5.0
-    let summary: String? = "{days} days, {hours} hours and {minutes} minutes from {from} to {to}."
+    let summary: String? = "{days|day|days}, {hours|hour|hours} and {minutes|minute|minutes} from {from} to {to}."
     let examples = [
         "how many days until {to}", "how long until {to}", "how long ago was {to}", "how many days since {to}",
         "how many days from {from} to {to}", "time between {from} and {to} in {timezone}",

@@ -1,4 +1,5 @@
 import Foundation
+import SkillSDK
 
 /// One entry of a folder, as the files skills report it.
 struct FileEntry: Encodable, Equatable {
@@ -14,24 +15,53 @@ struct FileEntry: Encodable, Equatable {
     var modified: String?
 }
 
+/// Why a folder or file could not be read: the errno, as its text.
+struct ReadRefusal: Error {
+    var code: Int32
+    var reason: String { String(cString: strerror(code)) }
+}
+
 /// Walks folders below a ``FilesRoot`` breadth-first, in name order, without following symlinked folders
 /// (a symlink is reported as one, so a link cycle or a link out of the root is never entered).
+///
+/// A folder that cannot be read is never passed over as if it were empty: the folder the walk starts from
+/// fails the call with the reason and the real path (a sandbox refusal then names what to grant), and a
+/// sub-folder is listed in ``unreadable``, which the skills return.
 struct DirectoryWalker {
     let root: FilesRoot
     var includeHidden: Bool
+    /// Sub-folders the walk could not read, relative to the root, with the reason.
+    private(set) var unreadable: [String] = []
+
+    init(root: FilesRoot, includeHidden: Bool) {
+        self.root = root
+        self.includeHidden = includeHidden
+    }
 
     /// Outcome of a visit: keep going or stop the walk.
     enum Step { case next, stop }
 
     /// Calls `visit` for each entry below the folder `start` (an absolute resolved path inside the root), down
     /// to `recursive ? unlimited : 1` levels, with the absolute path and the entry.
-    func walk(from start: String, recursive: Bool, visit: (String, FileEntry) throws -> Step) rethrows {
+    /// - Throws: ``SkillError`` (permission denied, or failed) when `start` itself cannot be read; what
+    ///   `visit` throws.
+    mutating func walk(from start: String, recursive: Bool, visit: (String, FileEntry) throws -> Step) throws {
         var queue = [start]
         var next = 0
         while next < queue.count {
             let folder = queue[next]
             next += 1
-            for name in DirectoryWalker.names(in: folder) where includeHidden || !name.hasPrefix(".") {
+            let names: [String]
+            switch DirectoryWalker.names(in: folder) {
+            case .success(let found):
+                names = found
+            case .failure(let refusal) where folder == start:
+                throw DirectoryWalker.refusal(reading: folder, refusal)
+            case .failure(let refusal):
+                unreadable.append("\(root.relativePath(of: folder)) (\(refusal.reason))")
+                continue
+            }
+            for name in names where includeHidden || !name.hasPrefix(".") {
                 let absolute = folder == "/" ? "/" + name : folder + "/" + name
                 let entry = DirectoryWalker.entry(named: name, at: absolute, relative: root.relativePath(of: absolute))
                 if try visit(absolute, entry) == .stop { return }
@@ -40,9 +70,18 @@ struct DirectoryWalker {
         }
     }
 
-    /// The names in a folder, sorted; empty when it cannot be read.
-    static func names(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
+    /// Why a folder that cannot be read fails the call: its real path, and what to do about it.
+    static func refusal(reading folder: String, _ refusal: ReadRefusal) -> SkillError {
+        if refusal.code == EACCES || refusal.code == EPERM {
+            return SkillError.permissionDenied(
+                message: "cannot read the folder \(folder): \(refusal.reason)")
+        }
+        return SkillError.failed(message: "cannot read the folder \(folder): \(refusal.reason)")
+    }
+
+    /// The names in a folder, sorted; why not when it cannot be read.
+    static func names(in folder: String) -> Result<[String], ReadRefusal> {
+        guard let directory = opendir(folder) else { return .failure(ReadRefusal(code: errno)) }
         defer { closedir(directory) }
         var names: [String] = []
         while let item = readdir(directory) {
@@ -51,7 +90,7 @@ struct DirectoryWalker {
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        return names.sorted()
+        return .success(names.sorted())
     }
 
     /// The entry for `absolute`, from `lstat` (a symlink is reported as a symlink).

@@ -40,11 +40,9 @@ struct FilesRoot: Sendable {
         self.resolved = resolved
     }
 
-    /// `~` and `~/…` with the home folder (`$HOME`).
+    /// `~` and `~/…` with the user's home folder (in a worker, `HOME` is the plugin's data folder).
     static func expandingHome(_ path: String) -> String {
-        guard path == "~" || path.hasPrefix("~/") else { return path }
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? "/"
-        return home + path.dropFirst()
+        WorkerHome.expandingTilde(path)
     }
 
     /// The absolute, symlink-free path of `relative` (a path from the model, "" or "." for the root itself),

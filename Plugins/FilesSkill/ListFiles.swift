@@ -21,6 +21,8 @@ struct ListFiles: Skill {
         var count: Int
         var truncated: Bool
         var entries: [FileEntry]
+        /// Sub-folders that could not be read (with the reason); absent when there were none.
+        var unreadable: [String]?
     }
 
     let name = "list"
@@ -40,7 +42,7 @@ struct ListFiles: Skill {
             "max_entries": .integer("The most entries to return (default 200)", minimum: 1, maximum: 5000),
         ], required: [])
     let timeout = 10.0
-    let summary: String? = "{count} entries in {path}."
+    let summary: String? = "{count|entry|entries} in {path}."
     let examples = [
         "list the files in {path}", "what is in the folder {path}", "show my files",
         "list my documents", "which files are in {path}", "list everything in {path} recursively",
@@ -58,8 +60,8 @@ struct ListFiles: Skill {
         var entries: [FileEntry] = []
         var truncated = false
         var cancelled = false
-        DirectoryWalker(root: root, includeHidden: arguments.includeHidden ?? false)
-            .walk(from: folder, recursive: arguments.recursive ?? false) { _, entry in
+        var walker = DirectoryWalker(root: root, includeHidden: arguments.includeHidden ?? false)
+        try walker.walk(from: folder, recursive: arguments.recursive ?? false) { _, entry in
                 if context.isCancelled {
                     cancelled = true
                     return .stop
@@ -74,6 +76,6 @@ struct ListFiles: Skill {
         if cancelled { try context.checkCancellation() }
         return Output(
             root: root.configured, path: root.relativePath(of: folder), count: entries.count, truncated: truncated,
-            entries: entries)
+            entries: entries, unreadable: walker.unreadable.isEmpty ? nil : walker.unreadable)
     }
 }

@@ -76,8 +76,9 @@ struct ReadFile: Skill {
                 remedy: "files.read reads text files only")
         }
         guard let handle = FileHandle(forReadingAtPath: file) else {
+            let reason = String(cString: strerror(errno))
             throw SkillError.permissionDenied(
-                message: "\"\(arguments.path)\" cannot be opened for reading", remedy: "check the file's permissions")
+                message: "\"\(arguments.path)\" (\(file)) cannot be opened for reading: \(reason)")
         }
         defer { try? handle.close() }
         let size = Int((try? handle.seekToEnd()) ?? 0)

@@ -46,13 +46,15 @@ struct SearchFiles: Skill {
         var truncated: Bool
         var stoppedBy: String?
         var matches: [Match]
+        /// Folders and files that could not be read (with the reason); absent when there were none.
+        var unreadable: [String]?
 
         enum CodingKeys: String, CodingKey {
             case path, count
             case filesScanned = "files_scanned"
             case truncated
             case stoppedBy = "stopped_by"
-            case matches
+            case matches, unreadable
         }
     }
 
@@ -83,7 +85,7 @@ struct SearchFiles: Skill {
             "max_seconds": .number("The longest the search may run, in seconds (default 5)", minimum: 0.1, maximum: 25),
         ], required: [])
     let timeout = 30.0
-    let summary: String? = "{count} match(es) after looking at {files_scanned} file(s)."
+    let summary: String? = "{count|match|matches} after looking at {files_scanned|file|files}."
     let examples = [
         "find files named {name}", "search my files for {contains}", "which files mention {contains}",
         "find {name} files in {path}", "search for {contains} in {path}", "find files matching {regex}",
@@ -116,8 +118,9 @@ struct SearchFiles: Skill {
         var matches: [Match] = []
         var scanned = 0
         var stoppedBy: String?
-        DirectoryWalker(root: root, includeHidden: arguments.includeHidden ?? false)
-            .walk(from: folder, recursive: true) { absolute, entry in
+        var unreadableFiles: [String] = []
+        var walker = DirectoryWalker(root: root, includeHidden: arguments.includeHidden ?? false)
+        try walker.walk(from: folder, recursive: true) { absolute, entry in
                 if context.isCancelled || ContinuousClock.now >= limits.deadline {
                     stoppedBy = context.isCancelled ? "cancelled" : "max_seconds"
                     return .stop
@@ -138,9 +141,15 @@ struct SearchFiles: Skill {
                     if matches.count == limits.results { stoppedBy = "max_results" }
                     return matches.count == limits.results ? .stop : .next
                 }
-                guard (entry.size ?? 0) <= SearchFiles.largestSearchedFile,
-                    let text = SearchFiles.text(of: absolute)
-                else { return .next }
+                guard (entry.size ?? 0) <= SearchFiles.largestSearchedFile else { return .next }
+                let text: String
+                switch SearchFiles.text(of: absolute) {
+                case .success(let found?): text = found
+                case .success(nil): return .next  // binary: matched by name only
+                case .failure(let refusal):
+                    unreadableFiles.append("\(entry.path) (\(refusal.reason))")
+                    return .next
+                }
                 var lineNumber = 0
                 for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                     lineNumber += 1
@@ -161,9 +170,11 @@ struct SearchFiles: Skill {
                 return .next
             }
         if stoppedBy == "cancelled" { try context.checkCancellation() }
+        let unreadable = walker.unreadable + unreadableFiles
         return Output(
             path: root.relativePath(of: folder), count: matches.count, filesScanned: scanned,
-            truncated: stoppedBy != nil, stoppedBy: stoppedBy, matches: matches)
+            truncated: stoppedBy != nil, stoppedBy: stoppedBy, matches: matches,
+            unreadable: unreadable.isEmpty ? nil : unreadable)
     }
 
     /// glibc's `FNM_CASEFOLD` (a GNU extension Swift does not import).
@@ -176,11 +187,20 @@ struct SearchFiles: Skill {
     }
 
     /// The text of a file when it is text (UTF-8 or Latin-1, as `files.read` detects), else nil.
-    static func text(of path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let bytes = [UInt8](data)
-        guard let detected = try? TextDecoding.detect(Array(bytes.prefix(8192))) else { return nil }
-        return try? TextDecoding.decode(bytes[detected.bom...], as: detected.encoding)
+    /// The text of a file; nil for a binary one; the errno when it cannot be read (never passed over as if
+    /// it held nothing).
+    static func text(of path: String) -> Result<String?, ReadRefusal> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(ReadRefusal(code: errno)) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try handle.readToEnd() ?? Data())
+        } catch {
+            return .failure(ReadRefusal(code: EIO))
+        }
+        guard let detected = try? TextDecoding.detect(Array(bytes.prefix(8192))) else { return .success(String?.none) }
+        return .success((try? TextDecoding.decode(bytes[detected.bom...], as: detected.encoding)) as String?)
     }
 }
 

@@ -22,7 +22,7 @@ struct TextStatistics: SynchronousSkill {
             "top": .integer("How many frequent words to list (default 5)", minimum: 0, maximum: 50),
         ], required: ["text"])
     let timeout = 10.0
-    let summary: String? = "{words} words and {characters} characters in {sentences} sentence(s), about {reading_time_seconds} s to read; top words: {top_words}."
+    let summary: String? = "{words|word|words} and {characters|character|characters} in {sentences|sentence|sentences}, about {reading_time_seconds} s to read; top words: {top_words}."
     let examples = [
         "how many words are in {text}", "count the words in {text}", "text statistics for {text}",
         "how long does it take to read {text}", "list the {top} most frequent words in {text}",

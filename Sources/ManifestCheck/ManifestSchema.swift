@@ -85,7 +85,13 @@ public enum ManifestSchema {
             }
           ]
         },
-        "processes": {"type": "boolean", "default": false}
+        "processes": {"type": "boolean", "default": false},
+        "env": {
+          "type": "array",
+          "description": "Environment variables of the host the plugin asks for; a worker gets one only once the user grants it (skillhost grant ID env:NAME).",
+          "uniqueItems": true,
+          "items": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}
+        }
       }
     }
   }

@@ -22,8 +22,8 @@ extension PluginCapabilities {
             problem(pointer, "must be an object like {\"filesystem\": [], \"network\": \"none\", \"processes\": false}, got \(value.typeName)")
             return (nil, problems)
         }
-        for (key, _) in object where !["filesystem", "network", "processes"].contains(key) {
-            problem(pointer + "/" + JSONPointer.escape(key), "is not a capability; use filesystem, network or processes")
+        for (key, _) in object where !["filesystem", "network", "processes", "env"].contains(key) {
+            problem(pointer + "/" + JSONPointer.escape(key), "is not a capability; use filesystem, network, processes or env")
         }
         var result = PluginCapabilities()
         if let list = object["filesystem"] {
@@ -58,6 +58,25 @@ extension PluginCapabilities {
                 result.processes = flag
             } else {
                 problem(pointer + "/processes", "must be true or false, got \(processes.serialized())")
+            }
+        }
+        if let names = object["env"] {
+            if case .array(let items) = names {
+                for (index, item) in items.enumerated() {
+                    guard let name = item.stringValue else {
+                        problem("\(pointer)/env/\(index)", "must be a variable name like \"GITHUB_TOKEN\", got \(item.typeName)")
+                        continue
+                    }
+                    if let why = environmentNameProblem(name) {
+                        problem("\(pointer)/env/\(index)", why)
+                    } else if result.environment.contains(name) {
+                        problem("\(pointer)/env/\(index)", "names \(name) twice; list each variable once")
+                    } else {
+                        result.environment.append(name)
+                    }
+                }
+            } else {
+                problem(pointer + "/env", "must be an array of variable names like [\"GITHUB_TOKEN\"], got \(names.typeName)")
             }
         }
         return problems.isEmpty ? (result, []) : (nil, problems)

@@ -11,15 +11,37 @@ public struct PluginCapabilities: Sendable, Equatable, Hashable {
     public var network: Network
     /// Whether the plugin may start child processes.
     public var processes: Bool
+    /// Names of environment variables of the host the plugin asks for (manifest `env`); a worker gets one only
+    /// once the user granted it (`skillhost grant ID env:NAME`). Without any, a worker's environment holds the
+    /// locale, the zone and its own folders, never the host's secrets.
+    public var environment: [String]
 
-    /// The data folder only: no other path, no network, no processes.
+    /// The data folder only: no other path, no network, no processes, no variables.
     public static let minimal = PluginCapabilities()
 
     /// Creates a capability set; the defaults are ``minimal``.
-    public init(filesystem: [PathGrant] = [], network: Network = .none, processes: Bool = false) {
+    public init(filesystem: [PathGrant] = [], network: Network = .none, processes: Bool = false, environment: [String] = []) {
         self.filesystem = filesystem
         self.network = network
         self.processes = processes
+        self.environment = environment
+    }
+
+    /// Whether `name` may be asked for as an environment variable (``environment``, `env:NAME`): a C
+    /// identifier, and not one the host sets for every worker or the dynamic loader reads. Nil when it may;
+    /// otherwise why not, ending with the fix.
+    public static func environmentNameProblem(_ name: String) -> String? {
+        let bytes = Array(name.utf8)
+        let identifier = !bytes.isEmpty && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[0])
+            && bytes.allSatisfy { $0 == UInt8(ascii: "_") || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard identifier else {
+            return "\"\(name)\" is not an environment variable name; use letters, digits and _ (not starting with a digit), e.g. GITHUB_TOKEN"
+        }
+        if ["HOME", "TMPDIR", "PATH"].contains(name) || name.hasPrefix("SKILLHOST_") || name.hasPrefix("LD_") {
+            return "\(name) cannot be asked for: the host sets it for every worker (HOME and TMPDIR are the data folder, SKILLHOST_USER_HOME the user's home) or the loader reads it; ask for the variable your skill itself reads"
+        }
+        return nil
     }
 
     /// The symbolic folder a path is relative to.
@@ -88,6 +110,7 @@ public struct PluginCapabilities: Sendable, Equatable, Hashable {
     /// Whether this set allows at least everything `other` allows.
     public func covers(_ other: PluginCapabilities) -> Bool {
         (processes || !other.processes) && network.covers(other.network)
+            && Set(other.environment).isSubset(of: Set(environment))
             && other.filesystem.allSatisfy { wanted in
                 wanted.root == .data || filesystem.contains { $0.covers(wanted) }
             }
@@ -95,7 +118,8 @@ public struct PluginCapabilities: Sendable, Equatable, Hashable {
 
     /// What both sets allow (the registry narrows a manifest this way).
     public func intersection(_ other: PluginCapabilities) -> PluginCapabilities {
-        var result = PluginCapabilities(processes: processes && other.processes)
+        var result = PluginCapabilities(
+            processes: processes && other.processes, environment: environment.filter(other.environment.contains))
         switch (network, other.network) {
         case (.any, let narrower), (let narrower, .any): result.network = narrower
         case (.tcpConnect(let mine), .tcpConnect(let theirs)):
@@ -133,6 +157,8 @@ public struct PluginCapabilities: Sendable, Equatable, Hashable {
                     result.filesystem.removeAll { grant.covers($0) }
                     result.filesystem.append(grant)
                 }
+            case .environment(let name):
+                if !result.environment.contains(name) { result.environment.append(name) }
             }
         }
         return result
@@ -147,6 +173,7 @@ public struct PluginCapabilities: Sendable, Equatable, Hashable {
         case .tcpConnect(let ports): result += ports.map(Capability.tcpConnect)
         }
         if processes { result.append(.processes) }
+        result += environment.map(Capability.environment)
         return result
     }
 
@@ -166,12 +193,13 @@ public struct PluginCapabilities: Sendable, Equatable, Hashable {
         case .tcpConnect(let ports): object["network"] = ["tcp_connect": .array(ports.map { .int(Int64($0)) })]
         }
         object["processes"] = .bool(processes)
+        if !environment.isEmpty { object["env"] = .array(environment.map(JSONValue.string)) }
         return .object(object)
     }
 }
 
 /// One capability as a word: `processes`, `network:any`, `network:tcp:443`, `home:Documents:read`,
-/// `config:calendar_file:read-write`, `data:read-write`. `skillhost grant ID CAPABILITY` takes these words.
+/// `config:calendar_file:read-write`, `env:GITHUB_TOKEN`. `skillhost grant ID CAPABILITY` takes these words.
 public enum Capability: Sendable, Hashable, CustomStringConvertible {
     /// May start child processes.
     case processes
@@ -181,6 +209,8 @@ public enum Capability: Sendable, Hashable, CustomStringConvertible {
     case tcpConnect(Int)
     /// A filesystem entry.
     case path(PluginCapabilities.PathGrant)
+    /// One environment variable of the host, by name.
+    case environment(String)
 
     /// Parses a capability word; nil when it is not one (see ``syntax``).
     public init?(_ word: String) {
@@ -191,6 +221,9 @@ public enum Capability: Sendable, Hashable, CustomStringConvertible {
         case "network" where parts.count == 3 && parts[1] == "tcp":
             guard let port = Int(parts[2]), (1...65535).contains(port) else { return nil }
             self = .tcpConnect(port)
+        case "env" where parts.count == 2:
+            guard PluginCapabilities.environmentNameProblem(parts[1]) == nil else { return nil }
+            self = .environment(parts[1])
         case "home" where parts.count == 3, "config" where parts.count == 3:
             guard let access = PluginCapabilities.Access(rawValue: parts[2]), !parts[1].isEmpty else { return nil }
             if parts[0] == "home" {
@@ -205,7 +238,7 @@ public enum Capability: Sendable, Hashable, CustomStringConvertible {
 
     /// The accepted forms, for error messages.
     public static let syntax =
-        "processes, network:any, network:tcp:PORT, home:PATH:read|read-write, config:KEY:read|read-write"
+        "processes, network:any, network:tcp:PORT, home:PATH:read|read-write, config:KEY:read|read-write, env:NAME"
 
     public var description: String {
         switch self {
@@ -214,6 +247,7 @@ public enum Capability: Sendable, Hashable, CustomStringConvertible {
         case .tcpConnect(let port): "network:tcp:\(port)"
         case .path(let grant):
             "\(grant.root.rawValue):\(grant.key ?? grant.path ?? ""):\(grant.access.rawValue)"
+        case .environment(let name): "env:\(name)"
         }
     }
 }

@@ -49,6 +49,12 @@ public enum Posix {
     /// Whether something exists at `path`.
     package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// Whether `path` is a file this process may execute.
+    package static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+    }
+
     /// Releases a lock taken with ``openLockedExclusively(_:mode:)`` and closes its descriptor.
     package static func unlock(_ descriptor: Int32) {
         _ = flock(descriptor, LOCK_UN)
@@ -60,6 +66,12 @@ public enum Posix {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
+    }
+
+    /// The last part of a path ("/a/b" → "b", "b" → "b").
+    package static func lastPathComponent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
     }
 
     /// The names in a folder (without "." and ".."), or nil when it cannot be read.

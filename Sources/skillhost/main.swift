@@ -9,7 +9,12 @@ import Glibc
 let commandLine: [String] = {
     var rest = Array(CommandLine.arguments.dropFirst())
     var leading: [String] = []
-    while let first = rest.first, ParsedArguments.globalOptions.contains(where: { first == $0 || first.hasPrefix($0 + "=") }) {
+    while let first = rest.first {
+        if ParsedArguments.globalFlags.contains(first) {
+            leading.append(rest.removeFirst())
+            continue
+        }
+        guard ParsedArguments.globalOptions.contains(where: { first == $0 || first.hasPrefix($0 + "=") }) else { break }
         leading.append(rest.removeFirst())
         if !first.contains("="), !rest.isEmpty { leading.append(rest.removeFirst()) }
     }
@@ -32,8 +37,10 @@ if commandLine.first == "call", !commandLine.contains("--help"), !commandLine.co
     }
 }
 let arguments = WorkerLoadOrder.resolve(commandLine: givenArguments)
-// A worker enters its sandbox before anything starts a thread (Landlock binds the calling thread).
+// A worker and the scanner enter their sandbox before anything starts a thread (Landlock binds the calling
+// thread; a user namespace needs a process with one thread), and before any plugin code is loaded.
 if arguments.first == "__worker" { WorkerSandbox.enterEarly(workerArguments: Array(arguments.dropFirst())) }
+if arguments.first == "__scan" { ScannerSandbox.enterEarly(words: Array(arguments.dropFirst())) }
 
 func printTopLevelHelp() {
     var text = """
@@ -55,6 +62,7 @@ func printTopLevelHelp() {
           --registry FILE   registry file (env SKILLHOST_REGISTRY; default ~/.config/skillhost/skill_registry.json)
           --cache DIR       scan cache folder (env SKILLHOST_CACHE; default ~/.cache/skillhost)
           --skills DIR      instruction skills folder (env SKILLHOST_SKILLS; default ~/.local/share/skillhost/skills)
+          --verbose         show what plugins write to stderr, one sanitized line each after the plugin's id
 
         History (chat, history, trace, debug, inspect): --state DIR (env SKILLHOST_STATE; default
         ~/.local/state/skillhost). Model: chat --provider openai|anthropic|offline, --base-url URL.

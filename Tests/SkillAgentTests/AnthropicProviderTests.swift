@@ -64,6 +64,8 @@ import Testing
         // one user message.
         let sent = try #require(requests[1].body?["messages"]?.arrayValue)
         #expect(sent.compactMap { $0["role"]?.stringValue } == ["user", "assistant", "user"])
+        // A turn of one text block is the API's short form, a string.
+        #expect(sent[0]["content"]?.stringValue?.isEmpty == false)
         let uses = try #require(sent[1]["content"]?.arrayValue)
         #expect(uses.map { $0["type"] } == ["tool_use", "tool_use"])
         #expect(uses[0]["input"] == ["timezone": "Asia/Tokyo"])

@@ -9,32 +9,12 @@ import Testing
 /// What people type about their calendar and reminders reaches the right skill with the right values when
 /// every bundled plugin is installed (so clock's date skills compete for the same words).
 @Suite(.serialized) struct CalendarPhrasingTests {
-    /// The tools of every plugin file in `.build/plugins`, as the agent offers them.
-    static func tools() async throws -> [ToolSpec] {
-        let built = HostEndToEndTests.packageRoot + "/.build/plugins"
-        let root = NSTemporaryDirectory() + "skillhost-phrasing-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
-        for name in ["clock.so", "text.so", "sysinfo.so", "calendar.so", "reminders.so"] {
-            guard FileManager.default.fileExists(atPath: built + "/" + name) else {
-                throw HostEndToEndTests.SetupError(description: "missing \(built)/\(name): run scripts/build-plugins.sh")
-            }
-            try FileManager.default.copyItem(atPath: built + "/" + name, toPath: root + "/plugins/" + name)
-        }
-        let host = SkillHost(
-            paths: HostPaths(plugins: root + "/plugins", registry: root + "/r.json", cache: root + "/cache", data: root + "/data"),
-            helperExecutable: HostEndToEndTests.packageRoot + "/.build/debug/skillhost")
-        let tools = try await HostSkillBackend(host: host).tools()
-        await host.shutdown()
-        return tools.map { ToolSpec(name: $0.id.replacingOccurrences(of: ".", with: "_"), tool: $0) }
-    }
-
-    /// Monday 2026-11-30 16:00 UTC.
+    /// Monday 2026-11-30 00:00 UTC.
     static let planner = OfflinePlanner(
         filler: SlotFiller(now: Date(timeIntervalSince1970: 1_795_996_800), timeZone: TimeZone(identifier: "UTC")!))
 
     @Test func calendarAndReminderPhrasesReachTheirSkills() async throws {
-        let tools = try await Self.tools()
+        let tools = try await BuiltSkills.tools()
         let cases: [(String, [String], [JSONValue])] = [
             (
                 "check tomorrow morning in my calendar for a free slot, then add a 10:00 workout reminder",

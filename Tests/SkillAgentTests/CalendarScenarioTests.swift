@@ -71,28 +71,8 @@ import Testing
         let day = Self.tomorrow()
         let setup = try Setup(busyDay: day)
         defer { setup.remove() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: HostEndToEndTests.packageRoot + "/.build/debug/skillhost")
-        process.arguments = ["chat", "--yes", Self.request]
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["OPENAI_API_KEY", "OPENAI_BASE_URL", "SKILLHOST_MODEL"] { environment[key] = nil }
-        environment["SKILLHOST_PLUGINS"] = setup.plugins
-        environment["SKILLHOST_REGISTRY"] = setup.registry
-        environment["SKILLHOST_CACHE"] = setup.root + "/cache"
-        environment["XDG_DATA_HOME"] = setup.root + "/data"
-        environment["SKILLHOST_STATE"] = setup.root + "/state"  // never the user's own history
-        environment["TZ"] = Self.zone
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(err)")
+        let (status, out, err) = try setup.chat(["--yes", Self.request])
+        #expect(status == 0, "\(err)")
         let answer = out.split(separator: "\n").last.map(String.init) ?? ""
         #expect(
             answer == "Found 1 free slot, 09:30–12:00 on \(day), then added the reminder \"workout\" due \(day) at 10:00.",
@@ -134,5 +114,35 @@ import Testing
         let secondResult = try #require(server.requests[2].body?["messages"]?.arrayValue?.last?["content"]?.stringValue)
         #expect(try JSONValue(parsing: secondResult)["due"] == "2036-12-01T10:00:00+01:00")
         #expect(setup.text(setup.reminders).contains("DUE:20361201T090000Z\r\n"))
+    }
+}
+
+extension CalendarScenarioTests.Setup {
+    /// Runs `skillhost chat ARGUMENTS` against the setup's plugins, registry and a history of its own.
+    func chat(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: HostEndToEndTests.packageRoot + "/.build/debug/skillhost")
+        process.arguments = ["chat"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["OPENAI_API_KEY", "OPENAI_BASE_URL", "SKILLHOST_MODEL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "SKILLHOST_PROVIDER"] {
+            environment[key] = nil
+        }
+        environment["SKILLHOST_PLUGINS"] = plugins
+        environment["SKILLHOST_REGISTRY"] = registry
+        environment["SKILLHOST_CACHE"] = root + "/cache"
+        environment["XDG_DATA_HOME"] = root + "/data"
+        environment["SKILLHOST_STATE"] = root + "/state"
+        environment["TZ"] = CalendarScenarioTests.zone
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, out, err)
     }
 }

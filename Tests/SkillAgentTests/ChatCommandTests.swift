@@ -34,7 +34,9 @@ import Testing
             commandLine = ["chat"] + arguments
         }
         var environment = ProcessInfo.processInfo.environment
-        for key in ["OPENAI_API_KEY", "OPENAI_BASE_URL", "SKILLHOST_MODEL", "SKILLHOST_PROVIDER", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"] { environment[key] = nil }
+        for key in ["OPENAI_API_KEY", "OPENAI_BASE_URL", "SKILLHOST_MODEL", "SKILLHOST_PROVIDER", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "SKILLHOST_STREAM"] {
+            environment[key] = nil
+        }
         environment["SKILLHOST_PLUGINS"] = host.paths.plugins
         environment["SKILLHOST_REGISTRY"] = host.paths.registry
         environment["SKILLHOST_CACHE"] = host.paths.cache

@@ -46,6 +46,28 @@ import Testing
     }
 }
 
+/// `SKILLHOST_STREAM`: whole answers from the first request, or a usage error for a value it does not take.
+@Suite(.serialized) struct ChatStreamSettingTests {
+    @Test func streamingOffAsksForWholeAnswersWithoutANotice() throws {
+        let server = try ReplayServer([AnthropicProviderTests.json("call_clock_now.json"), AnthropicProviderTests.json("answer_time.json")])
+        defer { server.stop() }
+        let run = try ChatCommandTests.chat(
+            ["--provider", "anthropic", "--base-url", "http://127.0.0.1:\(server.port)", "time in Tokyo"],
+            environment: ["SKILLHOST_STREAM": "0"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("It is 10:00 in Tokyo."))
+        #expect(!run.stderr.contains("note: "))
+        #expect(server.requests.count == 2)
+        #expect(server.requests.allSatisfy { $0.body?["stream"] == nil && $0.headers["accept"] == "application/json" })
+    }
+
+    @Test func aValueItDoesNotTakeIsAUsageError() throws {
+        let run = try ChatCommandTests.chat(["--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hi"], environment: ["SKILLHOST_STREAM": "maybe"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("SKILLHOST_STREAM is 'maybe'; set it to 0 (or false, off, no) to turn streaming off"))
+    }
+}
+
 /// The registry's `"chat": {"provider": …}` setting selects the provider when no flag or variable does.
 @Suite(.serialized) struct ChatRegistryProviderTests {
     @Test func theRegistrySettingSelectsAnthropic() throws {

@@ -56,7 +56,7 @@ import Testing
         let lines = answer.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
         #expect(lines.first?.wholeMatch(of: /- It is \d\d:\d\d on [A-Z][a-z]+day, \d{4}-\d\d-\d\d \(Asia\/Tokyo\)\./) != nil)
-        #expect(lines.last?.hasPrefix("- 3 words and 15 characters in 1 sentence(s), about ") == true)
+        #expect(lines.last?.hasPrefix("- 3 words and 15 characters in 1 sentence, about ") == true)
         #expect(!answer.contains("iso8601:"))
     }
 

@@ -81,14 +81,14 @@ import Testing
 
     @Test func monthNamesMakeDates() {
         let filler = BundledSkills.filler  // now: 2026-02-10
-        #expect(filler.monthDayDate("december 25") == "2026-12-25")
-        #expect(filler.monthDayDate("Dec 25th, 2027") == "2027-12-25")
-        #expect(filler.monthDayDate("the 1st of march") == "2026-03-01")
-        #expect(filler.monthDayDate("february 10") == "2026-02-10")
-        #expect(filler.monthDayDate("january 5") == "2027-01-05")
-        #expect(filler.monthDayDate("february 30") == nil)
-        #expect(filler.monthDayDate("may") == nil)
-        #expect(filler.monthDayDate("25 apples") == nil)
+        #expect(filler.date("december 25") == "2026-12-25")
+        #expect(filler.date("Dec 25th, 2027") == "2027-12-25")
+        #expect(filler.date("the 1st of march") == "2026-03-01")
+        #expect(filler.date("february 10") == "2026-02-10")
+        #expect(filler.date("january 5") == "2027-01-05")
+        #expect(filler.date("february 30") == nil)
+        #expect(filler.date("may") == nil)
+        #expect(filler.date("25 apples") == nil)
         #expect(filler.date("on june 3") == "2026-06-03")
     }
 

@@ -33,6 +33,30 @@ import Testing
         }
     }
 
+    @Test func skillhostStreamTurnsStreamingOffForEitherProvider() throws {
+        for value in ["0", "false", "OFF", "no"] { #expect(try ProviderSelection.streams(environment: ["SKILLHOST_STREAM": value]) == false) }
+        for value in ["1", "true", "On", "yes", "", " "] { #expect(try ProviderSelection.streams(environment: ["SKILLHOST_STREAM": value])) }
+        #expect(try ProviderSelection.streams(environment: [:]))
+        let openAI = ProviderSelection.openAI(baseURL: "http://h/v1", model: "m")
+        let anthropic = ProviderSelection.anthropic(baseURL: "http://h", model: "m")
+        let off = ["SKILLHOST_STREAM": "off"]
+        #expect((openAI.makeProvider(environment: off) as? OpenAIProvider)?.configuration.stream == false)
+        #expect((anthropic.makeProvider(environment: off) as? AnthropicProvider)?.configuration.stream == false)
+        #expect((openAI.makeProvider(environment: [:]) as? OpenAIProvider)?.configuration.stream == true)
+        #expect((anthropic.makeProvider(environment: [:]) as? AnthropicProvider)?.configuration.stream == true)
+    }
+
+    @Test func aBadSkillhostStreamSaysWhatItTakes() {
+        do {
+            _ = try ProviderSelection.resolve(
+                environment: ["SKILLHOST_STREAM": "sometimes", "OPENAI_API_KEY": "sk-x"], baseURLFlag: nil, modelFlag: nil, offline: false)
+            Issue.record("no error")
+        } catch {
+            #expect(error.kind == .badRequest)
+            #expect(error.message == "SKILLHOST_STREAM is 'sometimes'; set it to 0 (or false, off, no) to turn streaming off, 1 (or true, on, yes) or unset to keep it")
+        }
+    }
+
     @Test func baseURLLosesTrailingSlashes() {
         #expect(OpenAIConfiguration(baseURL: "http://h/v1/ ", model: "m").chatCompletionsURL == "http://h/v1/chat/completions")
     }

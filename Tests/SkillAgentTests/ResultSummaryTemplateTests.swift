@@ -20,6 +20,16 @@ import Testing
         #expect(ResultSummaryTemplate("DST: {is_dst}, UTC+{offset_hours}").render(Self.reading) == "DST: no, UTC+9")
     }
 
+    @Test func aPluralSlotAgreesWithItsNumber() {
+        let result: JSONValue = ["one": 1, "three": 3, "none": 0, "items": ["a", "b"], "text": "x"]
+        #expect(ResultSummaryTemplate("{one|event|events}, {three|event|events}").render(result) == "1 event, 3 events")
+        #expect(ResultSummaryTemplate("{none|match|matches} in {items.count|file|files}.").render(result) == "0 matches in 2 files.")
+        #expect(ResultSummaryTemplate("{three|entry|entries} ({text})").render(result) == "3 entries (x)")
+        // Not a plural slot: kept as written; a missing field still makes the template unusable.
+        #expect(ResultSummaryTemplate("{one|event} {one||x}").render(result) == "{one|event} {one||x}")
+        #expect(ResultSummaryTemplate("{gone|a|b}").render(result) == nil)
+    }
+
     @Test func aMissingOrNullFieldMakesTheTemplateUnusable() {
         #expect(ResultSummaryTemplate("It is {time} in {city}.").render(Self.reading) == nil)
         #expect(ResultSummaryTemplate("Note: {note}").render(Self.reading) == nil)

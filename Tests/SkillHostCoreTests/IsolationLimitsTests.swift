@@ -64,9 +64,10 @@ struct IsolationLimitsTests {
     @Test("registry limits lay over the defaults; 0 and null mean no limit")
     func overlay() throws {
         let limits = try ResourceLimits.defaults.overlaid(
-            with: ["address_space_mb": 2048, "open_files": 0, "cpu_seconds": nil, "other": "ignored"],
+            with: ["address_space_mb": 2048, "open_files": 0, "cpu_seconds": nil, "processes": 16, "other": "ignored"],
             at: "/plugins/clock/limits")
-        #expect(limits == ResourceLimits(addressSpaceMB: 2048, cpuSeconds: nil, openFiles: nil))
+        #expect(limits == ResourceLimits(addressSpaceMB: 2048, cpuSeconds: nil, openFiles: nil, processes: 16, fileSizeMB: 1024))
+        #expect(try ResourceLimits.defaults.overlaid(with: ["file_size_mb": 0], at: "/defaults/limits").fileSizeMB == nil)
         #expect(try ResourceLimits.defaults.overlaid(with: nil, at: "/defaults/limits") == .defaults)
     }
 
@@ -76,6 +77,8 @@ struct IsolationLimitsTests {
             (["cpu_seconds": -1] as JSONValue, "/plugins/x/limits/cpu_seconds"),
             (["open_files": "many"], "/plugins/x/limits/open_files"),
             (["address_space_mb": 1.5], "/plugins/x/limits/address_space_mb"),
+            (["processes": -2], "/plugins/x/limits/processes"),
+            (["file_size_mb": "big"], "/plugins/x/limits/file_size_mb"),
             ([1, 2], "/plugins/x/limits"),
         ] {
             do {

@@ -72,7 +72,7 @@ struct RegistryTests {
         #expect(clock.isolation == .process)
         #expect(clock.sha256 == hash)
         #expect(clock.maxWorkers == 1)
-        #expect(clock.limits == ResourceLimits(addressSpaceMB: 2048, cpuSeconds: 60, openFiles: 64))
+        #expect(clock.limits == ResourceLimits(addressSpaceMB: 2048, cpuSeconds: 60, openFiles: 64, processes: 64, fileSizeMB: 1024))
         let other = registry.pluginSettings("other")
         #expect(other.isolation == .inprocess)
         #expect(other.maxWorkers == 3)

@@ -176,8 +176,8 @@ struct SandboxCapabilityTests {
     /// `swift` on PATH or the usual places, never from the plugin's RUNPATH).
     @Test("a static worker still finds the toolchain's Swift runtime folder for the sandbox")
     func runtimeFolderWithoutAMappedRuntime() throws {
-        let folder = try #require(WorkerSandbox.swiftRuntimeFolder(mapped: []))
+        let folder = try #require(SandboxEntry.swiftRuntimeFolder(mapped: []))
         #expect(FileManager.default.fileExists(atPath: folder + "/linux/libswiftCore.so"))
-        #expect(WorkerSandbox.swiftRuntimeFolder(mapped: ["/x/lib/swift/linux/libswiftCore.so"]) == "/x/lib/swift")
+        #expect(SandboxEntry.swiftRuntimeFolder(mapped: ["/x/lib/swift/linux/libswiftCore.so"]) == "/x/lib/swift")
     }
 }

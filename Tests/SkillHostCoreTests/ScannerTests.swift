@@ -51,9 +51,7 @@ struct ScannerTests {
         let major = try scanner().scan(path: try HostTestSupport.fixturePlugin(["DESCRIPTOR_MAJOR=3"]))
         #expect(major.status == .invalid)
         #expect(major.error?.contains("ABI 3.0") == true)
-        let manifestFile = HostTestSupport.temporaryDirectory() + "/manifest.json"
-        try HostTestSupport.write(#"{"id":"m","name":"M","version":"one","abi_version":"1.0","description":"d","skills":[{"id":"m.x","title":"X","description":"d","parameters":{"type":"object"},"permission":"root","idempotent":true}]}"#, to: manifestFile)
-        let path = try HostTestSupport.fixturePlugin(["MANIFEST_PATH=\"\(manifestFile)\""])
+        let path = try HostTestSupport.fixturePlugin(manifest: #"{"id":"m","name":"M","version":"one","abi_version":"1.0","description":"d","skills":[{"id":"m.x","title":"X","description":"d","parameters":{"type":"object"},"permission":"root","idempotent":true}]}"#)
         let bad = try scanner().scan(path: path)
         #expect(bad.status == .invalid)
         #expect(bad.problems.count == 2)

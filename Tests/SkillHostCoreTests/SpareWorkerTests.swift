@@ -1,5 +1,6 @@
 import Foundation
 @testable import SkillHostCore
+import SkillHostCore
 import SkillJSON
 import Testing
 
@@ -77,7 +78,8 @@ struct SpareWorkerTests {
     func adoption() async throws {
         let path = try HostilePlugins.library("hostile")
         let prestart = WorkerPrestart()
-        await prestart.start(executable: try HostilePlugins.workerExecutable())
+        // Without namespaces, as the pool below (no sandbox) wants, and so that the plugin's pid is the host's.
+        await prestart.start(executable: try HostilePlugins.workerExecutable(), namespaces: false)
         let spare = try #require(prestart.sparePID)
         #expect(!maps(spare, path), "the spare has not loaded the plugin before its load order")
         var configuration = WorkerPoolConfiguration(
@@ -92,6 +94,29 @@ struct SpareWorkerTests {
         await executor.shutdown()
         await prestart.shutdown()
         #expect(!exists(spare), "the adopted worker stops with its pool")
+    }
+
+    @Test("a spare in namespaces is not adopted by a launch whose sandbox wants none (and the reverse): it is discarded")
+    func namespacesMustMatch() async throws {
+        let path = try HostilePlugins.library("hostile")
+        for spareInNamespaces in [true, false] {
+            let prestart = WorkerPrestart()
+            await prestart.start(executable: try HostilePlugins.workerExecutable(), namespaces: spareInNamespaces)
+            let spare = try #require(prestart.sparePID)
+            var configuration = WorkerPoolConfiguration(
+                pluginID: "hostile", pluginPath: path, workerExecutable: try HostilePlugins.workerExecutable(), maxWorkers: 1)
+            configuration.prestart = prestart
+            // The opposite of the spare: a sandbox with namespaces for a plain spare, none for a namespaced one.
+            if !spareInNamespaces {
+                configuration.sandbox = SandboxPolicy(mode: .required, rules: [.init(path: NSTemporaryDirectory(), access: .readWrite)], namespaces: true)
+            }
+            let executor = WorkerPoolExecutor(configuration)
+            _ = try await executor.execute(HostilePlugins.call("pid", path: path))
+            #expect(!prestart.hasSpare)
+            #expect(!exists(spare), "the spare that did not fit was discarded (spare in namespaces: \(spareInNamespaces))")
+            await executor.shutdown()
+            await prestart.shutdown()
+        }
     }
 
     @Test("a spare nobody adopts is killed and reaped by shutdown; another executable's launch leaves it alone")

@@ -9,11 +9,7 @@ import Testing
 struct ValidateAdviceTests {
     /// A fixture whose manifest has a bad version and a parameters schema that lets unknown members through.
     static func invalidPluginWithAdvice() throws -> String {
-        let manifestFile = HostTestSupport.temporaryDirectory() + "/manifest.json"
-        try HostTestSupport.write(
-            #"{"id":"m","name":"M","version":"one","abi_version":"1.0","description":"d","skills":[{"id":"m.x","title":"X","description":"d","parameters":{"type":"object","properties":{"text":{"type":"string"}}},"permission":"read","idempotent":true}]}"#,
-            to: manifestFile)
-        return try HostTestSupport.fixturePlugin(["MANIFEST_PATH=\"\(manifestFile)\""])
+        return try HostTestSupport.fixturePlugin(manifest: #"{"id":"m","name":"M","version":"one","abi_version":"1.0","description":"d","skills":[{"id":"m.x","title":"X","description":"d","parameters":{"type":"object","properties":{"text":{"type":"string"}}},"permission":"read","idempotent":true}]}"#)
     }
 
     @Test("the library's report of an invalid manifest carries the advice")

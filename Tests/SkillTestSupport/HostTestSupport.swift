@@ -70,6 +70,19 @@ public enum HostTestSupport {
         return try CFixtureCompiler.compile(sources, flags: flags, name: "variant.so")
     }
 
+    /// The fixture plugin with `manifest` (JSON text, any bytes) as its manifest instead of the built-in one,
+    /// compiled in (`MANIFEST_HEADER`): a plugin being scanned can read no file at load time.
+    public static func fixturePlugin(manifest: String, _ defines: [String] = []) throws -> String {
+        var literal = ""
+        for byte in manifest.utf8 {
+            literal += byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "?")
+                ? String(UnicodeScalar(byte)) : String(format: "\\%03o", byte)
+        }
+        let header = temporaryDirectory("skillhost-manifest") + "/manifest.h"
+        try write("static const char fixture_manifest_text[] = \"\(literal)\";\n", to: header)
+        return try fixturePlugin(defines + ["MANIFEST_HEADER=\"\(header)\""])
+    }
+
     /// Copies a file into a folder under a name; returns the new path.
     @discardableResult
     public static func install(_ file: String, into folder: String, as name: String) throws -> String {

@@ -11,7 +11,11 @@ public enum TestPackage {
     }()
 
     /// The built `skillhost` binary (`.build/debug/skillhost`); `scripts/test.sh` builds it before `swift test`.
-    public static var skillhostPath: String { root + "/.build/debug/skillhost" }
+    /// `SKILLHOST_TEST_BINARY` names another build instead, e.g. an older commit's, to watch a test that
+    /// guards a fix fail on the code before it.
+    public static var skillhostPath: String {
+        ProcessInfo.processInfo.environment["SKILLHOST_TEST_BINARY"] ?? root + "/.build/debug/skillhost"
+    }
 
     /// The built `skillhost` binary, or an error that says how to build it.
     public static func skillhostBinary() throws -> String {

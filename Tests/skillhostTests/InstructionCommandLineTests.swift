@@ -6,6 +6,26 @@ import Testing
 /// The instruction skill commands through the built `skillhost` binary: wording and exit codes.
 @Suite("Instruction skill commands")
 struct InstructionCommandLineTests {
+    /// An activation is traced under the instruction skill's id, as its call card shows it, not as
+    /// `activate_skill`.
+    @Test func anActivationIsTracedUnderTheSkillsID() throws {
+        let root = HostTestSupport.temporaryDirectory("cli-skills")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
+        let skills = ["--skills", root + "/skills"]
+        let added = try HostTestSupport.skillhost(["add", HostTestSupport.packageRoot + "/Plugins/Instructions/time-zones"] + skills, root: root)
+        #expect(added.status == 0, "\(added.stderr)")
+        let chat = try HostTestSupport.skillhost(
+            ["chat", "--offline", "how should I plan a meeting across time zones for my team?"] + skills, root: root)
+        #expect(chat.status == 0, "\(chat.stderr)")
+        #expect(chat.stdout.contains("[ok] time-zones"), "\(chat.stdout)")
+        let trace = try HostTestSupport.skillhost(["trace", "--json"] + skills, root: root)
+        let calls = try #require(try JSONValue(parsing: trace.stdout).arrayValue)
+        #expect(calls.map { $0["skill"] } == ["time-zones"])
+        let bySkill = try HostTestSupport.skillhost(["trace", "--skill", "time-zones"] + skills, root: root)
+        #expect(bySkill.stdout.contains("succeeded   time-zones"), "\(bySkill.stdout)")
+    }
+
     @Test func validateAddInspectRemoveThroughTheCLI() throws {
         let root = HostTestSupport.temporaryDirectory("cli-skills")
         try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)

@@ -8,11 +8,7 @@ struct ValidateCommandTests {
     @Test("an invalid manifest's advice is printed and in --json")
     func invalidManifestShowsAdvice() throws {
         let root = HostTestSupport.temporaryDirectory()
-        let manifestFile = root + "/manifest.json"
-        try HostTestSupport.write(
-            #"{"id":"m","name":"M","version":"one","abi_version":"1.0","description":"d","skills":[{"id":"m.x","title":"X","description":"d","parameters":{"type":"object","properties":{"text":{"type":"string"}}},"permission":"read","idempotent":true}]}"#,
-            to: manifestFile)
-        let plugin = try HostTestSupport.fixturePlugin(["MANIFEST_PATH=\"\(manifestFile)\""])
+        let plugin = try HostTestSupport.fixturePlugin(manifest: #"{"id":"m","name":"M","version":"one","abi_version":"1.0","description":"d","skills":[{"id":"m.x","title":"X","description":"d","parameters":{"type":"object","properties":{"text":{"type":"string"}}},"permission":"read","idempotent":true}]}"#)
         let text = try HostTestSupport.skillhost(["validate", plugin], root: root)
         #expect(text.status == 9)
         #expect(text.stderr.contains("manifest /version"))

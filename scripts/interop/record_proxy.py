@@ -5,6 +5,13 @@ Listens on 127.0.0.1:PORT, forwards every request to UPSTREAM, streams the answe
 writes each exchange into OUT_DIR as NN.json ({"method", "path", "request", "status", "content_type"})
 and NN.body (the response bytes as the server sent them); status 0 with an "error" when the server
 closed without answering (the client then sees the same). Exits after --lifetime seconds.
+
+--fill-tool-call-content (scripts/interop-anthropic.sh, between LiteLLM and llama-cpp-python): an assistant
+message with `tool_calls` and no `content` gets `"content": ""` before it is forwarded, and the exchange's
+NN.json says "rewritten": true (its "request" is the body as received). LiteLLM's Messages endpoint leaves
+`content` out of such a message (the OpenAI format allows that), and llama-cpp-python's
+chatml-function-calling template reads it with StrictUndefined: HTTP 500 "'dict object' has no attribute
+'content'".
 """
 import argparse
 import http.client
@@ -16,12 +23,31 @@ import threading
 import urllib.parse
 
 
+def fill_tool_call_content(body):
+    """`body` with "content": "" in assistant messages that have tool_calls and no content (the same bytes
+    when there is none to fill or the body is not such JSON)."""
+    try:
+        request = json.loads(body)
+    except ValueError:
+        return body
+    messages = request.get("messages") if isinstance(request, dict) else None
+    filled = False
+    for message in messages if isinstance(messages, list) else []:
+        if isinstance(message, dict) and message.get("role") == "assistant" and message.get("tool_calls") \
+                and "content" not in message:
+            message["content"] = ""
+            filled = True
+    return json.dumps(request).encode() if filled else body
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--upstream", required=True, help="e.g. http://127.0.0.1:8001")
     parser.add_argument("--out", required=True)
     parser.add_argument("--lifetime", type=float, default=1800)
+    parser.add_argument("--fill-tool-call-content", action="store_true",
+                        help='give assistant messages with tool_calls and no content "content": ""')
     args = parser.parse_args()
     upstream = urllib.parse.urlparse(args.upstream)
     os.makedirs(args.out, exist_ok=True)
@@ -46,9 +72,14 @@ def main():
                 number = counter["next"]
                 counter["next"] += 1
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "accept-encoding")}
+            sent = fill_tool_call_content(body) if args.fill_tool_call_content else body
+            self.rewritten = sent is not body
+            if self.rewritten:
+                headers = {k: v for k, v in headers.items() if k.lower() != "content-length"}
+                headers["Content-Length"] = str(len(sent))
             connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=600)
             try:
-                connection.request(self.command, self.path, body=body, headers=headers)
+                connection.request(self.command, self.path, body=sent, headers=headers)
                 response = connection.getresponse()
             except (OSError, http.client.HTTPException) as error:
                 # The server is gone (crashed): record that, and close without an answer as it did.
@@ -84,6 +115,8 @@ def main():
                     "content_type": content_type}
             if error:
                 meta["error"] = error
+            if getattr(self, "rewritten", False):
+                meta["rewritten"] = True
             with open(os.path.join(args.out, "%02d.json" % number), "w") as handle:
                 json.dump(meta, handle, indent=1, sort_keys=True)
                 handle.write("\n")

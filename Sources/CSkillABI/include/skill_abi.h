@@ -244,14 +244,21 @@ typedef struct skill_plugin_descriptor {
      *       {"root": "home", "path": "Documents", "access": "read"}           ~/Documents
      *     ],
      *     "network": "none",          or "any", or {"tcp_connect": [443, 8080]}
-     *     "processes": false          true: may start child processes
+     *     "processes": false,         true: may start child processes
+     *     "env": ["GITHUB_TOKEN"]     host variables asked for; passed only once the user grants env:NAME
      *   }
      *
      * root: "data" | "config" (the string in the plugin's registry config.<key>; "~/" = home) | "home"
      * ("path" relative, no ".."). access: "read" | "read-write". Absent = data folder only, no network,
-     * no processes. What is not declared fails inside the plugin with EACCES/EPERM: report it as
-     * SKILL_STATUS_PERMISSION_DENIED with a message saying what was tried, and the host tells the user
-     * which capability to declare or grant ('skillhost grant ID CAPABILITY'). */
+     * no processes, no host variables. What is not declared fails inside the plugin with EACCES/EPERM:
+     * report it as SKILL_STATUS_PERMISSION_DENIED with a message saying what was tried, and the host tells
+     * the user which capability to declare or grant ('skillhost grant ID CAPABILITY').
+     *
+     * In a worker, HOME and TMPDIR are the data folder (and <data>/tmp), SKILLHOST_USER_HOME is the user's
+     * home (expand "~/" in configured paths with it), stdin is /dev/null, stdout and stderr go to a pipe the
+     * host reads (shown with --verbose only, sanitized): never a terminal. Constructors and
+     * skill_plugin_entry also run in a sandbox when the host only reads the manifest (the scanner: no file
+     * can be read but the plugin's own, none written, no network): do no I/O there. */
     const char *manifest_json;
     size_t manifest_json_length;
 

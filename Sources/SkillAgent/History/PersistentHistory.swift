@@ -53,7 +53,9 @@ public actor PersistentHistory: ConversationHistory {
             askingIndex.map { index in
                 Dictionary(
                     messages[index].toolCalls.map { call in
-                        let skillID = names.skillID(for: call.name)
+                        // An instruction skill's activation is recorded under that skill's id.
+                        let mapped = names.skillID(for: call.name)
+                        let skillID = InstructionTools.activatedSkill(in: call, skillID: mapped ?? call.name) ?? mapped
                         // The key the recorder's decision computes.
                         let key: String? =
                             if let skillID, let arguments = try? call.parsedArguments(), case .object = arguments {

@@ -69,7 +69,13 @@ private struct TurnDriver {
         if machine.move(to: state) { emit(.stateChanged(state)) }
     }
 
-    mutating func fail(_ error: AgentError) {
+    /// Ends the turn without an answer. The history gets a note that says so (``AgentConfiguration/cancelledNote``
+    /// or ``AgentConfiguration/failedNotePrefix``), so a stored session shows how its last turn ended.
+    mutating func fail(_ error: AgentError) async {
+        let note =
+            error.kind == .cancelled
+            ? AgentConfiguration.cancelledNote : AgentConfiguration.failedNotePrefix + error.message + ")"
+        await agent.history.append([.assistant(note)])
         emit(.turnFailed(error))
         move(.failed)
     }
@@ -82,7 +88,7 @@ private struct TurnDriver {
             tools = try agent.backend.tools()
         } catch {
             move(.thinking)
-            return fail(AgentError(.skills, "could not list the enabled skills: \(error)"))
+            return await fail(AgentError(.skills, "could not list the enabled skills: \(error)"))
         }
         let names = ToolNameMap(skillIDs: tools.map(\.id))
         let specs = tools.compactMap { tool in names.toolName(for: tool.id).map { ToolSpec(name: $0, tool: tool) } }
@@ -110,12 +116,12 @@ private struct TurnDriver {
                 reply = try await ask(request)
             } catch let error as ModelProviderError {
                 if error.kind == .cancelled || Task.isCancelled {
-                    return fail(AgentError(.cancelled, "the turn was cancelled"))
+                    return await fail(AgentError(.cancelled, "the turn was cancelled"))
                 }
-                return fail(AgentError(.model, "\(agent.provider.name): \(error.message)", providerError: error))
+                return await fail(AgentError(.model, "\(agent.provider.name): \(error.message)", providerError: error))
             } catch {
-                if Task.isCancelled { return fail(AgentError(.cancelled, "the turn was cancelled")) }
-                return fail(AgentError(.model, "\(agent.provider.name): \(error)"))
+                if Task.isCancelled { return await fail(AgentError(.cancelled, "the turn was cancelled")) }
+                return await fail(AgentError(.model, "\(agent.provider.name): \(error)"))
             }
             var calls = reply.toolCalls
             for index in calls.indices {
@@ -169,7 +175,7 @@ private struct TurnDriver {
             let (results, more) = await FindSkillsTool.runAll(calls, runner: runner, selector: selector, offered: offered, emit: emit)
             found += more
             await agent.history.append(results)
-            if Task.isCancelled { return fail(AgentError(.cancelled, "the turn was cancelled")) }
+            if Task.isCancelled { return await fail(AgentError(.cancelled, "the turn was cancelled")) }
             step += 1
         }
     }

@@ -50,6 +50,14 @@ public struct AgentConfiguration: Sendable {
         """
 
     /// Asks for a final answer when the step cap is reached.
+    /// The assistant message a turn cancelled before its answer (Ctrl-C) ends with, so the stored session
+    /// says it was cancelled (`skillhost debug`: `cancelled`, not `thinking`) and the next request does not
+    /// follow the unanswered one directly.
+    public static let cancelledNote = "(The request was cancelled before it was answered.)"
+
+    /// How the assistant message of a turn that failed without an answer (model unreachable) starts.
+    public static let failedNotePrefix = "(No answer: "
+
     static let stepCapPrompt = """
         The tool-call limit for this request is reached. Do not call tools. Answer now with what was done \
         and what is still missing.

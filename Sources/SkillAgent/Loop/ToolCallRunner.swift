@@ -48,13 +48,14 @@ struct ToolCallRunner: Sendable {
     func run(_ call: ToolCall, emit: @escaping @Sendable (AgentEvent) -> Void) async -> ChatMessage {
         let skillID = names.skillID(for: call.name)
         let tool = skillID.flatMap { toolsByID[$0] }
+        // An instruction skill's activation is shown and recorded under that skill's id.
+        let shownID = InstructionTools.activatedSkill(in: call, skillID: skillID) ?? skillID
         var info = SkillCallInfo(
-            callID: call.id, toolName: call.name, skillID: InstructionTools.activatedSkill(in: call, skillID: skillID) ?? skillID,
-            argumentsText: call.argumentsText, summaryTemplate: tool?.summary)
+            callID: call.id, toolName: call.name, skillID: shownID, argumentsText: call.argumentsText, summaryTemplate: tool?.summary)
         let offered = names.toolNames.sorted().joined(separator: ", ")
         let request = ToolCallRequest(
             toolName: call.name, tool: tool, arguments: .text(call.argumentsText), callID: call.id, origin: .chat,
-            unknownTool: names.unknownTool(call.name, use: "no enabled skill has that name; use one of: \(offered.isEmpty ? "(none)" : offered)"))
+            recordedSkillID: shownID == skillID ? nil : shownID, unknownTool: names.unknownTool(call.name, use: "no enabled skill has that name; use one of: \(offered.isEmpty ? "(none)" : offered)"))
         let started = info
         let outcome = await caller.call(request) { replayed in
             var shown = started

@@ -11,6 +11,8 @@
 /// - Without a base URL, `OPENAI_API_KEY` selects OpenAI itself (model defaults to `gpt-4o-mini`).
 /// - Without those, `ANTHROPIC_API_KEY` or `ANTHROPIC_BASE_URL` selects Anthropic.
 /// - Otherwise: offline.
+///
+/// `SKILLHOST_STREAM` (``streams(environment:)``) says whether the HTTP providers ask for streamed answers.
 public enum ProviderSelection: Sendable, Equatable {
     /// The embedded offline planner.
     case offline
@@ -29,6 +31,7 @@ public enum ProviderSelection: Sendable, Equatable {
         modelFlag: String?, offline: Bool
     ) throws(ModelProviderError) -> ProviderSelection {
         if offline { return .offline }
+        _ = try streams(environment: environment)
         let model = nonEmpty(modelFlag) ?? nonEmpty(environment["SKILLHOST_MODEL"])
         let named: (name: String, source: String)? =
             nonEmpty(providerFlag).map { ($0, "--provider") } ?? nonEmpty(environment["SKILLHOST_PROVIDER"]).map { ($0, "SKILLHOST_PROVIDER") }
@@ -63,6 +66,22 @@ public enum ProviderSelection: Sendable, Equatable {
         return .offline
     }
 
+    /// Whether the HTTP providers ask for streamed answers: `SKILLHOST_STREAM` `0`, `false`, `off` or `no`
+    /// turns streaming off (a server known not to stream with tools is then asked for whole answers from
+    /// the first request, without the one retry and notice of the streaming fallback); `1`, `true`, `on`,
+    /// `yes` or unset (empty) keeps it on. Case is ignored.
+    /// - Throws: ``ModelProviderError`` (`badRequest`) for another value, naming the ones it takes.
+    public static func streams(environment: [String: String]) throws(ModelProviderError) -> Bool {
+        guard let value = nonEmpty(environment["SKILLHOST_STREAM"]) else { return true }
+        switch value.lowercased() {
+        case "1", "true", "on", "yes": return true
+        case "0", "false", "off", "no": return false
+        default:
+            throw ModelProviderError(
+                .badRequest, "SKILLHOST_STREAM is '\(value)'; set it to 0 (or false, off, no) to turn streaming off, 1 (or true, on, yes) or unset to keep it")
+        }
+    }
+
     private static func nonEmpty(_ value: String?) -> String? {
         guard let value = value?.trimmingWhitespace(), !value.isEmpty else { return nil }
         return value
@@ -71,17 +90,22 @@ public enum ProviderSelection: Sendable, Equatable {
 
 extension ProviderSelection {
     /// The provider this selection names. The API key is read here, from `OPENAI_API_KEY` (or
-    /// `ANTHROPIC_API_KEY`) in `environment`, and goes nowhere but the request's key header.
-    public func makeProvider(environment: [String: String]) -> any ModelProvider {
+    /// `ANTHROPIC_API_KEY`) in `environment`, and goes nowhere but the request's key header; streaming
+    /// follows `SKILLHOST_STREAM` (``ProviderSelection/streams(environment:)``; ``resolve`` refused a bad value).
+    /// The offline planner names the `disabledSkills` a request asks for.
+    public func makeProvider(
+        environment: [String: String], disabledSkills: @escaping @Sendable () -> [DisabledSkill] = { [] }
+    ) -> any ModelProvider {
+        let stream = (try? Self.streams(environment: environment)) ?? true
         switch self {
         case .offline:
-            return OfflineProvider()
+            return OfflineProvider(disabledSkills: disabledSkills)
         case .openAI(let baseURL, let model):
             let key = environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-            return OpenAIProvider(configuration: OpenAIConfiguration(baseURL: baseURL, model: model, apiKey: key))
+            return OpenAIProvider(configuration: OpenAIConfiguration(baseURL: baseURL, model: model, apiKey: key, stream: stream))
         case .anthropic(let baseURL, let model):
             let key = environment["ANTHROPIC_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-            return AnthropicProvider(configuration: AnthropicConfiguration(baseURL: baseURL, model: model, apiKey: key))
+            return AnthropicProvider(configuration: AnthropicConfiguration(baseURL: baseURL, model: model, apiKey: key, stream: stream))
         }
     }
 }

@@ -13,19 +13,23 @@ public struct ToolCallRequest: Sendable {
     public var callID: String
     /// Who made it.
     public var origin: CallOrigin
+    /// The skill id the call is recorded under when it is not the tool's (an instruction skill's activation
+    /// is recorded under that skill's id, as its call card shows it); nil: the tool's.
+    public var recordedSkillID: String?
     /// What to say when ``tool`` is nil (the front end's wording of the remedy, from ``ToolNameMap/unknownTool(_:use:)``).
     public var unknownTool: String?
 
     /// A request with these parts.
     public init(
         toolName: String, tool: SkillTool?, arguments: CallArguments, callID: String, origin: CallOrigin,
-        unknownTool: String? = nil
+        recordedSkillID: String? = nil, unknownTool: String? = nil
     ) {
         self.toolName = toolName
         self.tool = tool
         self.arguments = arguments
         self.callID = callID
         self.origin = origin
+        self.recordedSkillID = recordedSkillID
         self.unknownTool = unknownTool
     }
 }

@@ -64,8 +64,8 @@ public struct RecordedCall: Sendable {
     public var callID: String { request.callID }
     /// The tool called, nil for an unknown tool.
     public var tool: SkillTool? { request.tool }
-    /// The skill it maps to, nil for an unknown tool.
-    public var skillID: String? { request.tool?.id }
+    /// The skill it is recorded under (the tool's, or ``ToolCallRequest/recordedSkillID``), nil for an unknown tool.
+    public var skillID: String? { request.tool == nil ? nil : request.recordedSkillID ?? request.tool?.id }
 }
 
 /// What to do with a call before it runs.

@@ -3,8 +3,9 @@ import SkillJSON
 /// A skill's summary template from its manifest, e.g. `"It is {time} on {weekday}, {date} ({timezone})."`,
 /// filled from a result object: `{field}` is a member of the result, `{a.b}` a nested member (`{items.0}`
 /// an array element), `{items.count}` the number of elements of an array (or members of an object) when
-/// there is no member named `count`. `{{` and `}}` are literal braces; a `{` that does not start a slot is
-/// kept as written.
+/// there is no member named `count`. `{count|event|events}` is the number with the word that agrees with it
+/// ("1 event", "3 events"). `{{` and `}}` are literal braces; a `{` that does not start a slot is kept as
+/// written.
 ///
 /// Strings go in as they are, numbers as JSON writes them, booleans as yes/no, arrays as a short list
 /// ("a, b, c and 4 more"), objects by their name, title or id, else as their first string member with the
@@ -36,7 +37,7 @@ public struct ResultSummaryTemplate: Sendable, Equatable {
                 continue
             }
             guard rest[open] == "{", let close = rest[after...].firstIndex(of: "}"),
-                  let path = Self.path(rest[after..<close])
+                  let (path, forms) = Self.slot(rest[after..<close])
             else {
                 output.append(rest[open])
                 rest = rest[after...]
@@ -44,9 +45,23 @@ public struct ResultSummaryTemplate: Sendable, Equatable {
             }
             guard let value = Self.value(at: path, in: result), value != .null else { return nil }
             output += Self.text(of: value)
+            if let forms { output += " " + (value.doubleValue == 1 ? forms.one : forms.other) }
             rest = rest[rest.index(after: close)...]
         }
         return output + rest
+    }
+
+    /// A slot's field path and, for `{count|event|events}`, the word for one and for any other number; nil
+    /// when it is no slot.
+    private static func slot(_ text: Substring) -> (path: [Substring], forms: (one: Substring, other: Substring)?)? {
+        let parts = text.split(separator: "|", omittingEmptySubsequences: false)
+        guard let path = path(parts[0]) else { return nil }
+        switch parts.count {
+        case 1: return (path, nil)
+        case 3 where !parts[1].isEmpty && !parts[2].isEmpty && !parts.contains(where: { $0.contains("{") }):
+            return (path, (parts[1], parts[2]))
+        default: return nil
+        }
     }
 
     /// The dot-separated segments of a slot, or nil when it is not a field path (letters, digits, `_`, `-`).
@@ -88,7 +103,7 @@ public struct ResultSummaryTemplate: Sendable, Equatable {
     }
 
     /// A value in words, compact.
-    static func text(of value: JSONValue, nested: Bool = false) -> String {
+    public static func text(of value: JSONValue, nested: Bool = false) -> String {
         switch value {
         case .string(let text): return text
         case .null: return "none"

@@ -16,6 +16,8 @@ public struct PluginScanner: Sendable {
     public var timeout: Double
     /// How many children may run at once.
     public var parallelism: Int
+    /// Whether the children try namespaces as their sandbox's first layer (``KernelSandbox/namespacesWanted``).
+    public var namespaces: Bool = KernelSandbox.namespacesWanted
 
     /// The most files one child loads (a batch); more files are split into batches.
     public static let maximumBatch = 32
@@ -89,9 +91,11 @@ public struct PluginScanner: Sendable {
         var remaining = files[...]
         while !remaining.isEmpty {
             Self.startedCount.add(1, ordering: .relaxed)
-            // The Swift runtime's crash backtracer would print pages and slow every crash down: the signal is enough.
-            let child = ChildProcess(executable: helperExecutable, arguments: ["__scan"] + remaining,
-                                     timeout: timeout, extraEnvironment: ["SWIFT_BACKTRACE=enable=no"])
+            // The Swift runtime's crash backtracer would print pages and slow every crash down: the signal is
+            // enough. The child gets a worker's environment, never the host's (its secrets).
+            let child = ChildProcess(
+                executable: helperExecutable, arguments: ["__scan"] + ScannerSandbox.words(namespaces: namespaces) + remaining,
+                timeout: timeout, environment: WorkerEnvironment.base() + ["SWIFT_BACKTRACE=enable=no"], namespaces: namespaces)
             let outcome: ChildProcess.Outcome
             do {
                 outcome = try child.run { line in
@@ -105,6 +109,10 @@ public struct PluginScanner: Sendable {
                 }
             } catch {
                 throw HostError(.io, "cannot start the plugin scanner \(helperExecutable): \(error.message)")
+            }
+            if case .exited(ScannerChild.sandboxFailureStatus)? = outcome.termination, outcome.output.isEmpty {
+                let reason = TerminalText.sanitized(String(decoding: outcome.errorTail, as: UTF8.self))
+                throw HostError(.io, "the plugin scanner could not enter its sandbox, so no plugin was loaded: \(reason)")
             }
             // The child ended before reporting the file it was loading: that file crashed or hung it.
             if !remaining.isEmpty {
@@ -128,7 +136,8 @@ public struct PluginScanner: Sendable {
         }
         let code: Int32 = if case .exited(let value)? = outcome.termination { value } else { -1 }
         var reason = "\(path): the scanner exited with status \(code) without a report (the plugin may call exit() while loading)"
-        let tail = String(decoding: outcome.errorTail, as: UTF8.self)
+        // The plugin's own words, made safe for a terminal: `list` shows this reason.
+        let tail = TerminalText.sanitized(String(decoding: outcome.errorTail, as: UTF8.self), keepingLineBreaks: true)
             .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
         if !tail.isEmpty { reason += "; its last message: \(tail.prefix(200))" }
         return ScanOutcome(status: .broken, error: reason + "; \(rescan)")

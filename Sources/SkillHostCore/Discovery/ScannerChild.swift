@@ -32,11 +32,20 @@ public enum ScannerChild {
         run(paths: [path])
     }
 
+    /// The exit status of a scanner that could not enter its sandbox (``ScannerSandbox``); it loaded nothing
+    /// and said why on stderr.
+    public static let sandboxFailureStatus: Int32 = 5
+
     /// The whole child for a batch: scans the files one after another and writes one JSON line per file,
     /// in order, as soon as that file is done (the outcome plus `"path"`, the absolute path), so the host
-    /// knows which file a crash or a hang belongs to: the first one without a line.
+    /// knows which file a crash or a hang belongs to: the first one without a line. Loads nothing when
+    /// ``ScannerSandbox/failure`` says the sandbox was not entered.
     /// Returns the exit status (0 when every line was written).
     public static func run(paths: [String]) -> Int32 {
+        if let failure = ScannerSandbox.failure {
+            Posix.writeAll(2, Array((failure + "\n").utf8))
+            return sandboxFailureStatus
+        }
         let output = Posix.redirectStandardOutputToStandardError()
         for path in paths {
             let path = Posix.absolutePath(path)

@@ -14,6 +14,8 @@ public struct ExecutorFactory: Sendable {
         public var helperExecutable: String
         /// Where the host keeps a worker started ahead of need, for the first launch to adopt.
         public var workerPrestart: WorkerPrestart? = nil
+        /// Where the plugin's stderr goes (its workers' pipes are read either way).
+        public var output: PluginOutputSink = .discard
         /// Where the host's lines for a person go (an in-process plugin's log lines among them).
         public var diagnostics: DiagnosticSink = .discard
     }

@@ -21,6 +21,8 @@ public final class SkillHost: Sendable {
     public let gates: [any CallGate]
     /// Where the host's warnings and notices for a person go.
     public let diagnostics: DiagnosticSink
+    /// Where what plugins write to stderr goes, line by line and made safe for a terminal.
+    public let pluginOutput: PluginOutputSink
 
     /// By isolation mode and path, with the status of the file the executor was made for.
     private let executors = Mutex<[ExecutorKey: (file: CatalogInputs.Stamp?, executor: any PluginExecutor)]>([:])
@@ -47,11 +49,15 @@ public final class SkillHost: Sendable {
     ///     permissions, rate limits).
     ///   - diagnostics: where warnings for a person go (the library never prints); dropped by default.
     ///   - scanTimeout: seconds a scanner child may take per file.
+    ///   - pluginOutput: where plugins' stderr goes (never the terminal unless the sink puts it there);
+    ///     dropped by default.
     public init(
         paths: HostPaths, helperExecutable: String, executorFactory: ExecutorFactory = .standard,
-        gates: [any CallGate]? = nil, scanTimeout: Double = 10, diagnostics: DiagnosticSink = .discard
+        gates: [any CallGate]? = nil, scanTimeout: Double = 10, diagnostics: DiagnosticSink = .discard,
+        pluginOutput: PluginOutputSink = .discard
     ) {
         self.diagnostics = diagnostics
+        self.pluginOutput = pluginOutput
         self.paths = paths
         self.helperExecutable = helperExecutable
         self.registryStore = RegistryStore(path: paths.registry)
@@ -186,6 +192,7 @@ public final class SkillHost: Sendable {
         if let existing = executors.withLock({ $0[key] }), existing.file == file { return existing.executor }
         var request = ExecutorFactory.Request(plugin: plugin, paths: paths, helperExecutable: helperExecutable)
         request.workerPrestart = prestart.withLock { $0 }
+        request.output = pluginOutput
         request.diagnostics = diagnostics
         let made = try executorFactory.maker(for: mode)(request)
         // Another call may have made one meanwhile: keep the first, shut down what is not kept.
@@ -215,6 +222,8 @@ public final class SkillHost: Sendable {
             return current
         }
         await holder?.shutdown()
+        // The workers are gone: their last stderr lines reach the sink before the process ends.
+        PluginOutputCollector.shared.finishShownOutput(within: 0.5)
     }
 
     /// The process id of the spare worker waiting to be adopted, if any.

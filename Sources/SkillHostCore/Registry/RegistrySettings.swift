@@ -45,6 +45,12 @@ public struct PluginSettings: Sendable, Equatable {
     /// Registry `grants`: capabilities the user granted beyond the manifest (`skillhost grant`).
     public var grants: [Capability] = []
 
+    /// The environment variables the user granted (`env:NAME` among ``grants``): a worker gets these, and
+    /// only these, of the host's environment.
+    public var grantedEnvironment: [String] {
+        grants.compactMap { if case .environment(let name) = $0 { name } else { nil } }
+    }
+
     /// Creates settings; the defaults are those of a registry without entries.
     public init(
         enabled: Bool? = nil, isolation: IsolationMode = .process, sha256: String? = nil,

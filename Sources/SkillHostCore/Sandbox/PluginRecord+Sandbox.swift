@@ -33,9 +33,21 @@ extension PluginRecord {
         if !settings.grants.isEmpty { lines.append("  granted:     \(settings.grants.map(\.description).joined(separator: ", ")) (skillhost grant)") }
         if let effective = effectiveCapabilities {
             lines.append("  may:         \(words(effective))")
+            let asked = manifest.capabilities.environment.filter { !effective.environment.contains($0) }
+            if !asked.isEmpty {
+                lines.append("  asks for:    \(asked.map { "env:\($0)" }.joined(separator: ", ")) (not passed until you run 'skillhost grant \(id) env:NAME')")
+            }
             lines.append("  enforced:    \(sandboxMode == .off ? "nothing (sandbox off)" : KernelSandbox.enforcement(of: effective))")
         }
+        lines.append("  layers:      \(layersText)")
         return lines
+    }
+
+    /// Which layers of the sandbox hold for this plugin on this machine, in words.
+    var layersText: String {
+        if settings.isolation == .inprocess { return "none: the plugin runs inside the host (isolation \"inprocess\")" }
+        if sandboxMode == .off { return "none: sandbox off in the registry (a session of its own and no inherited environment only)" }
+        return KernelSandbox.layers
     }
 
     /// The sandbox as JSON for `inspect --json`.
@@ -48,6 +60,14 @@ extension PluginRecord {
             object["effective"] = effective.json
             object["enforced"] = .string(sandboxMode == .off ? "nothing (sandbox off)" : KernelSandbox.enforcement(of: effective))
         }
+        let sandboxed = sandboxMode != .off && settings.isolation == .process
+        object["layers"] = [
+            "namespaces": .bool(sandboxed && KernelSandbox.namespaces.available),
+            "private_proc": .bool(sandboxed && KernelSandbox.namespaces.privateProc),
+            "landlock": .bool(sandboxed && KernelSandbox.landlockABI > 0),
+            "seccomp": .bool(sandboxed),
+            "summary": .string(layersText),
+        ]
         return .object(object)
     }
 }

@@ -11,7 +11,7 @@ enum SandboxDenial {
         let refused = error.kind == .denied
             || (error.kind == .skillFailed && (text.contains("permission denied") || text.contains("operation not permitted")))
         guard refused else { return error }
-        let capability = guess(from: text, arguments: call.arguments)
+        let capability = guess(from: error.message, arguments: call.arguments)
         var explained = error
         explained.kind = .denied
         explained.message = error.message
@@ -20,8 +20,9 @@ enum SandboxDenial {
         return explained
     }
 
-    /// The capability word most likely missing, from the error text and the call's arguments.
-    static func guess(from text: String, arguments: JSONValue) -> String {
+    /// The capability word most likely missing, from the error message and the call's arguments.
+    static func guess(from message: String, arguments: JSONValue) -> String {
+        let text = message.lowercased()
         let values = arguments.objectValue?.members.map(\.value) ?? []
         if text.contains("connect") || text.contains("socket") || text.contains("network") {
             let port = arguments["port"]?.intValue ?? values.compactMap(\.intValue).first { (1...65535).contains($0) }
@@ -31,11 +32,15 @@ enum SandboxDenial {
             return "processes"
         }
         let access = text.contains("writ") || text.contains("creat") ? "read-write" : "read"
-        if let home = HostPaths.homeDirectory,
-            let path = values.compactMap(\.stringValue).first(where: { $0.hasPrefix(home + "/") || $0.hasPrefix("~/") })
-        {
-            let relative = path.hasPrefix("~/") ? String(path.dropFirst(2)) : String(path.dropFirst(home.count + 1))
-            return "home:\(relative):\(access)"
+        guard let home = HostPaths.homeDirectory else { return "home:PATH:\(access)" }
+        // The path the plugin was refused: one of the call's arguments, or one its message names (a plugin
+        // that resolves a relative argument says which real path it could not open).
+        let named = message.split(whereSeparator: { " \"'(),;".contains($0) }).map(String.init).filter { $0.hasPrefix("/") }
+        let candidates = values.compactMap(\.stringValue) + named
+        if let path = candidates.first(where: { $0.hasPrefix(home + "/") || $0.hasPrefix("~/") }) {
+            var relative = path.hasPrefix("~/") ? String(path.dropFirst(2)) : String(path.dropFirst(home.count + 1))
+            while relative.hasSuffix("/") || relative.hasSuffix(":") || relative.hasSuffix(".") { relative.removeLast() }
+            if !relative.isEmpty { return "home:\(relative):\(access)" }
         }
         return "home:PATH:\(access)"
     }

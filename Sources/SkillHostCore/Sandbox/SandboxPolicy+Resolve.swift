@@ -2,9 +2,11 @@ import SkillJSON
 
 extension SandboxPolicy {
     /// What a plugin may do once the registry had its say: the manifest's capabilities, narrowed by registry
-    /// `capabilities`, plus what the user granted (`skillhost grant`).
+    /// `capabilities`, plus what the user granted (`skillhost grant`). Environment variables are the
+    /// exception: declaring one only asks for it; a worker gets it once the user granted it.
     public static func effectiveCapabilities(declared: PluginCapabilities, settings: PluginSettings) -> PluginCapabilities {
-        let narrowed = settings.capabilityLimit.map(declared.intersection) ?? declared
+        var narrowed = settings.capabilityLimit.map(declared.intersection) ?? declared
+        narrowed.environment = []
         return narrowed.adding(settings.grants)
     }
 

@@ -22,16 +22,24 @@ public struct SandboxPolicy: Sendable, Equatable {
     public var network: PluginCapabilities.Network
     /// Whether the plugin may start processes.
     public var processes: Bool
+    /// Whether the process first moves into namespaces of its own (user, PID, mount, IPC) where the kernel
+    /// lets it: the first layer, under Landlock and seccomp (docs/isolation.md, "Two layers"). On by default;
+    /// ``KernelSandbox/namespacesWanted`` turns it off for a whole host.
+    public var namespaces: Bool
 
-    public init(mode: SandboxMode, rules: [Rule], network: PluginCapabilities.Network = .none, processes: Bool = false) {
+    public init(
+        mode: SandboxMode, rules: [Rule], network: PluginCapabilities.Network = .none, processes: Bool = false,
+        namespaces: Bool = KernelSandbox.namespacesWanted
+    ) {
         self.mode = mode
         self.rules = rules
         self.network = network
         self.processes = processes
+        self.namespaces = namespaces
     }
 
     /// The policy as words after `skillhost __worker FILE`:
-    /// `--sandbox MODE [--sb-read PATH]… [--sb-write PATH]… --sb-net none|any|P,P --sb-procs 0|1`.
+    /// `--sandbox MODE [--sb-read PATH]… [--sb-write PATH]… --sb-net none|any|P,P --sb-procs 0|1 --sb-ns 0|1`.
     public var workerArguments: [String] {
         var words = ["--sandbox", mode.rawValue]
         for rule in rules { words += [rule.access == .readWrite ? "--sb-write" : "--sb-read", rule.path] }
@@ -40,7 +48,7 @@ public struct SandboxPolicy: Sendable, Equatable {
         case .any: words += ["--sb-net", "any"]
         case .tcpConnect(let ports): words += ["--sb-net", ports.map(String.init).joined(separator: ",")]
         }
-        words += ["--sb-procs", processes ? "1" : "0"]
+        words += ["--sb-procs", processes ? "1" : "0", "--sb-ns", namespaces ? "1" : "0"]
         return words
     }
 
@@ -54,7 +62,7 @@ public struct SandboxPolicy: Sendable, Equatable {
         while index < words.count {
             let word = words[index]
             let value = index + 1 < words.count ? words[index + 1] : nil
-            guard let value, ["--sandbox", "--sb-read", "--sb-write", "--sb-net", "--sb-procs"].contains(word) else {
+            guard let value, ["--sandbox", "--sb-read", "--sb-write", "--sb-net", "--sb-procs", "--sb-ns"].contains(word) else {
                 rest.append(word)
                 index += 1
                 continue
@@ -72,6 +80,7 @@ public struct SandboxPolicy: Sendable, Equatable {
                     let ports = value.split(separator: ",").compactMap { Int($0) }
                     current.network = ports.isEmpty ? .none : .tcpConnect(ports)
                 }
+            case "--sb-ns": current.namespaces = value == "1"
             default: current.processes = value == "1"
             }
             policy = current

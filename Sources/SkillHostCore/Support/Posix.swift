@@ -132,12 +132,13 @@ extension Posix {
     }
 
     /// Starts `executable` with `arguments` (argv[1...]) through `posix_spawn`, with the given descriptors as
-    /// its stdin, stdout and stderr (-1 = /dev/null), and the current environment plus `extraEnvironment`
-    /// (`NAME=value` entries that replace variables of the same name). `descriptor3`, when given, becomes the
-    /// child's descriptor 3 (a worker's shared call slot).
+    /// its stdin, stdout and stderr (-1 = /dev/null) and exactly `environment` (`NAME=value` entries; nothing
+    /// of the host's own environment is inherited). `descriptor3`, when given, becomes the child's descriptor 3
+    /// (a worker's shared call slot). With `newSession` the child starts a session of its own: it has no
+    /// controlling terminal and shares no process group with the host or the user's shell.
     static func spawn(
         _ executable: String, arguments: [String], stdin: Int32 = -1, stdout: Int32, stderr: Int32,
-        extraEnvironment: [String] = [], descriptor3: Int32 = -1
+        environment: [String], descriptor3: Int32 = -1, newSession: Bool = true
     ) throws(HostError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -152,15 +153,7 @@ extension Posix {
         }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        var environment: [String] = []
-        var index = 0
-        let replaced = Set(extraEnvironment.map { $0.prefix { $0 != "=" } })
-        while let entry = environ[index] {
-            let text = String(cString: entry)
-            if !replaced.contains(text.prefix { $0 != "=" }) { environment.append(text) }
-            index += 1
-        }
-        let envp: [UnsafeMutablePointer<CChar>?] = (environment + extraEnvironment).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
         defer { for pointer in envp { free(pointer) } }
         // The child starts with no blocked signals and default handlers for the ones the parent may ignore
         // or catch (chat ignores SIGINT, the CLI ignores SIGPIPE): a worker must die on SIGTERM/SIGINT.
@@ -174,7 +167,8 @@ extension Posix {
         for signal in [SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT, SIGCHLD] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let setsid: Int32 = newSession ? 0x80 /* POSIX_SPAWN_SETSID (glibc 2.26) */ : 0
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | setsid))
         var pid: pid_t = 0
         let result = spawnLock.withLock { _ in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
         guard result == 0 else {
@@ -183,7 +177,7 @@ extension Posix {
         return pid
     }
 
-    /// A child started by ``spawnPiped(_:arguments:pipeStandardInput:standardError:extraEnvironment:descriptor3:)``:
+    /// A child started by ``spawnPiped(_:arguments:pipeStandardInput:standardError:environment:descriptor3:)``:
     /// its pid and the parent's ends of its pipes (-1 where there is no pipe). The caller closes them.
     struct PipedChild {
         var pid: pid_t
@@ -204,11 +198,11 @@ extension Posix {
     }
 
     /// The one way the host starts a helper process (the scanner child, a worker): pipes for stdout, and
-    /// optionally stdin and stderr, created close-on-exec, then ``spawn(_:arguments:stdin:stdout:stderr:extraEnvironment:descriptor3:)``;
+    /// optionally stdin and stderr, created close-on-exec, then ``spawn(_:arguments:stdin:stdout:stderr:environment:descriptor3:newSession:)``;
     /// the child's ends are closed in the parent, and every descriptor is closed again when anything fails.
     static func spawnPiped(
         _ executable: String, arguments: [String], pipeStandardInput: Bool, standardError: ChildStandardError,
-        extraEnvironment: [String] = [], descriptor3: Int32 = -1
+        environment: [String], descriptor3: Int32 = -1
     ) throws(HostError) -> PipedChild {
         var opened: [Int32] = []
         func pipeOrClose() throws(HostError) -> (read: Int32, write: Int32) {
@@ -229,7 +223,7 @@ extension Posix {
         let pid: pid_t
         do {
             pid = try spawn(executable, arguments: arguments, stdin: input?.read ?? -1, stdout: output.write,
-                            stderr: errorTarget, extraEnvironment: extraEnvironment, descriptor3: descriptor3)
+                            stderr: errorTarget, environment: environment, descriptor3: descriptor3)
         } catch {
             for descriptor in opened { close(descriptor) }
             throw error

@@ -14,13 +14,20 @@ package final class SpareWorker: @unchecked Sendable {
     package let executable: String
     let child: Posix.PipedChild
     let slot: SharedCallSlot?
+    /// Its stderr, read from the start; the adopting launch names the plugin it now serves.
+    let output: PluginOutputCollector.Source?
+    /// Whether it entered its sandbox's namespaces at start: only a launch whose sandbox wants them may adopt it
+    /// (and only one that wants none may adopt a spare without).
+    package let namespaces: Bool
     /// Set when a ``WorkerProcess`` took over the descriptors.
     private var adopted = false
 
-    init(executable: String, child: Posix.PipedChild, slot: SharedCallSlot?) {
+    init(executable: String, child: Posix.PipedChild, slot: SharedCallSlot?, namespaces: Bool) {
         self.executable = executable
         self.child = child
         self.slot = slot
+        self.namespaces = namespaces
+        output = child.errors >= 0 ? PluginOutputCollector.shared.read(child.errors, label: "spare worker", sink: .discard) : nil
     }
 
     deinit {
@@ -30,11 +37,14 @@ package final class SpareWorker: @unchecked Sendable {
         }
     }
 
-    /// Spawns `executable __worker --await-load`. Spawn from a thread that outlives the worker: the death
-    /// signal a worker arms (`PR_SET_PDEATHSIG`) follows the thread that started it.
-    package static func start(executable: String) throws(HostError) -> SpareWorker {
-        let (child, slot) = try WorkerDescriptors.spawn(executable, arguments: ["__worker", WorkerLoadOrder.awaitFlag])
-        return SpareWorker(executable: executable, child: child, slot: slot)
+    /// Spawns `executable __worker --await-load --sb-ns 0|1` (inside namespaces of its own when `namespaces`:
+    /// by default when this host wants them, ``KernelSandbox/namespacesWanted``). Spawn from a thread that outlives the worker: the
+    /// death signal a worker arms (`PR_SET_PDEATHSIG`) follows the thread that started it.
+    package static func start(executable: String, namespaces: Bool = KernelSandbox.namespacesWanted) throws(HostError) -> SpareWorker {
+        let (child, slot) = try WorkerDescriptors.spawn(
+            executable, arguments: ["__worker", WorkerLoadOrder.awaitFlag, "--sb-ns", namespaces ? "1" : "0"],
+            environment: WorkerEnvironment.base(), namespaces: namespaces)
+        return SpareWorker(executable: executable, child: child, slot: slot, namespaces: namespaces)
     }
 
     /// The process id.

@@ -10,7 +10,12 @@ import Glibc
 /// `skillhost __worker WORDS…` does; a spare that gets end of file instead exits 0 without loading anything,
 /// so a refused call never loads the plugin.
 ///
-/// Payload (``FrameEncoder``): u32 count, then `count` length-prefixed UTF-8 strings; nothing after them.
+/// The order also carries the worker's environment (``WorkerEnvironment``: its `HOME`, `TMPDIR` and the
+/// variables the user granted), which a spawned worker gets from `posix_spawn`: never on a command line, where
+/// any process could read it.
+///
+/// Payload (``FrameEncoder``): u32 count, then `count` length-prefixed UTF-8 strings (the words); u32 count,
+/// then that many `NAME=value` strings (the environment); nothing after them.
 package struct WorkerLoadOrder: Equatable, Sendable {
     /// The flag that makes `__worker` wait for this frame on stdin instead of taking its words from argv.
     package static let awaitFlag = "--await-load"
@@ -19,9 +24,12 @@ package struct WorkerLoadOrder: Equatable, Sendable {
 
     /// The words after `__worker`: the plugin file first, then the options.
     package var workerArguments: [String]
+    /// `NAME=value` entries the worker sets before it starts.
+    package var environment: [String]
 
-    package init(workerArguments: [String]) {
+    package init(workerArguments: [String], environment: [String] = []) {
         self.workerArguments = workerArguments
+        self.environment = environment
     }
 
     /// Decodes a payload, refusing anything but a plugin path followed by options.
@@ -34,11 +42,24 @@ package struct WorkerLoadOrder: Equatable, Sendable {
         var words: [String] = []
         words.reserveCapacity(count)
         for _ in 0..<count { words.append(try decoder.string()) }
-        guard decoder.isAtEnd else { throw FrameError("a load order has bytes after its \(count) words") }
+        let entries = Int(try decoder.uint32())
+        guard entries <= Self.maximumWords else {
+            throw FrameError("a load order carries \(entries) environment entries; expected at most \(Self.maximumWords)")
+        }
+        var environment: [String] = []
+        for _ in 0..<entries {
+            let entry = try decoder.string()
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
+                throw FrameError("a load order's environment entry must be NAME=value, not '\(entry.prefix(40))'")
+            }
+            environment.append(entry)
+        }
+        guard decoder.isAtEnd else { throw FrameError("a load order has bytes after its \(count) words and \(entries) environment entries") }
         guard words[0].hasPrefix("/") else {
             throw FrameError("a load order must start with the plugin's absolute path, not '\(words[0])'")
         }
         workerArguments = words
+        self.environment = environment
     }
 
     /// The whole frame.
@@ -46,6 +67,8 @@ package struct WorkerLoadOrder: Equatable, Sendable {
         var encoder = FrameEncoder(.load)
         encoder.append(UInt32(workerArguments.count))
         for word in workerArguments { encoder.append(word) }
+        encoder.append(UInt32(environment.count))
+        for entry in environment { encoder.append(entry) }
         return encoder.finish()
     }
 
@@ -78,13 +101,17 @@ package struct WorkerLoadOrder: Equatable, Sendable {
         }
     }
 
-    /// The command line the worker runs with: `arguments` itself unless it is `__worker --await-load`, in
-    /// which case the load order is read from stdin first. Ends the process when none comes (exit 0 on end
+    /// The command line the worker runs with: `arguments` itself unless it is `__worker --await-load` (with
+    /// `--sb-ns 0|1`, whether the spare entered its namespaces at start), in which case the load order is
+    /// read from stdin first. Ends the process when none comes (exit 0 on end
     /// of file, ``WorkerServer/protocolFailureStatus`` on anything else, with one line on stderr).
     package static func resolve(commandLine arguments: [String]) -> [String] {
-        guard arguments.count == 2, arguments[0] == "__worker", arguments[1] == awaitFlag else { return arguments }
+        guard arguments.count >= 2, arguments[0] == "__worker", arguments[1] == awaitFlag,
+            arguments.count == 2 || (arguments.count == 4 && arguments[2] == "--sb-ns")
+        else { return arguments }
         switch receive() {
         case .load(let order):
+            for entry in order.environment { putenv(strdup(entry)) }
             return ["__worker"] + order.workerArguments
         case .closed:
             exit(0)

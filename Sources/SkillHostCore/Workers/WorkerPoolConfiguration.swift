@@ -19,6 +19,10 @@ public struct WorkerPoolConfiguration: Sendable {
     public var healthStore: PluginHealthStore?
     /// The sandbox each worker enters before loading the plugin; nil = none (see ``SandboxPolicy``).
     public var sandbox: SandboxPolicy? = nil
+    /// Each worker's whole environment: an allow-list, never the host's (``WorkerEnvironment``).
+    public var environment: [String] = WorkerEnvironment.base()
+    /// Where the workers' stderr goes, line by line (``PluginOutputSink``); the pipe is read either way.
+    public var output: PluginOutputSink = .discard
     /// Where a worker started ahead of need waits to be adopted by this pool's first launch (``WorkerPrestart``);
     /// nil = every worker is spawned when it is needed.
     public var prestart: WorkerPrestart? = nil

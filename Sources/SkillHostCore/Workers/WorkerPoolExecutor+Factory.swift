@@ -10,6 +10,12 @@ extension WorkerPoolExecutor {
         configuration.sandbox = SandboxPolicy.resolve(
             plugin: request.plugin, paths: request.paths, home: HostPaths.homeDirectory)
         configuration.sandbox?.createMissingWritableFolders()
+        let data = request.paths.dataDirectory(forPlugin: request.plugin.id)
+        configuration.environment = WorkerEnvironment.merged(
+            WorkerEnvironment.base(),
+            WorkerEnvironment.plugin(dataDirectory: data, granted: request.plugin.settings.grantedEnvironment))
+        try? Posix.makeDirectories(WorkerEnvironment.temporaryFolder(dataDirectory: data))
+        configuration.output = request.output
         configuration.prestart = request.workerPrestart
         return WorkerPoolExecutor(configuration)
     }

@@ -18,10 +18,11 @@ public final class WorkerPrestart: Sendable {
 
     public init() {}
 
-    /// Starts a spare worker running `executable` (replacing an unused one). A spawn that fails leaves none:
+    /// Starts a spare worker running `executable` (replacing an unused one), inside namespaces of its own when
+    /// `namespaces` (a launch adopts it only when its sandbox wants the same). A spawn that fails leaves none:
     /// the launch then spawns as usual and reports the failure.
-    public func start(executable: String) async {
-        let made = await thread.run { try? SpareWorker.start(executable: executable) }
+    public func start(executable: String, namespaces: Bool = KernelSandbox.namespacesWanted) async {
+        let made = await thread.run { try? SpareWorker.start(executable: executable, namespaces: namespaces) }
         guard let made else { return }
         let previous = spare.withLock { current in
             defer { current = made }

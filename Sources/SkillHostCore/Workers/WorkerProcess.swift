@@ -70,26 +70,39 @@ package final class WorkerProcess: @unchecked Sendable {
     ///   - spare: a worker of `executable` already started with `--await-load` (``SpareWorker``): it is sent
     ///     the plugin to load instead of a new process being spawned; a spare that died meanwhile is reaped
     ///     and a new process spawned.
+    ///   - environment: the worker's whole environment (``WorkerEnvironment``): a spawned worker starts with
+    ///     it, an adopted spare gets it with its load order.
+    ///   - output: where the worker's stderr goes, as lines of `pluginID` (``PluginOutputSink``).
     ///   - started: told about the process as soon as it exists (so it can be killed while it loads).
     package static func launch(
         executable: String, pluginPath: String, limits: ResourceLimits, startupTimeout: Double,
-        sandbox: SandboxPolicy? = nil, spare: SpareWorker? = nil, started: (WorkerProcess) -> Void = { _ in }
+        sandbox: SandboxPolicy? = nil, environment: [String] = WorkerEnvironment.base(),
+        output: (pluginID: String, sink: PluginOutputSink) = ("plugin", .discard), spare: SpareWorker? = nil,
+        started: (WorkerProcess) -> Void = { _ in }
     ) throws(Failure) -> WorkerProcess {
         let workerArguments = [pluginPath] + limits.workerArguments + (sandbox?.workerArguments ?? [])
         let worker: WorkerProcess
-        // A spare of another executable cannot serve this launch: it ends unused.
-        if let spare, spare.executable != executable { spare.discard() }
-        if let spare, spare.executable == executable, let adopted = adopt(spare, loading: workerArguments) {
+        // A spare of another executable, or whose namespaces (entered at its start) this sandbox does not want,
+        // cannot serve this launch: it ends unused.
+        let fits = spare.map { $0.executable == executable && $0.namespaces == (sandbox?.namespaces ?? false) } ?? false
+        if let spare, !fits { spare.discard() }
+        if let spare, fits,
+            let adopted = adopt(spare, loading: WorkerLoadOrder(workerArguments: workerArguments, environment: environment))
+        {
+            spare.output?.assign(label: output.pluginID, sink: output.sink)
             worker = adopted
         } else {
             let child: Posix.PipedChild
             // Calls whose frames fit travel through shared memory while both sides are awake (SharedCallSlot).
             let slot: SharedCallSlot?
             do {
-                (child, slot) = try WorkerDescriptors.spawn(executable, arguments: ["__worker"] + workerArguments)
+                (child, slot) = try WorkerDescriptors.spawn(
+                    executable, arguments: ["__worker"] + workerArguments, environment: environment,
+                    namespaces: sandbox?.namespaces ?? false)
             } catch {
                 throw .system("cannot start the worker \(executable): \(error.message)")
             }
+            PluginOutputCollector.shared.read(child.errors, label: output.pluginID, sink: output.sink)
             worker = WorkerProcess(pid: child.pid, channel: FrameChannel(input: child.output, output: child.input))
             worker.slot = slot
         }
@@ -120,7 +133,7 @@ package final class WorkerProcess: @unchecked Sendable {
     }
 
     /// Takes over `spare` and sends it the load order; nil (the spare reaped) when it is gone.
-    private static func adopt(_ spare: SpareWorker, loading workerArguments: [String]) -> WorkerProcess? {
+    private static func adopt(_ spare: SpareWorker, loading order: WorkerLoadOrder) -> WorkerProcess? {
         // A spare that already ended (killed while it waited) is replaced; its death is not the plugin's.
         if Posix.reap(spare.pid, blocking: false) != nil {
             spare.discard(reaped: true)
@@ -130,7 +143,7 @@ package final class WorkerProcess: @unchecked Sendable {
         let worker = WorkerProcess(pid: spare.pid, channel: FrameChannel(input: spare.child.output, output: spare.child.input))
         worker.slot = spare.slot
         do {
-            try worker.channel.send(WorkerLoadOrder(workerArguments: workerArguments).encodedFrame())
+            try worker.channel.send(order.encodedFrame())
             return worker
         } catch {
             worker.kill(SIGKILL)

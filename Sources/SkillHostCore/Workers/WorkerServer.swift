@@ -58,9 +58,12 @@ public enum WorkerServer {
         // Crashes end the worker at once with the signal's default action: the host reports them in one line,
         // so the Swift runtime's backtracer (slow, pages of output) is switched off here.
         for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { signal(crash, SIG_DFL) }
+        // A write past the file size limit fails with EFBIG inside the plugin instead of killing the worker.
+        signal(SIGXFSZ, SIG_IGN)
         // 4. Limits before any plugin code runs.
         do {
-            try limits.apply()
+            // The process limit counts threads too: it applies only to a plugin that may start processes.
+            try limits.apply(countsOwnProcesses: WorkerSandbox.inUserNamespace && sandbox?.processes == true)
         } catch {
             return fail(channel, error.message)
         }

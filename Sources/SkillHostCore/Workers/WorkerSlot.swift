@@ -258,7 +258,8 @@ final class WorkerSlot: Sendable {
             worker = try WorkerProcess.launch(
                 executable: configuration.workerExecutable, pluginPath: configuration.pluginPath,
                 limits: configuration.limits, startupTimeout: Double(min(startupDeadline, deadline) - now) / 1e9,
-                sandbox: configuration.sandbox,
+                sandbox: configuration.sandbox, environment: configuration.environment,
+                output: (configuration.pluginID, configuration.output),
                 spare: configuration.prestart?.take(executable: configuration.workerExecutable),
                 started: { [self] loading in
                     // From now on a cancellation kills the worker even while it loads the plugin.

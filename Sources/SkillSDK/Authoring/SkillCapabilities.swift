@@ -29,6 +29,7 @@ public struct SkillCapabilities: Sendable, Equatable {
     private var filesystem: [JSONValue] = []
     private var networkAccess: Network = .none
     private var mayStartProcesses = false
+    private var variables: [String] = []
 
     /// The data folder only: no other path, no network, no processes.
     public static let none = SkillCapabilities()
@@ -61,6 +62,15 @@ public struct SkillCapabilities: Sendable, Equatable {
         return copy
     }
 
+    /// Asks for variables of the host's environment by name (e.g. `GITHUB_TOKEN`): a worker gets one only once
+    /// the user grants it (`skillhost grant ID env:NAME`); without, a worker's environment holds none of the
+    /// host's. Read the user's home with `WorkerHome.userHome`, not `HOME` (a worker's data folder).
+    public func environment(_ names: String...) -> SkillCapabilities {
+        var copy = self
+        copy.variables += names.filter { !copy.variables.contains($0) }
+        return copy
+    }
+
     /// The manifest JSON.
     public var json: JSONValue {
         let network: JSONValue =
@@ -69,6 +79,8 @@ public struct SkillCapabilities: Sendable, Equatable {
             case .any: "any"
             case .tcpConnect(let ports): ["tcp_connect": .array(ports.map { .int(Int64($0)) })]
             }
-        return ["filesystem": .array(filesystem), "network": network, "processes": .bool(mayStartProcesses)]
+        var object: JSONObject = ["filesystem": .array(filesystem), "network": network, "processes": .bool(mayStartProcesses)]
+        if !variables.isEmpty { object["env"] = .array(variables.map(JSONValue.string)) }
+        return .object(object)
     }
 }

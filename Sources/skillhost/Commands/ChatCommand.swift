@@ -3,6 +3,7 @@ import SkillAgent
 import SkillCalls
 import SkillHostCore
 import SkillJSON
+import Synchronization
 
 /// `skillhost chat [PROMPT]`: talk to an agent that uses the enabled skills.
 enum ChatCommand: Command {
@@ -23,6 +24,8 @@ enum ChatCommand: Command {
         from OPENAI_API_KEY. See docs/agent.md for OpenAI, Ollama and llama.cpp.
         --provider anthropic (or SKILLHOST_PROVIDER=anthropic, or the registry's "chat": {"provider"}, or
         ANTHROPIC_API_KEY alone) uses the Anthropic Messages API (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY).
+        Answers are streamed; a server that cannot stream with tools is asked again whole (said once), and
+        SKILLHOST_STREAM=0 asks for whole answers from the start.
 
         Options:
           --json          print the turn's events as JSON lines (one object per line)
@@ -84,9 +87,12 @@ enum ChatCommand: Command {
         // The standard gates, with the trust warning shown above the cards instead of through them.
         let paths = HostOptions.paths(parsed)
         let diagnostics = DiagnosticSink { _, line in renderer.warn(line) }
-        let host = SkillHost(paths: paths, helperExecutable: HostOptions.helperExecutable, diagnostics: diagnostics)
+        let host = SkillHost(
+            paths: paths, helperExecutable: HostOptions.helperExecutable, diagnostics: diagnostics,
+            pluginOutput: HostOptions.pluginOutput(parsed))
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
-        let provider = selection.makeProvider(environment: environment)
+        let skills = HostSkillBackend(host: host)
+        let provider = selection.makeProvider(environment: environment, disabledSkills: { skills.disabledSkills() })
         let session = try ChatSession.open(parsed, host: host, model: provider.name, environment: environment, warn: renderer.warn)
         ErrorReporter.printError("chat: " + session.notice)
         var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: session.id)
@@ -137,17 +143,18 @@ enum ChatCommand: Command {
         return ExitCode.success
     }
 
-    /// Runs one turn, rendering its events; returns its failure, if any.
+    /// Runs one turn, rendering its events; returns its failure, if any. The turn runs in this task, so
+    /// Ctrl-C (which cancels it) returns only once the turn has recorded how it ended.
     private static func turn(_ agent: Agent, _ text: String, _ renderer: ChatRenderer) async -> AgentError? {
-        var failure: AgentError?
-        for await event in agent.send(text) {
+        let failure = Mutex<AgentError?>(nil)
+        await agent.runTurn(text) { event in
             renderer.render(event)
-            if case .turnFailed(let error) = event { failure = error }
+            if case .turnFailed(let error) = event { failure.withLock { $0 = error } }
         }
         renderer.finishTurn()
-        // A cancelled consumer stops reading before the turn reports its end.
-        if failure == nil, Task.isCancelled { failure = AgentError(.cancelled, "the turn was cancelled") }
-        return failure
+        let ended = failure.withLock { $0 }
+        if ended == nil, Task.isCancelled { return AgentError(.cancelled, "the turn was cancelled") }
+        return ended
     }
 
     private static func outputMode(json: Bool, environment: [String: String]) -> ChatRenderer.Mode {

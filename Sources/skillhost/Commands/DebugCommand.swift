@@ -11,7 +11,7 @@ enum DebugCommand: Command {
         usage: skillhost debug [--json]
 
         One view for finding out what happened: the history database (file, schema version), the agent
-        state of the last session (finished, thinking, executingSkill, interrupted, empty) with its last
+        state of the last session (finished, cancelled, failed, thinking, executingSkill, interrupted, empty) with its last
         messages, the registered skills (enabled, plugin status), the last 50 recorded calls and the last
         session's context keys.
 

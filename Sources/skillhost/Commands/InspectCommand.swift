@@ -9,7 +9,7 @@ enum InspectCommand: Command {
         usage: skillhost inspect ID [--json] [--state DIR]
 
         Shows a plugin (version, description, status, skills) or a skill (description, parameter schema,
-        permission, timeout, idempotent, examples, plugin and path). IDs are normalized first (case,
+        permission, timeout, rate limit, idempotent, examples, plugin and path). IDs are normalized first (case,
         invisible characters, fullwidth forms). No plugin code runs for unchanged files. For a skill, also
         its recorded calls: count, failures, p50/p95 duration and the five most recent (docs/history.md).
 
@@ -62,7 +62,9 @@ enum InspectCommand: Command {
         var lines = ["skill \(skill.id): \(skill.title)", "  plugin:      \(skill.pluginID) (\(skill.pluginPath))",
                      "  enabled:     \(skill.enabled ? "yes" : "no")",
                      "  permission:  \(skill.permission.rawValue) (approval: \(skill.approval.rawValue))",
-                     "  timeout:     \(SecondsText.format(skill.timeout)) s", "  idempotent:  \(skill.idempotent ? "yes" : "no")",
+                     "  timeout:     \(SecondsText.format(skill.timeout)) s",
+                     "  rate limit:  " + (skill.rateLimitPerMinute.map { "\($0) calls per minute" } ?? "none"),
+                     "  idempotent:  \(skill.idempotent ? "yes" : "no")",
                      "  description: \(skill.description)",
                      "  parameters:  \(skill.parameters.serialized())"]
         if !skill.examples.isEmpty { lines.append("  examples:    " + skill.examples.joined(separator: " | ")) }

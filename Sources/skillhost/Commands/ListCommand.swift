@@ -1,5 +1,6 @@
 import SkillHostCore
 import SkillJSON
+import SkillPosix
 
 /// `skillhost list [--json]`: every plugin file with its status and skills.
 enum ListCommand: Command {
@@ -23,11 +24,17 @@ enum ListCommand: Command {
         let parsed = try ParsedArguments(arguments, flags: ["--json"], options: [])
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
         let json = parsed.has("--json")
+        let folder = HostOptions.paths(parsed).plugins
+        // The table says so itself; JSON has no place for it.
+        if json, !Posix.exists(folder) {
+            ErrorReporter.printError(
+                "warning: the plugins folder \(folder) does not exist; create it and copy .so files into it, or pass --plugins DIR")
+        }
         // From the listing cache while nothing the catalog depends on changed (docs/listing-cache.md).
         let output = try HostOptions.host(parsed).listing(format: json ? "list --json" : "list") { catalog in
             let text = json
                 ? CatalogTable.addingSandbox(catalog.json, catalog).serialized(options: .prettyPrinted)
-                : CatalogTable.render(catalog)
+                : CatalogTable.render(catalog, pluginsFolder: folder)
             return Array((text + "\n").utf8)
         }
         print(String(decoding: output, as: UTF8.self), terminator: "")
@@ -37,13 +44,11 @@ enum ListCommand: Command {
 
 /// The human table of `list`.
 enum CatalogTable {
-    static func render(_ catalog: Catalog) -> String {
+    static func render(_ catalog: Catalog, pluginsFolder: String) -> String {
         if catalog.plugins.isEmpty && !catalog.instructions.isEmpty {
-            return InstructionSkillText.table(catalog.instructions)
+            return noPlugins(in: pluginsFolder) + "\n\n" + InstructionSkillText.table(catalog.instructions)
         }
-        if catalog.plugins.isEmpty {
-            return "No plugins found. Copy .so files into the plugins folder (see 'skillhost list --help')."
-        }
+        if catalog.plugins.isEmpty { return noPlugins(in: pluginsFolder) }
         var lines: [String] = []
         let idWidth = max(6, catalog.plugins.map(\.id.count).max() ?? 0,
                           catalog.plugins.flatMap(\.skills).map { $0.id.count + 2 }.max() ?? 0) + 2
@@ -60,6 +65,14 @@ enum CatalogTable {
         }
         if !catalog.instructions.isEmpty { lines += ["", InstructionSkillText.table(catalog.instructions)] }
         return lines.joined(separator: "\n")
+    }
+
+    /// What an empty listing says: which folder was read, and how to put plugins there.
+    static func noPlugins(in folder: String) -> String {
+        let fix = "install one with 'skillhost install FILE.so' (or copy .so files into it), or use another folder with "
+            + "--plugins DIR or SKILLHOST_PLUGINS"
+        if !Posix.exists(folder) { return "No plugins: the plugins folder \(folder) does not exist. Create it and \(fix)." }
+        return "No plugins in \(folder): \(fix)."
     }
 
     /// The catalog JSON with each plugin's `sandbox` label added.

@@ -21,7 +21,7 @@ enum RescanCommand: Command {
         if parsed.has("--json") {
             HostOptions.printJSON(catalog.json)
         } else {
-            print(CatalogTable.render(catalog))
+            print(CatalogTable.render(catalog, pluginsFolder: HostOptions.paths(parsed).plugins))
         }
         return ExitCode.success
     }

@@ -8,9 +8,10 @@ enum ScanCommand: Command {
     static let summary = "scan one plugin file (internal)"
     static let isHidden = true
     static let help = """
-        usage: skillhost __scan FILE...
+        usage: skillhost __scan [--sb-ns 0|1] FILE...
 
-        Internal: started by skillhost to load each FILE, in order, in a separate process. Prints one JSON
+        Internal: started by skillhost to load each FILE, in order, in a separate, sandboxed process (no
+        home, no network, no processes, nothing writable; --sb-ns 0: without namespaces). Prints one JSON
         line per file on stdout as soon as that file is done: {"status":"ok","manifest":{...},"path":"..."}
         or {"status":"invalid","error":"...","path":"..."} (path: the file's absolute path). The plugins'
         own stdout goes to stderr. Use 'skillhost validate FILE' to check a file yourself.
@@ -18,6 +19,6 @@ enum ScanCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard !arguments.isEmpty else { throw UsageError("expected at least one FILE") }
-        return ScannerChild.run(paths: arguments)
+        return ScannerChild.run(paths: ScannerSandbox.parse(arguments).files)
     }
 }

@@ -21,7 +21,18 @@ enum HostOptions {
     /// The host for these options, with the standard executors and pre-call gates; its warnings go to
     /// stderr.
     static func host(_ arguments: ParsedArguments) -> SkillHost {
-        SkillHost(paths: paths(arguments), helperExecutable: helperExecutable, diagnostics: standardErrorSink)
+        SkillHost(
+            paths: paths(arguments), helperExecutable: helperExecutable, diagnostics: standardErrorSink,
+            pluginOutput: pluginOutput(arguments))
+    }
+
+    /// Where plugins' stderr goes: with `--verbose`, to stderr as `[plugin] line` (already stripped of escape
+    /// sequences and control characters); otherwise nowhere on the terminal.
+    static func pluginOutput(_ arguments: ParsedArguments) -> PluginOutputSink {
+        guard arguments.has("--verbose") else { return .discard }
+        return PluginOutputSink { line in
+            Posix.writeAll(2, Array("[\(line.pluginID)] \(line.text)\n".utf8))
+        }
     }
 
     /// Writes each diagnostic line as it comes (it starts with "warning: " where that matters) to stderr.

@@ -14,10 +14,13 @@ struct ParsedArguments {
 
     /// Global options every command accepts.
     static let globalOptions: Set<String> = ["--plugins", "--registry", "--cache", "--skills"]
+    /// Global flags every command accepts: `--verbose` shows what plugins write to stderr (sanitized, one
+    /// line each, after the plugin's id).
+    static let globalFlags: Set<String> = ["--verbose"]
 
     init(_ arguments: [String], flags knownFlags: Set<String>, options knownOptions: Set<String>) throws(UsageError) {
         let knownOptions = knownOptions.union(Self.globalOptions)
-        let knownFlags = knownFlags.union(["--help", "-h"])
+        let knownFlags = knownFlags.union(["--help", "-h"]).union(Self.globalFlags)
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {

@@ -6,12 +6,14 @@
  *   escape.read {"path"}           open and read a file
  *   escape.write {"path"}          create/overwrite a file
  *   escape.connect {"port"}        TCP connect to 127.0.0.1:port
- *   escape.signal_parent           kill(getppid(), SIGURG) (harmless if it got through)
- *   escape.ptrace_parent           PTRACE_SEIZE the parent, then detach
- *   escape.daemon                  double fork; the grandchild sleeps 60 s; returns its pid
+ *   escape.signal_parent {"pid"}   kill(pid, SIGURG), the host's pid (default: its parent); harmless if it got through
+ *   escape.ptrace_parent {"pid"}   PTRACE_SEIZE the host (default: its parent), then detach
+ *   escape.daemon                  double fork; the grandchild takes an exclusive lock on <data>/daemon.lock and
+ *                                  sleeps 60 s (the test sees whether it lives by trying the lock)
  *   escape.thread                  starts and joins a thread (allowed)
  *   escape.data                    writes and reads back a file in its data folder (allowed)
- * A refused attempt answers SKILL_STATUS_PERMISSION_DENIED for EACCES/EPERM (other errors: FAILED) with
+ * A refused attempt answers SKILL_STATUS_PERMISSION_DENIED for EACCES/EPERM, and for ESRCH (a process outside
+ * the worker's PID namespace cannot even be named) (other errors: FAILED) with
  * {"message": "<what>: <strerror>", "errno": N}; a success answers {"ok": true, ...}.
  */
 #define _GNU_SOURCE
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -61,7 +64,8 @@ static skill_status answer(skill_result *result, skill_status status, char *json
 static skill_status refused(skill_result *result, const char *what, int code) {
     char *json = malloc(1024);
     snprintf(json, 1024, "{\"message\":\"%s: %s\",\"errno\":%d}", what, strerror(code), code);
-    return answer(result, code == EACCES || code == EPERM ? SKILL_STATUS_PERMISSION_DENIED : SKILL_STATUS_FAILED, json);
+    int denied = code == EACCES || code == EPERM || code == ESRCH;
+    return answer(result, denied ? SKILL_STATUS_PERMISSION_DENIED : SKILL_STATUS_FAILED, json);
 }
 
 static skill_status ok(skill_result *result, const char *extra) {
@@ -127,11 +131,16 @@ static skill_status invoke(const skill_plugin_descriptor *plugin, const char *sk
         return ok(result, "");
     }
     if (strcmp(name, "signal_parent") == 0) {
-        if (kill(getppid(), SIGURG) != 0) return refused(result, "kill parent", errno);
+        const char *at = strstr(arguments, "\"pid\":");
+        pid_t host = at ? (pid_t)atoi(at + 6) : getppid();
+        if (host <= 0) return refused(result, "kill parent (not visible)", ESRCH);
+        if (kill(host, SIGURG) != 0) return refused(result, "kill parent", errno);
         return ok(result, "");
     }
     if (strcmp(name, "ptrace_parent") == 0) {
-        pid_t parent = getppid();
+        const char *at = strstr(arguments, "\"pid\":");
+        pid_t parent = at ? (pid_t)atoi(at + 6) : getppid();
+        if (parent <= 0) return refused(result, "ptrace parent (not visible)", ESRCH);
         if (ptrace(PTRACE_SEIZE, parent, 0, 0) != 0) return refused(result, "ptrace parent", errno);
         ptrace(PTRACE_DETACH, parent, 0, 0);
         return ok(result, "");
@@ -150,6 +159,10 @@ static skill_status invoke(const skill_plugin_descriptor *plugin, const char *sk
             pid_t grandchild = fork();
             if (grandchild == 0) {
                 close(channel[0]);
+                char lock_path[4096];
+                snprintf(lock_path, sizeof lock_path, "%s/daemon.lock", context->data_dir);
+                int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+                if (lock < 0 || flock(lock, LOCK_EX) != 0) _exit(1);
                 pid_t me = getpid();
                 write(channel[1], &me, sizeof me);
                 close(channel[1]);

@@ -13,7 +13,9 @@
  *
  * Variants, chosen with -D when compiling (each test builds the one it needs):
  *   PLUGIN_ID="\"name\""      plugin id (default "fixture")
- *   MANIFEST_PATH="\"/x\""    read the manifest from this file at entry time instead of the built-in one
+ *   MANIFEST_HEADER="\"/x.h\"" use the manifest of this header (`fixture_manifest_text[]`, written by the test)
+ *                             instead of the built-in one: at compile time, since a plugin being scanned
+ *                             may read no file
  *   DESCRIPTOR_MAGIC=N        descriptor magic (default SKILL_ABI_MAGIC)
  *   DESCRIPTOR_MAJOR=N        descriptor abi_major (default SKILL_ABI_VERSION_MAJOR)
  *   DESCRIPTOR_SIZE=N         descriptor struct_size (default sizeof)
@@ -30,6 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifdef MANIFEST_HEADER
+#include MANIFEST_HEADER
+#endif
 
 #ifndef PLUGIN_ID
 #define PLUGIN_ID "fixture"
@@ -191,17 +197,9 @@ SKILL_EXPORT const skill_plugin_descriptor *skill_plugin_entry(uint32_t host_abi
 #endif
     if (host_abi_major != SKILL_ABI_VERSION_MAJOR) return NULL;
     host->log(host, SKILL_LOG_DEBUG, "fixture loaded", 14);
-#ifdef MANIFEST_PATH
-    {
-        static char manifest[1 << 16];
-        FILE *file = fopen(MANIFEST_PATH, "r");
-        if (!file) return NULL;
-        size_t length = fread(manifest, 1, sizeof manifest - 1, file);
-        fclose(file);
-        manifest[length] = 0;
-        descriptor.manifest_json = manifest;
-        descriptor.manifest_json_length = length;
-    }
+#ifdef MANIFEST_HEADER
+    descriptor.manifest_json = fixture_manifest_text;
+    descriptor.manifest_json_length = sizeof fixture_manifest_text - 1;
 #endif
     return &descriptor;
 }

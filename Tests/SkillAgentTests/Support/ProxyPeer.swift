@@ -37,16 +37,7 @@ final class ProxyPeer: Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Bounded: 30 s for a loaded machine.
-        var found: Int?
-        for _ in 0..<300 {
-            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                found = number
-                break
-            }
-            guard process.isRunning else { break }
-            usleep(100_000)
-        }
-        guard let found else {
+        guard let found = PortFile.wait(for: portFile, from: process, seconds: 30) else {
             kill(-process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw PeerFailure(description: "proxy.py did not start within 30 s")

@@ -86,6 +86,15 @@ final class ReplayServer: Sendable {
 
     func stop() { state.withLock { $0.stopped = true } }
 
+    /// Replaces what is left to answer with `responses` and forgets the requests seen so far: one server
+    /// for several tests (the backend behind LiteLLM, which is started once per run).
+    func play(_ responses: [Response]) {
+        state.withLock { state in
+            state.responses = responses
+            state.requests = []
+        }
+    }
+
     private func serve(until deadline: Date) {
         defer { close(socket) }
         while Date() < deadline, !state.withLock({ $0.stopped }) {

@@ -67,8 +67,6 @@ struct AnthropicWireFormat: ModelWireFormat {
 
     var emptyStreamReason: String { "sent an unusable stream" }
 
-    func refusesStreaming(status: Int, detail: String) -> Bool { false }
-
     var hints: FailureHints {
         FailureHints(
             keyVariable: "ANTHROPIC_API_KEY", notFound: "check --model/SKILLHOST_MODEL and --base-url/ANTHROPIC_BASE_URL",

@@ -3,7 +3,8 @@ import SkillJSON
 /// Builds the JSON body of a Messages API request (`POST /v1/messages`): system messages go to the
 /// top-level `system`, an assistant's calls become `tool_use` blocks with `input` objects, and the tool
 /// messages that answer them become `tool_result` blocks of the next user message. Consecutive messages of
-/// one role are merged, since the API wants user and assistant turns to alternate.
+/// one role are merged, since the API wants user and assistant turns to alternate; a turn that is one text
+/// block is sent as a string.
 struct AnthropicRequestEncoder: Sendable {
     let model: String
     let maxTokens: Int
@@ -24,7 +25,10 @@ struct AnthropicRequestEncoder: Sendable {
         return .object(body)
     }
 
-    /// The messages as alternating `{role, content: [blocks]}` turns.
+    /// The messages as alternating `{role, content: [blocks]}` turns; a turn of one text block sends its
+    /// text as a plain string (the API's short form), which translators to Chat Completions (LiteLLM) pass on
+    /// as a string: a list there reaches local servers' chat templates as a list, which some print as
+    /// Python's repr of it.
     static func turns(_ messages: [ChatMessage]) -> [JSONValue] {
         var turns: [(role: String, blocks: [JSONValue])] = []
         for message in messages {
@@ -37,7 +41,12 @@ struct AnthropicRequestEncoder: Sendable {
                 turns.append((role, blocks))
             }
         }
-        return turns.map { ["role": .string($0.role), "content": .array($0.blocks)] }
+        return turns.map { turn in
+            if turn.blocks.count == 1, turn.blocks[0]["type"] == "text", let text = turn.blocks[0]["text"] {
+                return ["role": .string(turn.role), "content": text]
+            }
+            return ["role": .string(turn.role), "content": .array(turn.blocks)]
+        }
     }
 
     /// The content blocks of one message.

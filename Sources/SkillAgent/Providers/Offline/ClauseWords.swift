@@ -14,7 +14,12 @@ struct ClauseWords: Sendable {
     let afterColon: Int?
 
     init(_ clause: String) {
-        original = WordNormalizer.expandingContractions(clause.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init))
+        self.init(words: WordNormalizer.expandingContractions(clause.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)))
+    }
+
+    /// The words as given (contractions already written out, dates perhaps as placeholder words).
+    init(words: [String]) {
+        original = words
         cues = original.map(SkillVocabulary.cueForm)
         stems = original.map { WordNormalizer.isSkillID($0) ? WordNormalizer.normalized($0) : WordNormalizer.stem($0) }
         quoted = Self.firstQuote(in: original)

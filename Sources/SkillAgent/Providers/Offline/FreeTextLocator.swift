@@ -19,6 +19,7 @@ struct FreeTextLocator {
     /// Words naming the text itself ("for the text …", "of the following: …", "tag this note: …").
     static let textNouns: Set<String> = [
         "text", "following", "string", "message", "passage", "note", "paragraph", "sentence", "phrase", "article",
+        "word", "term",
     ]
     static let determiners: Set<String> = ["the", "this", "that", "a", "an", "my", "these", "those"]
     /// Words that stand for a text without being one ("summarize it").
@@ -28,6 +29,20 @@ struct FreeTextLocator {
     let slot: SkillVocabulary.Slot
     let vocabulary: SkillVocabulary
     let candidates: [SlotExtractor.Candidate]
+
+    /// Dates the planner read (placeholder words) and the words that introduced them: never part of the text
+    /// ("remind me to call mom on friday about rent" → "call mom about rent").
+    var dateWords: Set<Int> { Self.dateWords(in: words) }
+
+    /// The placeholder words in `words` and the words that introduced them.
+    static func dateWords(in words: ClauseWords) -> Set<Int> {
+        var taken = Set<Int>()
+        for index in words.original.indices where PlannerClause.mentionIndex(words.original[index]) != nil {
+            taken.insert(index)
+            if index > 0, TemporalScanner.leads.contains(words.cues[index - 1]) { taken.insert(index - 1) }
+        }
+        return taken
+    }
 
     /// The free text, or nil when the clause has none (or only a pronoun: "summarize it").
     func span() -> Span? {
@@ -45,9 +60,13 @@ struct FreeTextLocator {
         } else {
             return nil
         }
-        let end = endBeforeTrailingValues(from: start)
-        guard start < end, !Self.isPlaceholder(Array(words.original[start..<end]), vocabulary: vocabulary) else { return nil }
-        return Span(consumed: leadIn(before: start)..<end, text: words.text(start..<end), explicit: explicit)
+        var end = endBeforeTrailingValues(from: start)
+        let dates = dateWords
+        // Nor dates, nor the words an example puts after the text ("… on my calendar", "… as done").
+        while end > start + 1, dates.contains(end - 1) || (!explicit && slot.trailing.contains(words.cues[end - 1])) { end -= 1 }
+        let kept = (start..<end).filter { !dates.contains($0) }.map { words.original[$0] }
+        guard !kept.isEmpty, !Self.isPlaceholder(kept, vocabulary: vocabulary) else { return nil }
+        return Span(consumed: leadIn(before: start)..<end, text: kept.joined(separator: " "), explicit: explicit)
     }
 
     /// Whether free text only refers to a text without being one: pronouns, stop words, numbers and the

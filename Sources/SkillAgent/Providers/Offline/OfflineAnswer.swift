@@ -7,52 +7,66 @@ import SkillJSON
 struct OfflineAnswer {
     let plan: OfflinePlan
     let tools: [ToolSpec]
+    /// The zone times in results are shown in.
+    var timeZone: TimeZone = .current
+    /// Disabled skills by the tool names the plan uses for them.
+    var disabled: [String: DisabledSkill] = [:]
 
-    private var specs: [String: ToolSpec] { Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
+    var specs: [String: ToolSpec] { Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
 
-    /// The answer after `messages` (the turn's assistant and tool messages), `done` steps having been asked for.
+    /// The answer after `messages` (the turn's assistant and tool messages), `done` steps having been asked for:
+    /// one line per call (the skill's sentence, else its title and first fields) with what the result holds
+    /// listed under it (``ResultListing``), then what was not run and why.
     func text(after messages: [ChatMessage], done: Int) -> String {
         let calls = messages.flatMap(\.toolCalls)
-        var lines: [String] = []
+        var lines: [(text: String, details: [String])] = []
         var sentences = 0
         if done > calls.count {
             let trimmed = done - calls.count
-            lines.append("(\(trimmed) earlier result\(trimmed == 1 ? " was" : "s were") trimmed from the conversation.)")
+            lines.append(("(\(trimmed) earlier result\(trimmed == 1 ? " was" : "s were") trimmed from the conversation.)", []))
         }
+        let listing = ResultListing(timeZone: timeZone)
         for call in calls {
             guard let result = messages.first(where: { $0.role == .tool && $0.toolCallID == call.id }) else { continue }
             let title = specs[call.name].map(Self.title) ?? call.name
             let value = try? JSONValue(parsing: result.content)
             if let error = value?["error"], let message = error["message"]?.stringValue {
-                lines.append("\(title) failed: \(message)")
+                lines.append(("\(title) failed: \(message)", []))
             } else if let value {
-                if let sentence = ResultSummary.templated(value, template: specs[call.name]?.tool.summary, limit: 200) {
-                    lines.append(sentence)  // the skill's own sentence says what it is; no title needed
+                let template = specs[call.name]?.tool.summary
+                if let sentence = ResultSummary.templated(value, template: template, limit: 200) {
+                    // The skill's own sentence says what it is; no title needed.
+                    lines.append((sentence, listing.lines(for: value, after: sentence, template: template)))
                     sentences += 1
                 } else {
-                    lines.append("\(title): \(ResultSummary.line(for: value, limit: 200))")
+                    let line = "\(title): \(ResultSummary.line(for: value, limit: 200))"
+                    lines.append((line, listing.lines(for: value, after: line)))
                 }
             } else {
-                lines.append("\(title): \(result.content)")
+                lines.append(("\(title): \(result.content)", []))
             }
         }
         if done < plan.steps.count {
-            lines.append("I stopped before \(plan.steps[done...].map { "\"\($0.clause)\"" }.joined(separator: ", ")) (step limit reached).")
+            lines.append(("I stopped before \(plan.steps[done...].map { "\"\($0.clause)\"" }.joined(separator: ", ")) (step limit reached).", []))
         }
         for unmapped in plan.unmapped {
-            lines.append(line(for: unmapped))
+            lines.append((line(for: unmapped), []))
         }
         if lines.isEmpty {
-            lines.append("I could not map that request to any enabled skill.")
+            lines.append(("I could not map that request to any enabled skill.", []))
         }
-        if sentences == lines.count, let joined = Self.oneSentence(lines, endsWithChange: endsWithChange(calls)) {
+        if sentences == lines.count, lines.allSatisfy(\.details.isEmpty),
+            let joined = Self.oneSentence(lines.map(\.text), endsWithChange: endsWithChange(calls))
+        {
             return joined
         }
         let needsExamples = plan.unmapped.contains { $0.reason == .noMatch } || (calls.isEmpty && plan.unmapped.isEmpty)
         if needsExamples {
-            lines[lines.count - 1] += " Try phrasing it like: \(Self.examples(tools))."
+            lines[lines.count - 1].text += " Try phrasing it like: \(Self.examples(tools))."
         }
-        return lines.count == 1 ? lines[0] : lines.map { "- " + $0 }.joined(separator: "\n")
+        if lines.count == 1 { return ([lines[0].text] + lines[0].details).joined(separator: "\n") }
+        return lines.map { line in (["- " + line.text] + line.details.map { "  " + $0 }).joined(separator: "\n") }
+            .joined(separator: "\n")
     }
 
     /// Whether the last call changed something (a `write` or `dangerous` skill).
@@ -107,9 +121,19 @@ struct OfflineAnswer {
             let hint = example.map { " Say it like: \"\($0)\"." } ?? ""
             return "\(clause) sounds like \(Self.title(spec)) (\(spec.tool.id)), but \"\(text)\" is not a "
                 + "\(Self.parameterName(parameter, in: spec)) I can read, so I did not run it." + hint
+        case .question(let toolName, let parameter, let text, let why):
+            return question(clause: clause, toolName: toolName, parameter: parameter, text: text, why: why)
+        case .disabled(let skillID, let title, let enable):
+            let name = title.isEmpty ? skillID : "\(title) (\(skillID))"
+            return "\(clause) needs \(name), which is disabled, so I did not run it. Enable it with "
+                + "'skillhost enable \(enable.joined(separator: " "))' and ask again."
         case .ambiguous(let toolNames):
             let candidates = toolNames.compactMap { specs[$0] }
-            let names = candidates.map { "\(Self.title($0)) (\($0.tool.id))" }
+            let names = toolNames.compactMap { name -> String? in
+                if let spec = specs[name] { return "\(Self.title(spec)) (\(spec.tool.id))" }
+                guard let skill = disabled[name] else { return nil }
+                return "\(skill.tool.title) (\(skill.tool.id), disabled: 'skillhost enable \(skill.enable.joined(separator: " "))')"
+            }
             let phrasings = candidates.compactMap { $0.tool.examples.first }.map { "\"\($0)\"" }
             return "I could not tell whether \(clause) means \(names.joined(separator: " or ")), so I ran neither."
                 + (phrasings.isEmpty ? "" : " Say it like: \(phrasings.joined(separator: " or ")).")
@@ -167,5 +191,30 @@ struct OfflineAnswer {
             round += 1
         }
         return picked.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}
+
+extension OfflineAnswer {
+    /// A date or time that could not be placed, asked back: what was not understood, what was not run, and
+    /// a phrasing that works.
+    func question(clause: String, toolName: String, parameter: String, text: String, why: OfflinePlan.DateQuestion) -> String {
+        guard let spec = specs[toolName] else { return "I could not map \(clause) to any enabled skill." }
+        let name = "\(Self.title(spec)) (\(spec.tool.id))"
+        switch why {
+        case .unreadable:
+            return "When should that be? I could not read \"\(text)\" as a date or time, so I did not run \(name). "
+                + "Say a day and a time, e.g. \"tomorrow at 9am\"."
+        case .needsTime:
+            return "At what time \(text)? \(name) needs one time, not a part of the day, so I did not run it. "
+                + "Say it with a time, e.g. \"\(text) at 9am\"."
+        case .past(let time):
+            return "\(time) today (\"\(text)\") has already passed, so I did not run \(name). Did you mean tomorrow? "
+                + "Say \"tomorrow at \(time)\", or a time later today."
+        case .noParameter:
+            let hint = spec.tool.examples.first.map { " Say it like: \"\($0)\"." } ?? ""
+            return "I could not use \"\(text)\" in \(clause): \(name) takes no date or time, so I did not run it." + hint
+        case .noZone:
+            return "I could not use \"\(text)\" in \(clause): \(name) takes no time zone, so I did not run it."
+        }
     }
 }

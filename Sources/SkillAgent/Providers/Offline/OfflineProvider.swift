@@ -10,11 +10,18 @@ import SkillJSON
 public struct OfflineProvider: ModelProvider {
     private let now: @Sendable () -> Date
     private let timeZone: TimeZone
+    private let disabledSkills: @Sendable () -> [DisabledSkill]
 
-    /// A planner; `now` and `timeZone` fill relative dates ("tomorrow at 10am").
-    public init(now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current) {
+    /// A planner; `now` and `timeZone` fill relative dates ("tomorrow at 10am"). `disabledSkills` are the
+    /// installed skills that are switched off: a request for one is answered with its name and the
+    /// `skillhost enable` command, not with "could not map".
+    public init(
+        now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current,
+        disabledSkills: @escaping @Sendable () -> [DisabledSkill] = { [] }
+    ) {
         self.now = now
         self.timeZone = timeZone
+        self.disabledSkills = disabledSkills
     }
 
     public var name: String { "offline" }
@@ -46,9 +53,17 @@ public struct OfflineProvider: ModelProvider {
             return ModelReply(content: "Tell me what to do, for example: \(Self.examples(request.tools)).", finishReason: "stop")
         }
         let planner = OfflinePlanner(filler: SlotFiller(now: now(), timeZone: timeZone))
-        let plan = planner.plan(messages[userIndex].content, tools: request.tools)
+        // "and tomorrow?" takes the last request's skill with the new value.
+        let text = messages[userIndex].content
+        var disabled: [String: DisabledSkill] = [:]
+        var plan: OfflinePlan
+        if let followUp = FollowUp(planner: planner, tools: request.tools).plan(text, after: Array(messages[..<userIndex])) {
+            plan = followUp
+        } else {
+            (plan, disabled) = DisabledSkill.plan(text, planner: planner, tools: request.tools, disabled: disabledSkills())
+        }
         let later = messages[(userIndex + 1)...]
-        if plan.steps.isEmpty,
+        if plan.steps.isEmpty, !plan.unmapped.contains(where: \.isDisabled),
             let reply = OfflineInstructionStep.reply(to: request, userText: messages[userIndex].content, later: Array(later))
         {
             return reply
@@ -59,7 +74,8 @@ public struct OfflineProvider: ModelProvider {
             let call = ToolCall(id: Self.callPrefix + String(done + 1), name: step.toolName, arguments: step.arguments)
             return ModelReply(content: "", toolCalls: [call], finishReason: "tool_calls")
         }
-        return ModelReply(content: answer(plan: plan, after: Array(later), done: done, tools: request.tools), finishReason: "stop")
+        let answer = OfflineAnswer(plan: plan, tools: request.tools, timeZone: timeZone, disabled: disabled)
+        return ModelReply(content: answer.text(after: Array(later), done: done), finishReason: "stop")
     }
 
     /// How many planned steps have been asked for in this turn. The call ids carry the step number
@@ -74,11 +90,6 @@ public struct OfflineProvider: ModelProvider {
     }
 
     static let callPrefix = "offline_"
-
-    /// The final answer: one line per call with its outcome, then what could not be mapped.
-    func answer(plan: OfflinePlan, after messages: [ChatMessage], done: Int, tools: [ToolSpec]) -> String {
-        OfflineAnswer(plan: plan, tools: tools).text(after: messages, done: done)
-    }
 
     /// A few example utterances of the enabled tools, quoted.
     static func examples(_ tools: [ToolSpec]) -> String {

@@ -18,6 +18,13 @@ enum RequestSplitter {
         "i would like to know", "do you know", "let me know", "so", "hi", "just", "kindly",
     ]
 
+    /// Whether "next" before `word` belongs to a date ("next week", "next friday") rather than a sequence.
+    static func keepsNext(_ word: String) -> Bool {
+        let plain = UtteranceTemplate.normalize(word)
+        return ["week", "weekend", "month", "year", "time"].contains(plain) || TemporalScanner.weekdays.contains(plain)
+            || TemporalScanner.weekdayAbbreviations[plain] != nil
+    }
+
     /// Words dropped from the end of a clause.
     static let trailingFiller = ["please", "pls", "for me", "thanks", "thank you", "thx"]
 
@@ -52,6 +59,8 @@ enum RequestSplitter {
             text = text.trimmingWhitespace()
             let lowered = text.lowercased()
             for filler in leadingFiller where lowered.hasPrefix(filler + " ") || lowered.hasPrefix(filler + ",") {
+                // "next week", "next monday": a date, not a step.
+                if filler == "next", let word = lowered.dropFirst(5).split(separator: " ").first, Self.keepsNext(String(word)) { continue }
                 text = String(text.dropFirst(filler.count + 1)).trimmingWhitespace()
                 changed = true
                 break

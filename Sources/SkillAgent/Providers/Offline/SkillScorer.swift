@@ -26,6 +26,10 @@ struct SkillScorer {
         /// Whether the clause is nearly one of the tool's examples with values in its slots ("what's 18:00
         /// in Tokyo"), which selects a tool even when all its words are stop words or values.
         var closeToExample: Bool
+        /// The clause's similarity to the tool's closest example (0…1).
+        var similarity: Double
+        /// The score from the words alone: without the dates placed and without a date that could not be.
+        var evidence: Double
     }
 
     /// The outcome of scoring one clause.
@@ -64,7 +68,7 @@ struct SkillScorer {
     let frequency: [String: Double]
 
     init(tools: [ToolSpec], filler: SlotFiller) {
-        vocabularies = tools.sorted { $0.name < $1.name }.map(SkillVocabulary.init)
+        vocabularies = tools.sorted { $0.name < $1.name }.map(SkillVocabulary.of)
         extractor = SlotExtractor(filler: filler)
         var frequency: [String: Double] = [:]
         for vocabulary in vocabularies {
@@ -74,12 +78,26 @@ struct SkillScorer {
     }
 
     /// The clear winner for `clause`, the close contenders, or none.
-    func best(for clause: String) -> Outcome {
-        let words = ClauseWords(clause)
-        let scores = vocabularies.map { score(words, $0) }
+    func best(for clause: PlannerClause, placement: TemporalPlacement) -> Outcome {
+        let all = vocabularies.map { score(clause, $0, placement: placement) }
+        let scores = all
             .filter { ($0.matched >= Self.minimumMatch && $0.knownWords >= $0.unmatched || $0.closeToExample) && $0.total > 0 }
             .sorted { ($0.total, $1.vocabulary.name) > ($1.total, $0.vocabulary.name) }
-        guard let first = scores.first else { return .none }
+        guard let first = scores.first else {
+            // Nothing but a value only one tool takes ("show me what's in todo.txt": a file name).
+            // Several take it: the one whose example the clause is closest to, if one is.
+            let valuesOnly = all.filter { $0.unmatched == 0 && $0.reading.extractedCount > 0 && $0.reading.canRun }
+                .sorted { $0.similarity > $1.similarity }
+            guard let first = valuesOnly.first, valuesOnly.count == 1 || first.similarity > valuesOnly[1].similarity else { return .none }
+            return .match(first)
+        }
+        // The skill the words point to cannot take a date the user said: ask about it rather than run
+        // another skill that only takes the date ("what time is it in the morning" is no time span).
+        if let pointed = scores.max(by: { $0.evidence < $1.evidence }), pointed.reading.problem != nil,
+            pointed.reading.missing.isEmpty, pointed.evidence > first.evidence
+        {
+            return .match(pointed)
+        }
         guard scores.count > 1 else { return .match(first) }
         let second = scores[1]
         if first.total - second.total >= Self.margin { return .match(first) }
@@ -91,18 +109,64 @@ struct SkillScorer {
     /// How close the clause is to the tool's closest example: the share of words they have in common, stop
     /// words included, a filled parameter counting as its slot ("what day is it" is close to "what day is
     /// it today", "the time in Tokyo" to "current time in {timezone}").
-    func similarity(_ words: ClauseWords, _ vocabulary: SkillVocabulary, _ reading: SlotReading) -> Double {
-        let unused = words.cues.indices.filter { !reading.used.contains($0) }.map { words.cues[$0] }
-        let clause = Set(unused + reading.arguments.keys.map(SkillVocabulary.slotToken))
-        guard !clause.isEmpty else { return 0 }
+    func similarity(
+        _ words: ClauseWords, _ vocabulary: SkillVocabulary, _ reading: SlotReading, literals: [Int: String] = [:]
+    ) -> Double {
+        // A date and the word that introduced it count as the slot the date went to, where the example has
+        // one; for a skill without dates a one-word date counts as that word ("what weekday is it today").
+        let dates = FreeTextLocator.dateWords(in: words)
+        let undated = DateParameter.all(of: vocabulary.spec).isEmpty
+        var unused = words.cues.indices.filter { !reading.used.contains($0) && !dates.contains($0) }.map { words.cues[$0] }
+        if undated { unused += literals.values }
+        let filled = reading.arguments.keys.filter { !reading.placedDates.contains($0) }
+        let clause = Set(unused + filled.map(SkillVocabulary.slotToken))
+        let placed = Set(reading.placedDates.map(SkillVocabulary.slotToken))
+        guard !clause.isEmpty || !placed.isEmpty else { return 0 }
         return vocabulary.exampleWords.map { example in
-            Double(example.intersection(clause).count) / Double(example.union(clause).count)
+            let words = clause.union(placed.intersection(example))
+            return Double(example.intersection(words).count) / Double(example.union(words).count)
         }.max() ?? 0
     }
 
+    /// The reading of `clause` for one tool: the values in its words (each date one placeholder word), then
+    /// the dates placed in the tool's date parameters (``TemporalPlacement``).
+    func reading(
+        _ clause: PlannerClause, _ vocabulary: SkillVocabulary, placement: TemporalPlacement
+    ) -> (words: ClauseWords, literals: [Int: String], reading: SlotReading) {
+        let chosen = clause.mentions(for: vocabulary)
+        let (held, literals) = clause.substituted(chosen)
+        let words = ClauseWords(words: held)
+        var reading = extractor.read(words, for: vocabulary)
+        reading.extractedCount = reading.typedCount
+        let spec = vocabulary.spec
+        let parameters = DateParameter.all(of: spec)
+        var placed = Set<Int>()
+        let marked = reading.arguments.members.compactMap { name, value -> (String, Int)? in
+            value.stringValue.flatMap(PlannerClause.mentionIndex).map { (name, $0) }
+        }
+        for (name, index) in marked {
+            reading.arguments[name] = nil
+            placed.insert(index)
+            guard let parameter = parameters.first(where: { $0.name == name }) else { continue }
+            let found = placement.place(clause.mentions[index], into: parameter, spec: spec, arguments: &reading.arguments)
+            reading.problem = reading.problem ?? found
+        }
+        let rest = chosen.filter { !placed.contains($0) }.map { clause.mentions[$0] }
+        if reading.problem == nil, !rest.isEmpty {
+            let before = Set(reading.arguments.keys)
+            reading.problem = placement.placeRemaining(rest, spec: spec, arguments: &reading.arguments)
+            reading.placedDates = Set(reading.arguments.keys).subtracting(before)
+            if reading.problem == nil { reading.typedCount += rest.count }
+        }
+        reading.problem = reading.problem ?? TemporalResidue.problem(spec, reading.arguments)
+        reading.missing = vocabulary.required.filter { reading.arguments[$0] == nil }
+        if let unreadable = reading.unreadable, reading.arguments[unreadable.parameter] != nil { reading.unreadable = nil }
+        return (words, literals, reading)
+    }
+
     /// The score of one tool for the clause.
-    func score(_ words: ClauseWords, _ vocabulary: SkillVocabulary) -> Score {
-        let reading = extractor.read(words, for: vocabulary)
+    func score(_ clause: PlannerClause, _ vocabulary: SkillVocabulary, placement: TemporalPlacement) -> Score {
+        let (words, literals, reading) = self.reading(clause, vocabulary, placement: placement)
         var matched = 0.0
         var unmatched = 0
         var known = 0
@@ -117,15 +181,18 @@ struct SkillScorer {
                 unmatched += 1
             }
         }
-        let similarity = similarity(words, vocabulary, reading)
+        let similarity = similarity(words, vocabulary, reading, literals: literals)
         // Free text found only as "the rest of the clause" could swallow anything, so it does not make a
         // clause close to an example; quoted text or text after a colon does.
-        let close = similarity >= Self.closeSimilarity && (reading.explicitText || !vocabulary.slots.contains { $0.kind == .text })
+        let tookText = vocabulary.slots.contains { $0.kind == .text && reading.arguments[$0.name] != nil }
+        let close = similarity >= Self.closeSimilarity && (reading.explicitText || !tookText)
         let bonus = matched > 0 || close ? Double(reading.typedCount) * Self.valueBonus + similarity * Self.phraseWeight : 0
-        let lacking = reading.missing.count + (reading.unreadable == nil ? 0 : 1)
+        let lacking = reading.missing.count + (reading.unreadable == nil ? 0 : 1) + (reading.problem == nil ? 0 : 1)
         let total = matched - Double(unmatched) * Self.unknownPenalty + bonus - Double(lacking) * Self.missingPenalty
         return Score(
             vocabulary: vocabulary, reading: reading, matched: matched, unmatched: unmatched, knownWords: known, total: total,
-            closeToExample: close)
+            closeToExample: close, similarity: similarity,
+            evidence: total - Double(reading.typedCount - reading.extractedCount) * Self.valueBonus
+                + (reading.problem == nil ? 0 : Self.missingPenalty))
     }
 }

@@ -1,4 +1,5 @@
 import SkillJSON
+import Synchronization
 
 /// What the offline planner knows about one tool for scored matching: the stems of its example
 /// utterances (weight 3), title (2), and description and enum values (1), and for each parameter the
@@ -22,6 +23,15 @@ struct SkillVocabulary: Sendable {
         case flag
         /// A string with some other pattern: one word, only next to a cue.
         case word
+        /// A file's path (a plain string named `path` whose description speaks of a file): one word with an
+        /// extension or a slash ("todo.txt", "notes/todo.txt").
+        case file
+        /// A folder's path (`path` described as a folder): one word ("notes", "the projects folder"); "my
+        /// documents" or "my files" is the root, so no value.
+        case folder
+        /// A file name pattern (a plain string whose description speaks of a glob): "*.md", ".txt" (as
+        /// "*.txt"), "budget.xlsx".
+        case glob
         /// Free text (a string without format, pattern or enum): quoted text or the rest of the sentence.
         case text
     }
@@ -38,6 +48,12 @@ struct SkillVocabulary: Sendable {
         var after: Set<String>
         /// Parameters whose slot directly follows this one in an example ("{amount} {unit}").
         var followedBy: Set<String>
+        /// Parameters whose slot directly comes before this one in an example ("{time} {from_timezone}").
+        var afterSlots: Set<String> = []
+        /// Cue forms of all the literal words after the slot in the examples ("as", "done" in "mark {title} as
+        /// done"; "in", "my", "calendar" in "put {title} in my calendar at {start}"): free text does not end
+        /// with them ("mark pay rent done" is about "pay rent").
+        var trailing: Set<String> = []
     }
 
     /// The tool it describes.
@@ -52,6 +68,24 @@ struct SkillVocabulary: Sendable {
     /// The required parameters as the schema lists them, also ones it does not describe (which can then
     /// never be filled, so the tool is never called with a guess).
     let required: [String]
+    /// The examples and the title, parsed.
+    let templates: [UtteranceTemplate]
+    /// The parameters that take a date or a time.
+    let dateParameters: [DateParameter]
+
+    /// The vocabulary of `spec`, read once per process while the tool stays the same (a chat plans every
+    /// request over the same tools).
+    static func of(_ spec: ToolSpec) -> SkillVocabulary {
+        if let known = cache.withLock({ $0[spec.name] }), known.spec == spec { return known }
+        let vocabulary = SkillVocabulary(spec)
+        cache.withLock { cache in
+            if cache.count >= 4096 { cache.removeAll() }
+            cache[spec.name] = vocabulary
+        }
+        return vocabulary
+    }
+
+    private static let cache = Mutex<[String: SkillVocabulary]>([:])
 
     init(_ spec: ToolSpec) {
         self.spec = spec
@@ -86,15 +120,21 @@ struct SkillVocabulary: Sendable {
         }
         let required = tool.parameters["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
         self.required = required
+        self.templates = (tool.examples + (tool.title.isEmpty ? [] : [tool.title])).compactMap(UtteranceTemplate.init)
+        dateParameters = DateParameter.reading(spec)
         let templates = tool.examples.compactMap(UtteranceTemplate.init)
         slots = (properties ?? [:]).keys.sorted().map { name in
             let schema = properties?[name]
             var before = Set(name.split(separator: "_").map { Self.cueForm($0) })
             var after: Set<String> = []
             var followedBy: Set<String> = []
+            var afterSlots: Set<String> = []
+            var trailing: Set<String> = []
             for template in templates {
                 for (index, piece) in template.pieces.enumerated() where piece == .slot(name) {
+                    for case .word(let word) in template.pieces[(index + 1)...] { trailing.insert(Self.cueForm(word)) }
                     if index > 0, case .word(let word) = template.pieces[index - 1] { before.insert(Self.cueForm(word)) }
+                    if index > 0, case .slot(let previous) = template.pieces[index - 1] { afterSlots.insert(previous) }
                     guard index + 1 < template.pieces.count else { continue }
                     switch template.pieces[index + 1] {
                     case .word(let word): after.insert(Self.cueForm(word))
@@ -104,7 +144,7 @@ struct SkillVocabulary: Sendable {
             }
             return Slot(
                 name: name, schema: schema, kind: Self.kind(of: name, schema: schema), required: required.contains(name),
-                before: before, after: after, followedBy: followedBy)
+                before: before, after: after, followedBy: followedBy, afterSlots: afterSlots, trailing: trailing)
         }
     }
 
@@ -138,6 +178,14 @@ struct SkillVocabulary: Sendable {
         if let format = schema?["format"]?.stringValue, ["date", "time", "date-time"].contains(format) { return .date }
         if let pattern = schema?["pattern"]?.stringValue {
             return SlotFiller.matches("2026-01-31", pattern: pattern) ? .date : .word
+        }
+        let description = (schema?["description"]?.stringValue ?? "").lowercased()
+        if description.contains("glob") { return .glob }
+        let lowered = name.lowercased()
+        if ["path", "file", "folder", "directory", "dir"].contains(lowered) || lowered.hasSuffix("_path") {
+            let folder = description.hasPrefix("folder") || description.hasPrefix("directory")
+                || (description.contains("folder") && !description.contains("file"))
+            return folder ? .folder : .file
         }
         return .text
     }

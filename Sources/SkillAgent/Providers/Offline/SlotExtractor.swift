@@ -15,10 +15,16 @@ struct SlotReading: Sendable {
     var explicitText = false
     /// A value the user seems to give but that does not fit its parameter.
     var unreadable: Unreadable?
+    /// A date or time the user said that cannot be placed in the tool as said.
+    var problem: TemporalPlacement.Problem?
+    /// Typed values found in the words themselves (not dates placed afterwards).
+    var extractedCount = 0
+    /// Parameters a date was placed in without a slot of its own.
+    var placedDates = Set<String>()
 
     /// Whether the tool can be called with these arguments: nothing required is missing and nothing the
-    /// user gave was left unread.
-    var canRun: Bool { missing.isEmpty && unreadable == nil }
+    /// user gave was left unread or unplaced.
+    var canRun: Bool { missing.isEmpty && unreadable == nil && problem == nil }
 
     /// Words in a parameter's place that are not a value of it.
     struct Unreadable: Sendable, Equatable {
@@ -71,8 +77,9 @@ struct SlotExtractor {
         for candidate in candidates where !filled.contains(candidate.slot) {
             guard reading.used.isDisjoint(with: candidate.range) else { continue }
             filled.insert(candidate.slot)
-            reading.arguments[slots[candidate.slot].name] = candidate.value
             reading.used.formUnion(candidate.range)
+            guard candidate.value != .null else { continue }
+            reading.arguments[slots[candidate.slot].name] = candidate.value
             reading.typedCount += 1
         }
         reading.missing = vocabulary.required.filter { reading.arguments[$0] == nil }
@@ -107,14 +114,22 @@ struct SlotExtractor {
         let numbers = slots.filter { $0.kind == .number }
         var candidates: [Candidate] = []
         for (index, slot) in slots.enumerated() where slot.kind != .text {
-            let longest = [.zone, .date].contains(slot.kind) ? 4 : 1
+            let longest = [.zone, .date].contains(slot.kind) ? 4 : [.file, .folder].contains(slot.kind) ? 3 : 1
             for start in 0..<words.count {
                 for end in (start + 1)...min(words.count, start + longest) {
                     let range = start..<end
                     if let quoted = words.quoted?.range, quoted.overlaps(range) { continue }
-                    guard let value = value(for: words.original[range].map(Self.trimmed), slot: slot) else { continue }
-                    let cue = cueScore(words, range: range, slot: slot)
-                    let recognisable = [.zone, .date, .choice].contains(slot.kind)
+                    let raw = Array(words.original[range])
+                    guard let value = value(for: raw, slot: slot) else { continue }
+                    let cue = cueScore(words, range: range, slot: slot) + afterDateScore(words, range: range, slot: slot, slots: slots)
+                    // A date goes to a date slot here only next to its cue ("until friday"); the others are
+                    // placed by role afterwards (TemporalPlacement).
+                    let recognisable =
+                        switch slot.kind {
+                        case .zone, .choice, .glob: true
+                        case .file, .folder: PathWords.path(raw, folder: slot.kind == .folder)?.recognisable ?? false
+                        default: false
+                        }
                     let onlyNumber = slot.kind == .number && slot.required && numbers.count == 1
                     let score = cue + (recognisable || onlyNumber ? 1 : 0)
                     guard score > 0 else { continue }
@@ -135,6 +150,17 @@ struct SlotExtractor {
         return candidates
     }
 
+    /// Points for a value right after a date ("9:30 in New York", "3pm London time") when an example puts
+    /// the slot right after a date slot ("{time} {from_timezone} in …"): the date is written in that zone.
+    func afterDateScore(_ words: ClauseWords, range: Range<Int>, slot: SkillVocabulary.Slot, slots: [SkillVocabulary.Slot]) -> Int {
+        let dates = Set(slots.filter { $0.kind == .date }.map(\.name))
+        guard !slot.afterSlots.isDisjoint(with: dates) else { return 0 }
+        var before = range.lowerBound - 1
+        if before >= 0, words.cues[before] == "in" { before -= 1 }
+        guard before >= 0, PlannerClause.mentionIndex(words.original[before]) != nil else { return 0 }
+        return 2
+    }
+
     /// Points for the words around `range` that stand around the slot in the examples.
     func cueScore(_ words: ClauseWords, range: Range<Int>, slot: SkillVocabulary.Slot) -> Int {
         var score = 0
@@ -147,16 +173,22 @@ struct SlotExtractor {
         return score
     }
 
-    /// The value of a typed parameter for these words, strictly: nil unless the words clearly are one.
-    func value(for words: [String], slot: SkillVocabulary.Slot) -> JSONValue? {
-        guard !words.isEmpty, !words.contains(where: \.isEmpty) else { return nil }
+    /// The value of a typed parameter for these words (as typed), strictly: nil unless the words clearly
+    /// are one. A date parameter takes only a placeholder word (``PlannerClause``): its value is the
+    /// placeholder until ``TemporalPlacement`` writes the date. `.null` stands for words that name the
+    /// parameter's default ("my documents" for the root folder): they are used, and the parameter stays out.
+    func value(for raw: [String], slot: SkillVocabulary.Slot) -> JSONValue? {
+        guard !raw.isEmpty, !raw.contains(where: \.isEmpty) else { return nil }
+        let placeholders = raw.filter { PlannerClause.mentionIndex($0) != nil }.count
+        if slot.kind == .date {
+            return raw.count == 1 && placeholders == 1 ? .string(raw[0]) : nil
+        }
+        guard placeholders == 0 else { return nil }
+        let words = raw.map(Self.trimmed)
+        guard !words.contains(where: \.isEmpty) else { return nil }
         switch slot.kind {
         case .zone:
             return Self.zone(words).map { .string($0) }
-        case .date:
-            // A bare number is a count, not a time ("3 weeks"); stop words start no date.
-            guard !WordNormalizer.stopWords.contains(words[0].lowercased()), !words.joined().allSatisfy(\.isNumber) else { return nil }
-            return filler.value(for: words, schema: slot.schema, parameter: slot.name)
         case .number:
             guard case let number? = filler.value(for: words, schema: slot.schema, parameter: slot.name) else { return nil }
             let amount = number.doubleValue ?? 0
@@ -165,7 +197,11 @@ struct SlotExtractor {
             return number
         case .choice, .flag, .word:
             return filler.value(for: words, schema: slot.schema, parameter: slot.name)
-        case .text:
+        case .file, .folder:
+            return PathWords.path(raw, folder: slot.kind == .folder)?.value
+        case .glob:
+            return PathWords.glob(raw)
+        case .date, .text:
             return nil
         }
     }

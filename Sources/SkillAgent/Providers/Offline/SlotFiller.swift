@@ -1,5 +1,6 @@
 import Foundation
 import SkillJSON
+import Synchronization
 
 /// Turns the words a template slot took into a JSON value of the parameter's type, reading the parameter's
 /// schema: `integer`, `number`, `boolean`, `enum`, strings with `format` `date`, `time` or `date-time`
@@ -96,107 +97,67 @@ struct SlotFiller: Sendable {
         }
     }
 
+    /// Whether `text` matches a schema `pattern` (a pattern that does not compile accepts everything).
     static func matches(_ text: String, pattern: String) -> Bool {
-        guard let regex = try? NSRegularExpression(pattern: pattern) else { return true }
+        guard let regex = compiled(pattern) else { return true }
         let range = NSRange(text.startIndex..., in: text)
         return regex.firstMatch(in: text, range: range) != nil
     }
 
-    var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
+    /// A compiled expression; immutable, so one may be shared by threads.
+    struct CompiledPattern: @unchecked Sendable {
+        let expression: NSRegularExpression
     }
 
-    /// "today", "tomorrow", "yesterday", a weekday name, a month and day ("december 25", see
-    /// ``monthDayDate(_:)``), or `YYYY-MM-DD` → `YYYY-MM-DD`.
+    /// Patterns compiled once per process (the planner checks the same few schema patterns many times per
+    /// request); at most 256 are kept.
+    private static let patterns = Mutex<[String: CompiledPattern?]>([:])
+
+    static func compiled(_ pattern: String) -> NSRegularExpression? {
+        if let known = patterns.withLock({ $0[pattern] }) { return known?.expression }
+        let compiled = (try? NSRegularExpression(pattern: pattern)).map(CompiledPattern.init)
+        patterns.withLock { cache in
+            if cache.count >= 256 { cache.removeAll() }
+            cache[pattern] = compiled
+        }
+        return compiled?.expression
+    }
+
+    /// The user's calendar at `now`.
+    var calendar: TemporalCalendar { TemporalCalendar(now: now, timeZone: timeZone) }
+
+    /// The one date or time `text` says, read as ``TemporalScanner`` reads requests; nil unless all of its
+    /// words are that one date (a word such as "on" before it allowed).
+    func temporal(_ text: String) -> TemporalValue? {
+        let words = text.split(separator: " ").map(String.init)
+        let mentions = TemporalScanner(calendar: calendar).mentions(in: words)
+        guard mentions.count == 1, mentions[0].range == words.indices || mentions[0].core == words.indices else { return nil }
+        return mentions[0].value
+    }
+
+    /// A day ("today", "friday", "december 25", "2026-03-01") → `YYYY-MM-DD`.
     func date(_ text: String) -> String? {
-        let lowered = text.lowercased().replacingOccurrences(of: "on ", with: "")
-        let offsets = ["today": 0, "tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2]
-        if let offset = offsets[lowered], let day = calendar.date(byAdding: .day, value: offset, to: now) {
-            return Self.format(calendar.dateComponents([.year, .month, .day], from: day))
-        }
-        let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-        if let weekday = weekdays.firstIndex(of: lowered.replacingOccurrences(of: "next ", with: "")) {
-            let today = calendar.component(.weekday, from: now) - 1
-            var ahead = (weekday - today + 7) % 7
-            if ahead == 0 { ahead = 7 }
-            guard let day = calendar.date(byAdding: .day, value: ahead, to: now) else { return nil }
-            return Self.format(calendar.dateComponents([.year, .month, .day], from: day))
-        }
-        if let date = monthDayDate(lowered) { return date }
-        let parts = lowered.split(separator: "-")
-        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            parts[0].count == 4, (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
-        return Self.format(DateComponents(year: year, month: month, day: day))
+        guard case .day(let day)? = temporal(text) else { return nil }
+        return day.text
     }
 
-    /// "10", "10am", "10:30", "10:30 pm", "noon", "midnight" → RFC 3339 `full-time` in the user's zone.
+    /// A time of day ("10am", "10:30", "noon") → RFC 3339 `full-time` with the user's offset today.
     func time(_ text: String) -> String? {
-        guard let (hour, minute) = Self.clock(text) else { return nil }
-        return String(format: "%02d:%02d:00", hour, minute) + offset(at: now)
+        switch temporal(text) {
+        case .time(let time)?: return time.text + calendar.offset(of: calendar.today, at: time)
+        case .instant(let day, let time)?: return time.text + calendar.offset(of: day, at: time)
+        default: return nil
+        }
     }
 
-    /// A date, a time, or both ("tomorrow at 10am", "10:30 tomorrow") → RFC 3339 `date-time`.
+    /// A moment ("tomorrow at 10am", "10:30", "friday 3pm") → RFC 3339 `date-time` in the user's zone; a
+    /// time alone is today. A day alone is no moment (nil): the planner does not pick its hour.
     func dateTime(_ text: String) -> String? {
-        let lowered = text.lowercased()
-        var datePart = lowered
-        var timePart = ""
-        if let range = lowered.range(of: " at ") {
-            datePart = String(lowered[..<range.lowerBound])
-            timePart = String(lowered[range.upperBound...])
-        } else if Self.clock(lowered) != nil {
-            datePart = "today"
-            timePart = lowered
-        } else if let space = lowered.firstIndex(of: " "), Self.clock(String(lowered[..<space])) != nil {
-            timePart = String(lowered[..<space])
-            datePart = String(lowered[lowered.index(after: space)...])
+        switch temporal(text) {
+        case .time(let time)?: return calendar.dateTime(calendar.today, time)
+        case .instant(let day, let time)?: return calendar.dateTime(day, time)
+        case .literal(let literal)?: return literal
+        default: return nil
         }
-        guard let day = date(datePart) else { return nil }
-        let (hour, minute) = timePart.isEmpty ? (9, 0) : (Self.clock(timePart) ?? (-1, -1))
-        guard hour >= 0 else { return nil }
-        return day + "T" + String(format: "%02d:%02d:00", hour, minute) + offset(at: now)
-    }
-
-    /// Hour and minute of a clock time in words.
-    static func clock(_ text: String) -> (Int, Int)? {
-        var value = text.lowercased().replacingOccurrences(of: " ", with: "").replacingOccurrences(of: ".", with: "")
-        if value == "noon" { return (12, 0) }
-        if value == "midnight" { return (0, 0) }
-        var meridiem: String?
-        for suffix in ["am", "pm"] where value.hasSuffix(suffix) {
-            meridiem = suffix
-            value.removeLast(2)
-        }
-        if value.hasSuffix("o'clock") { value.removeLast(7) }
-        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let hour = Int(parts[0]), parts[0].count <= 2 else { return nil }
-        let minute = parts.count == 2 ? Int(parts[1]) : 0
-        guard let minute, (0...59).contains(minute), parts.count == 1 || parts[1].count == 2 else { return nil }
-        switch meridiem {
-        case "am"?:
-            guard (1...12).contains(hour) else { return nil }
-            return (hour % 12, minute)
-        case "pm"?:
-            guard (1...12).contains(hour) else { return nil }
-            return (hour % 12 + 12, minute)
-        default:
-            guard (0...23).contains(hour), parts.count == 2 || meridiem != nil || hour <= 23 else { return nil }
-            return (hour, minute)
-        }
-    }
-
-    private func offset(at date: Date) -> String {
-        let seconds = timeZone.secondsFromGMT(for: date)
-        if seconds == 0 { return "Z" }
-        let sign = seconds < 0 ? "-" : "+"
-        let minutes = abs(seconds) / 60
-        return sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
-    }
-
-    private static func format(_ components: DateComponents) -> String? {
-        guard let year = components.year, let month = components.month, let day = components.day else { return nil }
-        return String(format: "%04d-%02d-%02d", year, month, day)
     }
 }

@@ -36,12 +36,35 @@ struct UtteranceTemplate: Sendable, Equatable {
         self.text = text
     }
 
+    /// A template of these pieces.
+    init(pieces: [Piece], text: String) {
+        self.pieces = pieces
+        self.text = text
+    }
+
+    /// The template without the slots in `names` and without a word such as "at" or "from" right before
+    /// one ("remind me to {title} at {due}" → "remind me to {title}"), for a request whose dates were taken
+    /// out to be placed on their own; nil when nothing is left out or no literal word is left.
+    func without(_ names: Set<String>) -> UtteranceTemplate? {
+        var kept: [Piece] = []
+        for piece in pieces {
+            if let name = piece.slotName, names.contains(name) {
+                if case .word(let word)? = kept.last, TemporalScanner.leads.contains(word) { kept.removeLast() }
+                continue
+            }
+            kept.append(piece)
+        }
+        guard kept.count < pieces.count, kept.contains(where: { $0.slotName == nil }) else { return nil }
+        return UtteranceTemplate(pieces: kept, text: text)
+    }
+
     /// The number of literal words: more literal words make a more specific (better) match.
     var literalCount: Int { pieces.filter { if case .word = $0 { return true } else { return false } }.count }
 
     /// All the ways `words` fit this template: slot name → the words it took (original spelling).
-    /// `accepts` says whether a slot may take a given run of words.
-    func matches(_ words: [String], accepts: (String, [String]) -> Bool) -> [[String: [String]]] {
+    /// `accepts` says whether a slot may take a given run of words; `alternates` gives a word another
+    /// spelling a literal may match (a date read as a placeholder word, "today").
+    func matches(_ words: [String], alternates: [Int: String] = [:], accepts: (String, [String]) -> Bool) -> [[String: [String]]] {
         let normalized = words.map(Self.normalize)
         var results: [[String: [String]]] = []
         var captured: [String: [String]] = [:]
@@ -53,7 +76,9 @@ struct UtteranceTemplate: Sendable, Equatable {
             }
             switch pieces[piece] {
             case .word(let word):
-                if position < words.count, normalized[position] == word { walk(piece + 1, position + 1) }
+                if position < words.count, normalized[position] == word || alternates[position] == word {
+                    walk(piece + 1, position + 1)
+                }
             case .slot(let name):
                 guard position < words.count else { return }
                 for end in (position + 1)...words.count {

@@ -13,7 +13,7 @@ enum WordNormalizer {
         "might", "must", "tell", "give", "show", "get", "let", "know", "want", "need", "like", "i'd", "i'm",
         "some", "just", "kindly", "much", "many", "have", "has", "had", "any", "all", "also", "then", "hey",
         "hi", "ok", "okay", "thanks", "thank", "quickly", "currently", "right", "one", "ones", "out",
-        "find", "check", "see", "look", "lemme",
+        "find", "check", "see", "look", "lemme", "set",
     ]
 
     /// Words folded to a common stem before suffix stripping (same meaning, different spelling).
@@ -23,7 +23,7 @@ enum WordNormalizer {
         "booted": "boot", "rebooted": "reboot", "restart": "reboot", "restarted": "reboot",
         "hostname": "host", "tldr": "tl;dr", "gist": "summar", "summary": "summar", "summaries": "summar",
         "timezone": "zone", "timezones": "zone", "computer": "machine", "box": "machine", "pc": "machine",
-        "server": "machine", "host": "host",
+        "server": "machine", "host": "host", "info": "information",
     ]
 
     /// The word lowercased with punctuation stripped at its ends (as ``UtteranceTemplate`` compares words).
@@ -38,6 +38,8 @@ enum WordNormalizer {
 
     /// The stem of a word, or nil for a stop word, a number-less empty token or pure punctuation.
     static func stem<S: StringProtocol>(_ word: S) -> String? {
+        // A date the planner already read (see PlannerClause) decides nothing by its words.
+        if word.first == PlannerClause.mark { return nil }
         let plain = normalized(word)
         guard !plain.isEmpty, !stopWords.contains(plain) else { return nil }
         if let synonym = synonyms[plain] { return strip(synonym) }

@@ -60,11 +60,6 @@ struct OpenAIWireFormat: ModelWireFormat {
 
     var emptyStreamReason: String { "answered a streamed request with an empty body" }
 
-    /// llama.cpp: `400` "Cannot use tools with stream".
-    func refusesStreaming(status: Int, detail: String) -> Bool {
-        status == 400 && detail.lowercased().contains("stream")
-    }
-
     var hints: FailureHints {
         FailureHints(
             keyVariable: "OPENAI_API_KEY", notFound: "check --model/SKILLHOST_MODEL and that --base-url ends in /v1",

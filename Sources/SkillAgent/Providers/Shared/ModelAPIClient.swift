@@ -1,7 +1,8 @@
 /// The skeleton every HTTP model provider shares: it sends the wire format's requests over an
 /// ``HTTPTransport``, retries what ``RetryPolicy`` allows, reads whole or streamed (SSE) answers, switches
-/// streaming off for the session when a server cannot stream (``StreamingFallback``, announced once), and
-/// turns failed statuses into one-line ``ModelProviderError``s.
+/// streaming off for the session when a server cannot stream (``StreamingFallback``, announced once: an
+/// empty or unfinished stream, an empty answer to a request with tools, a `400` that blames streaming; the
+/// request is sent again whole, once), and turns failed statuses into one-line ``ModelProviderError``s.
 struct ModelAPIClient<Format: ModelWireFormat>: Sendable {
     /// What goes on the wire.
     let format: Format
@@ -56,7 +57,8 @@ struct ModelAPIClient<Format: ModelWireFormat>: Sendable {
                 idleTimeout: idleTimeout)
             let (head, bytes) = try await transport.send(httpRequest)
             if head.status == 200 {
-                let outcome = try await readReply(head: head, bytes: bytes, streamed: stream, yield: yield)
+                let outcome = try await readReply(
+                    head: head, bytes: bytes, streamed: stream, offersTools: !request.tools.isEmpty, yield: yield)
                 guard case .unusableStream(let why) = outcome, !wholeRetried else { return }
                 // Retried once without streaming, and remembered for the session.
                 if fallback.switchOff() { yield(.notice("\(host) \(why); streaming is off for this session")) }
@@ -104,7 +106,7 @@ struct ModelAPIClient<Format: ModelWireFormat>: Sendable {
     }
 
     private func readReply(
-        head: HTTPResponseHead, bytes: AsyncThrowingStream<[UInt8], any Error>, streamed: Bool,
+        head: HTTPResponseHead, bytes: AsyncThrowingStream<[UInt8], any Error>, streamed: Bool, offersTools: Bool,
         yield: (ModelStreamEvent) -> Void
     ) async throws(ModelProviderError) -> ReplyOutcome {
         let contentType = head.headers["content-type"]?.lowercased() ?? ""
@@ -148,9 +150,23 @@ struct ModelAPIClient<Format: ModelWireFormat>: Sendable {
         if Task.isCancelled { throw ModelProviderError(.cancelled, "the request was cancelled") }
         // Nothing shown yet and nothing to act on, or cut off before its end: ask again for a whole answer.
         if !yieldedTokens, let why = reader.unusableReason { return .unusableStream(why) }
-        yield(.reply(reader.reply))
+        let reply = reader.reply
+        if !yieldedTokens, offersTools, Self.isEmptyAnswer(reply) { return .unusableStream(Self.emptyAnswerReason) }
+        yield(.reply(reply))
         return .complete
     }
+
+    /// Whether a well-formed streamed reply holds nothing at all — no text, no tool call — and says it
+    /// stopped normally (`stop`, or no reason). When the request offered tools, that is a server that could
+    /// not stream with them and hid it: LiteLLM's Messages endpoint turns its backend's refusal (or empty
+    /// stream) into one empty text block and `end_turn`. It is asked again whole. A reply cut by its token
+    /// limit or a content filter says why itself and stands.
+    static func isEmptyAnswer(_ reply: ModelReply) -> Bool {
+        reply.content.isEmpty && reply.toolCalls.isEmpty && (reply.finishReason == nil || reply.finishReason == "stop")
+    }
+
+    /// Why an empty streamed answer to a request with tools is not used, as the streaming-off notice says it.
+    static var emptyAnswerReason: String { "sent an empty streamed answer (no text, no tool call) to a request with tools" }
 
     /// The error for a failed status, in one line with the server's own message.
     func error(for head: HTTPResponseHead, detail: String) -> ModelProviderError {

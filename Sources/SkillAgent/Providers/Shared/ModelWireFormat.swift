@@ -25,6 +25,15 @@ protocol ModelWireFormat: Sendable {
     var hints: FailureHints { get }
 }
 
+extension ModelWireFormat {
+    /// A `400` whose message mentions streaming: llama.cpp's "Cannot use tools with stream", as it comes
+    /// directly (Chat Completions) or through LiteLLM's Messages endpoint (an `invalid_request_error`
+    /// quoting it).
+    func refusesStreaming(status: Int, detail: String) -> Bool {
+        status == 400 && detail.lowercased().contains("stream")
+    }
+}
+
 /// Reads the data payloads of one streamed answer (server-sent events) into a reply.
 protocol ModelStreamReader {
     /// Consumes one payload; returns the text it adds to the answer ("" for none).
