@@ -24,7 +24,9 @@ public struct HTTPRequestParser: Sendable {
         while pending.count >= 2, pending[0] == 13, pending[1] == 10 { pending.removeFirst(2) }
         guard let end = find([13, 10, 13, 10], from: searched) else {
             searched = max(0, pending.count - 3)
-            if pending.count > limits.maximumHeadBytes { throw .headTooLarge(limits) }
+            // Up to three bytes of the terminator may be here already: a head of exactly the limit is still
+            // whole-able until a fourth byte past it arrives without the terminator.
+            if pending.count > limits.maximumHeadBytes + 3 { throw .headTooLarge(limits) }
             return nil
         }
         searched = 0
