@@ -137,12 +137,13 @@ import Testing
         #expect(text == big)
     }
 
-    @Test func scriptsAreNeverRunAndTheModelIsToldSo() async throws {
+    /// Scripts are not this backend's: the activation says which tool runs them (``ScriptToolBackend``).
+    @Test func anActivationPointsAtTheScriptTool() async throws {
         let (backend, _) = try Self.backend()
         let result = try await backend.run(
             try backend.prepare(skillID: "activate_skill", arguments: ["name": "release-notes"]), options: InvocationOptions())
         #expect(result["files"] == ["scripts/draft.sh"])
-        #expect(result["scripts"]?.stringValue?.contains("running bundled scripts is not supported") == true)
+        #expect(result["scripts"]?.stringValue?.hasPrefix("run a script with run_skill_script") == true)
         let tools = try backend.tools().map(\.id)
         #expect(!tools.contains { $0.contains("script") || $0.contains("bash") })
     }

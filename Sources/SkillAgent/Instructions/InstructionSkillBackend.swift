@@ -4,7 +4,8 @@ import SkillJSON
 
 /// A ``SkillBackend`` that adds instruction skills to another backend: while any instruction skill is
 /// enabled, the tools `activate_skill` and `read_skill_file` are offered beside the base backend's tools
-/// and answered here; every other call goes to the base backend. Bundled scripts are never run.
+/// and answered here; every other call goes to the base backend (bundled scripts run through
+/// ``ScriptToolBackend``, below this one).
 public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource {
     /// The backend for every other tool.
     public let base: any SkillBackend

@@ -104,7 +104,9 @@ enum ChatCommand: Command {
         }
         let agent = Agent(
             provider: provider,
-            backend: InstructionSkillBackend(base: HostSkillBackend(host: host), library: HostInstructionLibrary(host: host)),
+            backend: InstructionSkillBackend(
+                base: ScriptToolBackend(base: skills, host: host, stateDirectory: HistoryOptions.directory(parsed)),
+                library: HostInstructionLibrary(host: host)),
             history: session.history, configuration: configuration)
         let ticker = Task {
             while !Task.isCancelled {
