@@ -58,4 +58,31 @@ struct ScriptChatTests {
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("--attach \(root)/nope.txt: no such file"), "\(missing.stderr)")
     }
+
+    /// `/name` activates an instruction skill directly (the client guide's explicit activation): its
+    /// instructions reach the model in the first request, with the rest of the message; a `/name` that names
+    /// no enabled skill is refused in one line, and a path is plain text.
+    @Test func aSlashNameActivatesTheSkillDirectly() throws {
+        let root = HostTestSupport.temporaryDirectory("skillhost-slash")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
+        let skills = ["--skills", root + "/skills"]
+        _ = try HostTestSupport.skillhost(["add", TestPackage.root + "/Tests/Fixtures/ScriptSkills/report-maker"] + skills, root: root)
+        let server = try ReplayServer([Self.reply(#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"ok"}}]}"#)], lifetime: 60)
+        defer { server.stop() }
+        let model = ["--provider", "openai", "--base-url", server.baseURL, "--model", "m"]
+        let chat = try HostTestSupport.skillhost(["chat", "/report-maker", "a report of notes.txt, please"] + model + skills, root: root)
+        #expect(chat.status == 0, "\(chat.stderr)")
+        #expect(chat.stderr.contains("chat: activated report-maker"), "\(chat.stderr)")
+        let sent = try #require(server.requests.first?.body?["messages"]?.arrayValue?.last?["content"]?.stringValue)
+        #expect(sent.hasPrefix("<activated_skill name=\"report-maker\">"), "\(sent)")
+        #expect(sent.contains("Run `scripts/report.py INPUT`"), "\(sent)")
+        #expect(sent.hasSuffix("a report of notes.txt, please"), "\(sent)")
+        let unknown = try HostTestSupport.skillhost(["chat", "--offline", "/nope", "hi"] + skills, root: root)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("chat: /nope is not an enabled instruction skill, so the message was not sent; use one of: /report-maker"), "\(unknown.stderr)")
+        let path = try HostTestSupport.skillhost(["chat", "--offline", "/etc/hosts", "what is in it?"] + skills, root: root)
+        #expect(path.status == 0, "\(path.stderr)")
+        #expect(!path.stderr.contains("instruction skill"), "\(path.stderr)")
+    }
 }

@@ -51,6 +51,9 @@ enum ChatCommand: Command {
         Every message and skill call is stored as it happens (docs/history.md); a new session's id is printed
         on stderr when chat starts.
 
+        A message that starts with /NAME (an enabled instruction skill) activates that skill directly: its
+        instructions go to the model with the rest of the message.
+
         Ctrl-C stops the running turn (its skills are cancelled); at the prompt it leaves.
 
         Exit codes: \(ExitCode.success) answered, \(ExitCode.failure) the model failed (message on stderr), \(ExitCode.usage) usage,
@@ -126,7 +129,10 @@ enum ChatCommand: Command {
 
         let interrupts = InterruptHandler()
         if !parsed.positionals.isEmpty {
-            let text = parsed.positionals.joined(separator: " ") + (attached ?? "")
+            guard let text = slashExpanded(parsed.positionals.joined(separator: " ") + (attached ?? ""), host: host) else {
+                await host.shutdown()
+                return ExitCode.usage
+            }
             let failure = await interrupts.run { await turn(agent, text, renderer) }
             await host.shutdown()
             if failure?.kind == .cancelled {
@@ -146,7 +152,7 @@ enum ChatCommand: Command {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if text == "exit" || text == "quit" { break }
-            let message = text + (attached ?? "")
+            guard let message = slashExpanded(text + (attached ?? ""), host: host) else { continue }
             attached = nil
             if let failure = await interrupts.run({ await turn(agent, message, renderer) }) {
                 ErrorReporter.printError("chat: \(failure.kind == .cancelled ? "interrupted" : failure.message)")
@@ -201,5 +207,20 @@ enum ChatCommand: Command {
         }
         ErrorReporter.printError("chat: attached \(name) to the workspace \(workspace.folder)")
         return name
+    }
+
+    /// `text` with a leading `/name` expanded into that instruction skill's activation (said on stderr); nil,
+    /// said on stderr, for a `/name` that names no enabled instruction skill.
+    static func slashExpanded(_ text: String, host: SkillHost) -> String? {
+        switch SlashActivation.read(text, library: HostInstructionLibrary(host: host)) {
+        case .plain:
+            return text
+        case .activated(let skill, let message):
+            ErrorReporter.printError("chat: activated \(skill)")
+            return message
+        case .unknown(let why):
+            ErrorReporter.printError("chat: " + why)
+            return nil
+        }
     }
 }
