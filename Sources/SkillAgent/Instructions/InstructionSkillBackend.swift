@@ -49,7 +49,18 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource {
             guard let name = arguments["name"]?.stringValue else {
                 throw HostError(.invalidArguments, "activate_skill needs {\"name\": skill name}", skillID: call.skill.id)
             }
-            return InstructionTools.activation(try library.skill(named: name))
+            let skill = try library.skill(named: name)
+            // A second activation in a session is not sent twice: the first is still in the conversation
+            // (the history trimmer never drops one).
+            let active = options.sessionContext.value(forKey: InstructionTools.activatedKey)?.arrayValue?.compactMap(\.stringValue) ?? []
+            if active.contains(skill.name) {
+                return [
+                    "name": .string(skill.name),
+                    "already_active": .string("the instructions of \(skill.name) are earlier in this conversation; follow them"),
+                ]
+            }
+            options.sessionContext.set(.array((active + [skill.name]).map(JSONValue.string)), forKey: InstructionTools.activatedKey)
+            return InstructionTools.activation(skill)
         case InstructionTools.readFile:
             guard let name = arguments["name"]?.stringValue, let path = arguments["path"]?.stringValue else {
                 throw HostError(.invalidArguments, "read_skill_file needs {\"name\", \"path\"}", skillID: call.skill.id)

@@ -10,6 +10,8 @@ public enum InstructionTools {
     public static let activate = "activate_skill"
     /// Tool id (and name) of the file reading tool.
     public static let readFile = "read_skill_file"
+    /// The session context key that lists the instruction skills activated in the session.
+    public static let activatedKey = "skillhost.activated_skills"
     /// Most bytes `read_skill_file` returns in one call.
     public static let fileLimit = 16 << 10
     /// Most characters of a body `activate_skill` returns (the spec recommends bodies under 5,000 tokens,
