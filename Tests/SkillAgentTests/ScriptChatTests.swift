@@ -78,6 +78,11 @@ struct ScriptChatTests {
         #expect(sent.hasPrefix("<activated_skill name=\"report-maker\">"), "\(sent)")
         #expect(sent.contains("Run `scripts/report.py INPUT`"), "\(sent)")
         #expect(sent.hasSuffix("a report of notes.txt, please"), "\(sent)")
+        // A grant for a skill's scripts, shown by inspect.
+        let granted = try HostTestSupport.skillhost(["grant", "report-maker", "network:tcp:443"] + skills, root: root)
+        #expect(granted.stdout == "granted report-maker: network:tcp:443 (grants: network:tcp:443)\n", "\(granted.stderr)")
+        let inspected = try HostTestSupport.skillhost(["inspect", "report-maker"] + skills, root: root)
+        #expect(inspected.stdout.contains("scripts:     run sandboxed by run_skill_script; grants: network:tcp:443"), "\(inspected.stdout)")
         let unknown = try HostTestSupport.skillhost(["chat", "--offline", "/nope", "hi"] + skills, root: root)
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("chat: /nope is not an enabled instruction skill, so the message was not sent; use one of: /report-maker"), "\(unknown.stderr)")

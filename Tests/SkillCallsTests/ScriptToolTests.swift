@@ -4,6 +4,10 @@ import SkillHostCore
 import SkillJSON
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `run_skill_script` through the one path of a tool call (``ToolCaller`` over ``ScriptToolBackend`` and a real
 /// host): offered only while an enabled instruction skill has scripts; a script of a skill we did not write
 /// (anthropics/skills' skill-creator) and our own run sandboxed in the session's workspace; every bad input is
@@ -144,5 +148,29 @@ struct ScriptToolTests {
         #expect(error.kind == .denied)
         #expect(outcome.refused)
         #expect(!FileManager.default.fileExists(atPath: scene.state + "/workspaces/session-7/report.txt"))
+    }
+
+    /// A script gets more only from the user: `skillhost grant SKILL network:tcp:PORT` (the registry entry a
+    /// plugin's grants use) lets its scripts reach that port; revoking takes it back.
+    @Test func aGrantLetsAScriptDoOneMoreThing() async throws {
+        let scene = try Scene()
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let port = String(UInt16(bigEndian: address.sin_port))
+        let call: JSONValue = ["name": "script-lab", "path": "scripts/connect.py", "args": [.string(port)]]
+        #expect(try await scene.call(call).result.get()["stdout"]?.stringValue?.hasPrefix("blocked:") == true)
+        let change = try scene.host.grant(pluginID: "script-lab", capability: "network:tcp:\(port)")
+        #expect(change.grants == ["network:tcp:\(port)"])
+        #expect(try await scene.call(call).result.get()["stdout"] == "connected\n")
+        _ = try scene.host.grant(pluginID: "script-lab", capability: "network:tcp:\(port)", revoke: true)
+        #expect(try await scene.call(call).result.get()["stdout"]?.stringValue?.hasPrefix("blocked:") == true)
     }
 }

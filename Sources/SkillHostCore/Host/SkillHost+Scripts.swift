@@ -10,7 +10,7 @@ extension SkillHost {
 
     /// Runs the script at `path` of the enabled instruction skill `skill` with `arguments` (a list, never
     /// through a shell) and `input` on its stdin, in `workspace`, confined by `runner` (its limits; the host's
-    /// executable finds `skillhost-sandbox`).
+    /// executable finds `skillhost-sandbox`), with what the user granted the skill in the registry.
     /// - Throws: ``HostError``: `notFound`/`disabled` for the skill, `invalidArguments` for a path outside its
     ///   folder or a script no interpreter here runs, `denied` when the sandbox cannot be entered.
     public nonisolated(nonsending) func runInstructionScript(
@@ -24,9 +24,11 @@ extension SkillHost {
         let script = try SkillScript.resolve(skill: record.id, folder: record.folder, path: path)
         let runner = runner ?? SkillScriptRunner(hostExecutable: helperExecutable)
         let folder = record.folder
+        // What the user granted the skill (`skillhost grant SKILL network:tcp:443`, `home:Documents:read`, …).
+        let grants = SandboxPolicy.effectiveCapabilities(declared: .minimal, settings: try registryStore.read().pluginSettings(record.id))
         let outcome = await BlockingThread.runDetached { () -> Result<ScriptRun, HostError> in
             do throws(HostError) {
-                return .success(try runner.run(script, arguments: arguments, input: input, workspace: workspace, skillFolder: folder))
+                return .success(try runner.run(script, arguments: arguments, input: input, workspace: workspace, skillFolder: folder, grants: grants))
             } catch {
                 return .failure(error)
             }
