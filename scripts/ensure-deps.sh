@@ -21,6 +21,9 @@ command -v yamllint >/dev/null 2>&1 || missing+=(yamllint)
 # The attacker's suite types into a real terminal (tmux) and reads victims' I/O priority (util-linux's ionice).
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v ionice >/dev/null 2>&1 || missing+=(util-linux)
+# Skills' scripts run with the system's python3 (/usr/bin); the vendored skill-creator's script needs PyYAML.
+[ -x /usr/bin/python3 ] || missing+=(python3)
+/usr/bin/python3 -c 'import yaml' >/dev/null 2>&1 || missing+=(python3-yaml)
 # The clock plugin reads time zones from the system's database (TZif files and their index, tzdata.zi).
 [ -e /usr/share/zoneinfo/tzdata.zi ] || missing+=(tzdata)
 if [ ${#missing[@]} -gt 0 ]; then

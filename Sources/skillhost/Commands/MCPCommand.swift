@@ -100,7 +100,9 @@ enum MCPCommand: Command {
         backend.queuesCalls = transport.replyPoller != nil
         // One connection is one session of the history; its calls' rows are written whole when they end.
         let sessionID = MCPServer.newSessionID()
-        let (caller, recorder) = makeCaller(parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log)
+        // Instruction skills' scripts run here too, sandboxed, in the connection's workspace.
+        let (caller, recorder) = makeCaller(
+            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, scripts: true, log: log)
         let server = MCPServer(
             configuration: configuration, caller: caller, skills: skills, send: transport.write, log: log,
             callExecutor: transport.callExecutor, replyPoller: transport.replyPoller)
@@ -119,7 +121,7 @@ enum MCPCommand: Command {
     /// The tool-call layer with the history's recorder (nil when the history cannot be opened).
     static func makeCaller(
         _ parsed: ParsedArguments, host: SkillHost, backend: HostSkillBackend, configuration: MCPServerConfiguration, sessionID: String,
-        log: @escaping MCPServer.Sink
+        scripts: Bool, log: @escaping MCPServer.Sink
     ) -> (ToolCaller, StoreCallRecorder?) {
         let context = SessionContext()
         var recorder: StoreCallRecorder?
@@ -131,8 +133,12 @@ enum MCPCommand: Command {
         } catch {
             log("mcp: the history cannot be opened, so calls are not recorded: \(error)")
         }
+        // `run_skill_script` (issue #30) runs in the session's workspace; over HTTP every client of a replica
+        // shares one caller, hence one workspace, so the HTTP server does not offer it (yet).
+        let tools: any SkillBackend =
+            scripts ? ScriptToolBackend(base: backend, host: host, stateDirectory: HistoryOptions.directory(parsed)) : backend
         let caller = ToolCaller(
-            backend: backend, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
+            backend: tools, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
             sessionContext: context, forwardsCallIDs: true)
         return (caller, recorder)
     }
