@@ -128,7 +128,7 @@ import Testing
         #expect(try String(contentsOfFile: parent + "/taken/notes.txt", encoding: .utf8) == "keep me")
         let noCheckout = try HostTestSupport.run(binary, ["new", "ok", "--dir", parent, "--sdk", parent])
         #expect(noCheckout.status == 3)
-        #expect(noCheckout.stderr.contains("is not a SkillHost checkout"))
+        #expect(noCheckout.stderr.contains("is not a SkillHost SDK"))
     }
 
     @Test func installRefusesAnInvalidFileAndReplacesAtomically() throws {

@@ -18,6 +18,7 @@ enum CommandTable {
         WorkerCommand.self,
         BenchDispatchCommand.self,
         NewCommand.self,
+        SDKCommand.self,
         InstallCommand.self,
         AddCommand.self,
         RemoveCommand.self,
