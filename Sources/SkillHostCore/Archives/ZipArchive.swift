@@ -1,6 +1,10 @@
-/// The entries of a `.zip` / `.skill` archive (stored and deflated entries; CRC-32 checked), read with
-/// limits so a hostile archive cannot exhaust memory or write outside the target folder.
-struct SkillArchive {
+/// The entries of a zip archive (stored and deflated entries; CRC-32 checked), read with limits so a hostile
+/// archive cannot exhaust memory or write outside the folder it is unpacked into: what an instruction
+/// skill's `.zip` / `.skill` (``SkillArchive``) and a plugin package's `.skillpkg` (``PluginPackage``) are.
+///
+/// Every refusal is one line: the archive's name, what is wrong with which entry, and how to make it right.
+/// An entry's size is checked against the limits as its headers claim it, before any byte is inflated.
+struct ZipArchive {
     /// One file of the archive.
     struct Entry: Equatable {
         /// Its path inside the archive (`/`-separated, relative, no `..`).
@@ -8,18 +12,29 @@ struct SkillArchive {
         var bytes: [UInt8]
     }
 
-    /// Most entries accepted.
-    static let maximumEntries = 5000
-    /// Most bytes all entries may inflate to together.
-    static let maximumTotalSize = 64 << 20
+    /// What an archive may hold, and how its messages speak of it.
+    struct Limits {
+        /// Most entries accepted.
+        var maximumEntries: Int
+        /// Most bytes all entries may inflate to together.
+        var maximumTotalSize: Int
+        /// Most bytes one entry may inflate to.
+        var maximumEntrySize: Int
+        /// What the archive unpacks into, for the message about an entry that would leave it ("the skill folder").
+        var destination: String
+        /// How to make a good archive, ending every refusal ("make it with 'zip -r'").
+        var remedy: String
+    }
 
-    /// The files of the archive (folder entries and `__MACOSX/` resource forks skipped).
+    /// The files of the archive, in central directory order (folder entries and `__MACOSX/` resource forks
+    /// skipped).
     var entries: [Entry] = []
 
-    /// Reads `data`, the whole archive. - Throws: `HostError` `invalidPlugin` with what is wrong.
-    init(data: [UInt8], name: String) throws(HostError) {
+    /// Reads `data`, the whole archive.
+    /// - Throws: `HostError` `invalidPlugin` with what is wrong.
+    init(data: [UInt8], name: String, limits: Limits) throws(HostError) {
         func fail(_ reason: String) -> HostError {
-            HostError(.invalidPlugin, "\(name): not a readable zip archive (\(reason)); make it with 'zip -r'")
+            HostError(.invalidPlugin, "\(name): not a readable zip archive (\(reason)); \(limits.remedy)")
         }
         func u16(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 }
         func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
@@ -30,8 +45,9 @@ struct SkillArchive {
         guard end >= lowest else { throw fail("no end of central directory") }
         let count = u16(end + 10)
         var position = u32(end + 16)
-        guard count <= Self.maximumEntries else { throw fail("more than \(Self.maximumEntries) entries") }
+        guard count <= limits.maximumEntries else { throw fail("more than \(limits.maximumEntries) entries") }
         var total = 0
+        var seen: Set<String> = []
         for _ in 0..<count {
             guard position + 46 <= data.count, u32(position) == 0x0201_4B50 else { throw fail("bad central directory") }
             let method = u16(position + 10)
@@ -47,12 +63,18 @@ struct SkillArchive {
             let path = String(decoding: data[(position + 46)..<(position + 46 + nameLength)], as: UTF8.self)
             position += 46 + nameLength + extraLength + commentLength
             if path.hasSuffix("/") || path.hasPrefix("__MACOSX/") { continue }
-            try Self.checkPath(path, fail: fail)
+            try Self.checkPath(path, destination: limits.destination, fail: fail)
+            guard seen.insert(path).inserted else { throw fail("entry \"\(path)\" appears twice") }
             if (externalAttributes >> 16) & 0o170000 == 0o120000 {
                 throw fail("\(path) is a symbolic link; archive the file itself")
             }
+            guard size <= limits.maximumEntrySize else {
+                throw fail("entry \(path) claims \(size) bytes unpacked, more than the \(Self.megabytes(limits.maximumEntrySize)) an entry may hold")
+            }
             total += size
-            guard total <= Self.maximumTotalSize else { throw fail("more than \(Self.maximumTotalSize) bytes unpacked") }
+            guard total <= limits.maximumTotalSize else {
+                throw fail("more than \(Self.megabytes(limits.maximumTotalSize)) unpacked (at entry \(path))")
+            }
             guard localOffset + 30 <= data.count, u32(localOffset) == 0x0403_4B50 else { throw fail("bad local header of \(path)") }
             let start = localOffset + 30 + u16(localOffset + 26) + u16(localOffset + 28)
             guard start + compressedSize <= data.count else { throw fail("\(path) is truncated") }
@@ -69,13 +91,33 @@ struct SkillArchive {
         }
     }
 
-    static func checkPath(_ path: String, fail: (String) -> HostError) throws(HostError) {
+    /// The entry at `path`, if any.
+    func entry(_ path: String) -> Entry? { entries.first { $0.path == path } }
+
+    /// Refuses a path that would leave the folder it is unpacked into: absolute, `..`, `.`, empty segments,
+    /// backslashes, NUL.
+    static func checkPath(_ path: String, destination: String, fail: (String) -> HostError) throws(HostError) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         if path.hasPrefix("/") || path.contains("\\") || path.contains("\u{0}") || segments.contains("..")
             || segments.contains("") || segments.contains(".")
         {
-            throw fail("entry \"\(path)\" would land outside the skill folder")
+            throw fail("entry \"\(path)\" would land outside \(destination)")
         }
+    }
+
+    /// "64 MiB".
+    static func megabytes(_ bytes: Int) -> String { "\(bytes >> 20) MiB" }
+}
+
+/// The limits of an instruction skill's `.zip` / `.skill` archive (`skillhost add`).
+enum SkillArchive {
+    static let limits = ZipArchive.Limits(
+        maximumEntries: 5000, maximumTotalSize: 64 << 20, maximumEntrySize: 64 << 20, destination: "the skill folder",
+        remedy: "make it with 'zip -r'")
+
+    /// Reads a skill archive.
+    static func read(data: [UInt8], name: String) throws(HostError) -> ZipArchive {
+        try ZipArchive(data: data, name: name, limits: limits)
     }
 }
 
