@@ -19,6 +19,8 @@ enum CommandTable {
         BenchDispatchCommand.self,
         NewCommand.self,
         SDKCommand.self,
+        PackCommand.self,
+        KeysCommand.self,
         InstallCommand.self,
         AddCommand.self,
         RemoveCommand.self,
