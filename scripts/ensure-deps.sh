@@ -15,6 +15,8 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The attacker's suite types into a real terminal (tmux) and reads victims' I/O priority (util-linux's ionice).
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v ionice >/dev/null 2>&1 || missing+=(util-linux)
+# Plugin package signatures are checked against the real minisign (keys and signatures both ways).
+command -v minisign >/dev/null 2>&1 || missing+=(minisign)
 # The clock plugin reads time zones from the system's database (TZif files and their index, tzdata.zi).
 [ -e /usr/share/zoneinfo/tzdata.zi ] || missing+=(tzdata)
 if [ ${#missing[@]} -gt 0 ]; then

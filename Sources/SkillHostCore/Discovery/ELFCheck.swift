@@ -35,7 +35,7 @@ public enum ELFCheck {
     /// The same checks on a library's bytes (a plugin package's entry), for `machine` (an `e_machine`).
     /// - Throws: ``HostError`` `invalidPlugin`, naming `path`.
     static func check(bytes: [UInt8], path: String, machine: UInt16) throws(HostError) {
-        try checkHeader(Array(bytes.prefix(64)), fileSize: Int64(bytes.count), path: path, machine: machine)
+        try checkHeader(Array(bytes.prefix(64)), fileSize: Int64(bytes.count), path: path, machine: machine, placed: true)
         try checkSegments(
             bytes, offset: Int(clamping: read64(bytes, 32)), count: Int(read16(bytes, 56)), fileSize: Int64(bytes.count),
             path: path)
@@ -58,7 +58,11 @@ public enum ELFCheck {
     }
 
     /// Checks the 64-byte ELF header and that the header tables fit in `fileSize` bytes.
-    static func checkHeader(_ header: [UInt8], fileSize: Int64, path: String, machine expected: UInt16 = hostMachine) throws(HostError) {
+    /// - Parameter placed: the file was put where a library for `expected` goes (a package's entry), rather
+    ///   than being about to run on this host.
+    static func checkHeader(
+        _ header: [UInt8], fileSize: Int64, path: String, machine expected: UInt16 = hostMachine, placed: Bool = false
+    ) throws(HostError) {
         func invalid(_ problem: String) -> HostError {
             HostError(.invalidPlugin, "\(path): \(problem)")
         }
@@ -79,9 +83,9 @@ public enum ELFCheck {
         guard machine == expected else {
             let built = architecture(ofMachine: machine).map { "\($0) (ELF machine \(machine))" } ?? "ELF machine \(machine)"
             let wanted = architecture(ofMachine: expected).map { "\($0) (ELF machine \(expected))" } ?? "ELF machine \(expected)"
-            throw invalid(expected == hostMachine
-                ? "built for \(built), this host is \(wanted); rebuild it for this machine"
-                : "built for \(built), not \(wanted); put each library under its own architecture")
+            throw invalid(placed
+                ? "built for \(built), not \(wanted) as its place says"
+                : "built for \(built), this host is \(wanted); rebuild it for this machine")
         }
         let programHeaderOffset = read64(header, 32)
         let sectionHeaderOffset = read64(header, 40)

@@ -100,7 +100,11 @@ public struct PluginPackage: Sendable {
             else {
                 throw fail("\(path) is not plugin/<x86_64|aarch64|riscv64>/\(id).so")
             }
-            try ELFCheck.check(bytes: bytes, path: "\(name): \(path)", machine: machine)
+            do {
+                try ELFCheck.check(bytes: bytes, path: path, machine: machine)
+            } catch {
+                throw fail(error.message)
+            }
             libraries[String(parts[1])] = bytes
         }
         guard !libraries.isEmpty else { throw fail("it holds no plugin library (plugin/<arch>/\(id).so)") }

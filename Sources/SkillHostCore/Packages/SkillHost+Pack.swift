@@ -77,7 +77,11 @@ extension SkillHost {
         for (architecture, library) in byArchitecture.sorted(by: { $0.key < $1.key }) {
             let bytes = try Posix.readFile(atPath: library, limit: PluginPackage.limits.maximumEntrySize)
             let machine = PluginPackage.machine(ofArchitecture: architecture) ?? 0
-            try ELFCheck.check(bytes: bytes, path: library, machine: machine)
+            do {
+                try ELFCheck.check(bytes: bytes, path: library, machine: machine)
+            } catch {
+                throw HostError(.invalidPlugin, "not packed: \(error.message)")
+            }
             files.append((PluginPackage.libraryPath(architecture, pluginID: manifest.id), bytes))
             if architecture != hostArchitecture {
                 notes.append("\(library) (\(architecture)) is packed unloaded: this machine cannot run it, so check it with 'skillhost validate' on \(architecture)")
