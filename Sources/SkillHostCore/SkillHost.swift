@@ -212,6 +212,7 @@ public final class SkillHost: Sendable {
                 let names = plugin.skills.map(\.id).joined(separator: ", ")
                 throw HostError(.notFound, "\"\(id)\" is a plugin, not a skill; call one of its skills: \(names)", pluginID: plugin.id)
             }
+            if let unusable = snapshot.catalog.unusableOwner(ofSkill: id) { throw unusable }
             throw HostError(.notFound, "no skill \"\(id)\"; \(snapshot.catalog.didYouMean(id, among: [.skill]))run 'skillhost list' to see the skills", skillID: id)
         }
         try checkUsable(route.skill, route.plugin)
