@@ -35,7 +35,7 @@ case $config in
     release) optimize=-O; testing=(-Xswiftc -enable-testing); binary=$build/skillhost-fuzz-release ;;
     *) echo "FUZZ_CONFIG must be debug or release, not '$config'" >&2; exit 2 ;;
 esac
-targets=(json json-diff schema schema-diff manifest elf regex frame frame-stream sse http stream openai registry yaml ical mcp mcp-diff tzif)
+targets=(json json-diff schema schema-diff manifest elf regex frame frame-stream sse http stream openai registry yaml ical mcp mcp-diff tzif skillpkg)
 
 usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
