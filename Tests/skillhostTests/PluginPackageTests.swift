@@ -265,14 +265,20 @@ struct PluginPackageTests {
         let again = try world.skillhost(["install", next])
         #expect(again.status == 5)
         #expect(Self.oneLine(again).contains("plugin fixture 1.0.0 is installed already; to replace it with 1.1.0 run 'skillhost install --upgrade v110.skillpkg'"))
+        // The same package again, or the same version, is no upgrade: the line does not suggest --upgrade.
+        let same = try world.skillhost(["install", first])
+        #expect(same.status == 5)
+        #expect(Self.oneLine(same).contains("v100.skillpkg: not installed: plugin fixture 1.0.0 is installed and the package has the same version; --upgrade installs only a higher version (to reinstall it, 'skillhost remove fixture' first)"))
         let upgraded = try world.skillhost(["install", next, "--upgrade"])
         #expect(upgraded.status == 0, "\(upgraded.stderr)")
         #expect(upgraded.stdout.hasPrefix("upgraded fixture 1.0.0 to 1.1.0 at "), "\(upgraded.stdout)")
 
         let older = try Self.pack(try Self.library(version: "1.0.5"), in: world, key: world.key.secret, name: "v105.skillpkg")
-        let down = try world.skillhost(["install", older, "--upgrade"])
-        #expect(down.status == 5)
-        #expect(Self.oneLine(down).contains("plugin fixture 1.1.0 is installed and the package has 1.0.5; --upgrade installs only a higher version"))
+        for flags in [["--upgrade"], []] {
+            let down = try world.skillhost(["install", older] + flags)
+            #expect(down.status == 5)
+            #expect(Self.oneLine(down).contains("v105.skillpkg: not \(flags.isEmpty ? "installed" : "upgraded"): plugin fixture 1.1.0 is installed and the package has 1.0.5; --upgrade installs only a higher version (to go back, 'skillhost remove fixture' first)"))
+        }
 
         let fewer = try Self.pack(try Self.library(version: "1.2.0", skills: ["echo"]), in: world, key: world.key.secret, name: "v120.skillpkg")
         let dropped = try world.skillhost(["install", fewer, "--upgrade"])
@@ -310,6 +316,9 @@ struct PluginPackageTests {
         let world = try Self.world()
         let library = try Self.library()
         #expect(try world.skillhost(["pack", library]).status == 2)
+        let missing = try world.skillhost(["pack", world.root + "/nowhere", "--unsigned"])
+        #expect(missing.status == 3)
+        #expect(Self.oneLine(missing).contains("/nowhere: no such file or folder; give the plugin folder"))
         let invalid = try world.skillhost(["pack", try Self.library(version: "one"), "--unsigned"])
         #expect(invalid.status == 9)
         #expect(Self.oneLine(invalid).contains("not packed:"))

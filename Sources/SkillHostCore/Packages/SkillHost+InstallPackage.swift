@@ -113,16 +113,19 @@ extension SkillHost {
         options: PackageInstallOptions, package name: String
     ) throws(HostError) {
         let id = new.id
-        guard options.upgrade else {
+        let higher = SemanticVersion.compare(new.version, old.version) == .descending
+        guard options.upgrade || !higher else {
             throw HostError(
                 .invalidArguments,
                 "\(name): not installed: plugin \(id) \(old.version) is installed already; to replace it with \(new.version) run 'skillhost install --upgrade \(name)'",
                 pluginID: id)
         }
-        guard SemanticVersion.compare(new.version, old.version) == .descending else {
+        guard higher else {
+            // Not an upgrade whatever the flag: say so rather than suggest --upgrade, which would refuse too.
+            let same = new.version == old.version
             throw HostError(
                 .invalidArguments,
-                "\(name): not upgraded: plugin \(id) \(old.version) is installed and the package has \(new.version); --upgrade installs only a higher version (to go back, 'skillhost remove \(id)' first)",
+                "\(name): not \(options.upgrade ? "upgraded" : "installed"): plugin \(id) \(old.version) is installed and the package has \(same ? "the same version" : new.version); --upgrade installs only a higher version (to \(same ? "reinstall it" : "go back"), 'skillhost remove \(id)' first)",
                 pluginID: id)
         }
         let kept = Set(new.skills.map(\.id))

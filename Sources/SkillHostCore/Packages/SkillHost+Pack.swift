@@ -140,7 +140,9 @@ extension SkillHost {
         var libraries: [String] = []
         for source in sources {
             let path = Posix.absolutePath(source)
-            let status = try Posix.status(ofPath: path)
+            guard let status = try? Posix.status(ofPath: path) else {
+                throw HostError(.notFound, "\(path): no such file or folder; give the plugin folder ('skillhost new' made it) or its built .so files")
+            }
             guard status.isRegularFile else { throw HostError(.invalidArguments, "\(path) is not a file; give one plugin folder or .so files") }
             libraries.append(path)
         }
