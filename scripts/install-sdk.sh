@@ -5,7 +5,8 @@
 #   PREFIX/lib/pkgconfig/skillhost.pc                         `pkg-config --cflags skillhost` (relocatable)
 #   PREFIX/share/skillhost/sdk/skillhost-sdk-<ABI>/           the Swift SDK: a SwiftPM package with SkillSDK
 #                                                             and SkillCheck (scripts/sdk/Package.swift)
-#   PREFIX/share/doc/skillhost/                               the guides (authoring.md first)
+#   PREFIX/share/doc/skillhost/                               the guides (authoring.md first), and in
+#                                                             examples/sysinfo/ a complete C plugin's source
 # <ABI> is MAJOR.MINOR of skill_abi.h: each ABI gets its own SDK folder, and an older one stays for the plugins
 # that use it. scripts/install.sh runs this; `skillhost sdk path` prints where the SDK is.
 #
@@ -81,4 +82,9 @@ install -d -m 755 "$prefix/share/doc/skillhost/skills"
 install -m 644 "$root/README.md" "$prefix/share/doc/skillhost/README.md"
 for doc in "$root"/docs/*.md; do install -m 644 "$doc" "$prefix/share/doc/skillhost/"; done
 for doc in "$root"/docs/skills/*.md; do install -m 644 "$doc" "$prefix/share/doc/skillhost/skills/"; done
+# The C example the guide points to (builds with `cc $(pkg-config --cflags skillhost) -shared -fPIC *.c`).
+install -d -m 755 "$prefix/share/doc/skillhost/examples/sysinfo"
+for file in "$root"/Plugins/sysinfo/*.c "$root"/Plugins/sysinfo/*.h; do
+    install -m 644 "$file" "$prefix/share/doc/skillhost/examples/sysinfo/"
+done
 echo "==> installed the SDK (ABI $abi): $sdk, headers in $prefix/include/skillhost, $pc"

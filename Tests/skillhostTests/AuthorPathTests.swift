@@ -107,6 +107,11 @@ struct AuthorPathTests {
         #expect(builtC.stdout.contains("hello-c_test: all checks passed") && builtC.stdout.contains("valid plugin hello-c 0.1.0"))
         let withoutPkgConfig = try asAuthor("./build.sh", in: work + "/hello-c", extra: ["PKG_CONFIG_PATH": Self.base + "/nowhere"])
         #expect(withoutPkgConfig.status == 0, "build.sh with the headers from 'skillhost sdk path':\n\(withoutPkgConfig.stderr)")
+        // The complete C example the guide points to, from the installed docs, with its documented command.
+        let example = try asAuthor(
+            "/bin/sh", "-c", #"cd "$0" && cc $(pkg-config --cflags skillhost) -std=c99 -shared -fPIC -fvisibility=hidden *.c -o "$1/sysinfo.so" && skillhost validate "$1/sysinfo.so""#,
+            prefix + "/share/doc/skillhost/examples/sysinfo", work)
+        #expect(example.status == 0 && example.stdout.contains("valid plugin sysinfo"), "the installed example:\n\(example.stdout)\n\(example.stderr)")
         #expect(Self.filesMentioningCheckout(in: work).isEmpty, "generated files name the checkout: \(Self.filesMentioningCheckout(in: work))")
 
         // Keys: one made by minisign (the author's own tool), one by skillhost. Sign and pack.
