@@ -189,4 +189,11 @@ struct AdminPolicyTests {
         try FileManager.default.removeItem(atPath: root + "/admin/policy.json")
         #expect(try Self.fixture(host).status == .ok)
     }
+
+    @Test("the policy files: the system one, and SKILLHOST_POLICY's when it names another")
+    func policyFiles() {
+        #expect(AdminPolicy.files(environment: [:]) == ["/etc/skillhost/policy.json"])
+        #expect(AdminPolicy.files(environment: ["SKILLHOST_POLICY": "/srv/policy.json"]) == ["/etc/skillhost/policy.json", "/srv/policy.json"])
+        #expect(AdminPolicy.files(environment: ["SKILLHOST_POLICY": "/etc/skillhost/policy.json"]) == ["/etc/skillhost/policy.json"])
+    }
 }
