@@ -4,7 +4,8 @@
 // Layers only look down:
 //   CSkillABI, SkillJSON ← SkillContract (the rules SDK and host share) ← SkillSDK (static; what plugin
 //   authors import)
-//   SkillJSON ← JSONSchema ← ManifestCheck (the one manifest checker) ← SkillHostCore ← SkillAgent ← skillhost
+//   SkillJSON ← JSONSchema ← ManifestCheck (the one manifest checker) ← SkillHostCore ← SkillCalls (the one path of a
+//   tool call) ← {SkillAgent, SkillMCP} ← skillhost
 //   SkillSDK + ManifestCheck ← SkillCheck (what plugin authors' tests import)
 //   SkillPosix (system calls, reaping, clocks, durable files) ← SkillHostCore (re-exported), SkillStore,
 //   SkillSDK (its clock), ICalendar (locked atomic calendar files)
@@ -60,6 +61,7 @@ let package = Package(
         .library(name: "CSkillABI", targets: ["CSkillABI"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "SkillHostCore", targets: ["SkillHostCore"]),
+        .library(name: "SkillCalls", targets: ["SkillCalls"]),
         .library(name: "SkillAgent", targets: ["SkillAgent"]),
         .library(name: "SkillMCP", targets: ["SkillMCP"]),
         .library(name: "SkillStore", targets: ["SkillStore"]),
@@ -71,12 +73,14 @@ let package = Package(
         .target(name: "SkillJSON", linkerSettings: [.linkedLibrary("m")]),
         // JSON Schema draft 2020-12 validator.
         .target(name: "JSONSchema", dependencies: ["SkillJSON"], exclude: ["MetaSchemas/COPYING"]),
+        // FNV-1a, the one stable hash (caches, finish records, call keys, tool names, calendar UIDs).
+        .target(name: "StableHash"),
         // What SDK and host must agree on: id grammar, permission levels, semver, defaults, ABI version.
         .target(name: "SkillContract", dependencies: ["CSkillABI", "SkillJSON"]),
         // The one manifest checker: the host's scanner, `skillhost validate` and SkillCheck use it.
         .target(
             name: "ManifestCheck",
-            dependencies: ["SkillContract", "SkillJSON", "JSONSchema"],
+            dependencies: ["SkillContract", "SkillJSON", "JSONSchema", "StableHash"],
             // The manifest schema ships as a file for readers and is embedded as a string (ManifestSchema.swift).
             exclude: ["Resources/manifest.schema.json"]
         ),
@@ -96,19 +100,22 @@ let package = Package(
         // Discovery, scanning, manifest, IDs, registry, dispatch, isolation, trust.
         .target(
             name: "SkillHostCore",
-            dependencies: ["CSkillABI", "SkillContract", "ManifestCheck", "SkillJSON", "JSONSchema", "COpenSSL", "CSandbox", "SkillPosix"]
+            dependencies: ["CSkillABI", "SkillContract", "ManifestCheck", "SkillJSON", "JSONSchema", "COpenSSL", "CSandbox", "SkillPosix", "StableHash"]
         ),
         // SQLite 3 (history, traces, session context).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A SQLite VFS shim that writes a WAL transaction with one pwrite (docs/history.md, "Cost").
         .target(name: "CSQLiteBatch", dependencies: ["CSQLite"]),
         // Sessions, messages, skill calls and session context in one SQLite database (docs/history.md).
-        .target(name: "SkillStore", dependencies: ["CSQLite", "CSQLiteBatch", "SkillJSON", "SkillPosix"]),
+        .target(name: "SkillStore", dependencies: ["CSQLite", "CSQLiteBatch", "SkillJSON", "SkillPosix", "StableHash"]),
+        // The tool-call layer: the tool type and names, one invocation from argument bytes, one approval protocol
+        // asked before the clock starts, outcome → tool result, recording every call (docs/architecture.md).
+        .target(name: "SkillCalls", dependencies: ["SkillHostCore", "SkillStore", "SkillJSON", "JSONSchema", "StableHash"]),
         // Agent loop and model providers.
-        .target(name: "SkillAgent", dependencies: ["SkillHostCore", "SkillPosix", "SkillJSON", "JSONSchema", "SkillStore", "COpenSSL"]),
+        .target(name: "SkillAgent", dependencies: ["SkillCalls", "SkillHostCore", "SkillPosix", "SkillJSON", "JSONSchema", "SkillStore", "COpenSSL"]),
         // iCalendar (RFC 5545) reading, writing, recurrence and locked atomic files; linked into the
         // calendar and reminders plugins.
-        .target(name: "ICalendar", dependencies: ["SkillPosix", "ZoneInfo"]),
+        .target(name: "ICalendar", dependencies: ["SkillPosix", "ZoneInfo", "StableHash"], exclude: ["WindowsZones/COPYING"]),
         // TZif files (RFC 8536) and POSIX TZ rules: the system's time-zone database without Foundation;
         // linked into the clock plugin (issue #9: a plugin without Foundation and ICU starts fast).
         .target(name: "ZoneInfo"),
@@ -116,13 +123,13 @@ let package = Package(
         // their settings (file, zone) and file errors as skill failures; linked into both plugins.
         .target(name: "CalendarSkillSupport", dependencies: ["ICalendar", "SkillSDK"]),
         // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
-        .target(name: "SkillMCP", dependencies: ["SkillAgent", "SkillHostCore", "SkillJSON", "SkillPosix"]),
+        .target(name: "SkillMCP", dependencies: ["SkillCalls", "SkillHostCore", "SkillJSON", "SkillPosix"]),
         // The attempts of the attacker's suite, in C, for the Swift attack plugin (the C one compiles them itself).
         .target(
             name: "AttackAttempts", path: "Tests/Fixtures/Attack", exclude: ["attack_plugin.c", "Swift"],
             sources: ["attack_attempts.c"], publicHeadersPath: "."),
         // The thin CLI.
-        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore"]),
+        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillCalls", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore"]),
 
         .testTarget(name: "SkillJSONTests", dependencies: ["SkillJSON"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
@@ -132,14 +139,15 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SkillSDKTests", dependencies: ["SkillSDK", "SkillCheck", "CSkillABI"]),
-        .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore", "CSkillABI"]),
+        .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore", "CSkillABI", "StableHash"]),
         .testTarget(
             name: "SkillAgentTests",
-            dependencies: ["SkillAgent", "SkillHostCore", "JSONSchema", "SkillJSON"],
+            dependencies: ["SkillAgent", "SkillCalls", "SkillHostCore", "JSONSchema", "SkillJSON"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillAgent", "SkillHostCore", "SkillJSON"]),
-        .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
+        .testTarget(name: "SkillCallsTests", dependencies: ["SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON"]),
+        .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillCalls", "SkillHostCore", "SkillJSON"]),
+        .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillCalls", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)
 )
 
@@ -148,14 +156,14 @@ let package = Package(
 package.targets.append(
     .target(
         name: "SkillTestSupport",
-        dependencies: ["SkillHostCore", "SkillJSON", "CSkillABI"],
+        dependencies: ["SkillHostCore", "SkillCalls", "SkillJSON", "CSkillABI"],
         path: "Tests/SkillTestSupport"
     )
 )
 // The TZif reader and zone rules, checked against Python's zoneinfo reading the same files.
 package.targets.append(.testTarget(name: "ZoneInfoTests", dependencies: ["ZoneInfo"]))
 // The CLI's own tests: those that run the `skillhost` binary and check what it parses and prints.
-package.targets.append(.testTarget(name: "skillhostTests", dependencies: ["SkillHostCore", "SkillJSON"]))
+package.targets.append(.testTarget(name: "skillhostTests", dependencies: ["skillhost", "SkillHostCore", "SkillJSON"]))
 for target in package.targets where target.type == .test {
     target.dependencies.append("SkillTestSupport")
 }

@@ -22,6 +22,8 @@ work="$root/.build/mcp-bench"
 venv="$root/.build/peers/mcp"
 rm -rf "$work"
 mkdir -p "$work/plugins" "$work/config"
+# Every tools/call is recorded (docs/history.md): in a history of the bench's own, not the user's.
+export SKILLHOST_STATE="$work/state"
 chmod 700 "$work" "$work/plugins"
 
 cc -O2 -std=c99 -shared -fPIC -I "$root/Sources/CSkillABI/include" \

@@ -125,6 +125,7 @@ if [[ "$skip" != *" call "* ]]; then
 say "call clock.now (whole process)"
 export SKILLHOST_PLUGINS="$work/call/plugins" SKILLHOST_REGISTRY="$work/call/registry.json"
 export SKILLHOST_CACHE="$work/call/cache"
+export SKILLHOST_STATE="$work/call/state"  # every call is recorded (docs/history.md): here, not in the user's history
 rm -rf "$work/call"
 mkdir -p "$work/call/plugins"
 cp "$work/swift-plugins/clock.so" "$work/call/plugins/"
@@ -134,7 +135,7 @@ timed "call clock.now (Swift skill, host + worker)" "$runs" -- "$skillhost" call
 # worker first thing and overlaps it with the gates (docs/isolation.md, "Spare worker"), so the call costs
 # less than the host's share plus this row.
 timed "skillhost __worker (Swift clock plugin: load, ready, exit)" "$runs" -- "$skillhost" __worker "$work/call/plugins/clock.so"
-unset SKILLHOST_PLUGINS SKILLHOST_REGISTRY SKILLHOST_CACHE
+unset SKILLHOST_PLUGINS SKILLHOST_REGISTRY SKILLHOST_CACHE SKILLHOST_STATE
 fi
 
 if [[ "$skip" != *" schema "* ]]; then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds skillhost-sandbox (Sources/CSandbox/helper/skillhost_sandbox.c and the CSandbox sources, plain C) into
+# Builds skillhost-sandbox (Sources/CSandbox/helper/ and the CSandbox sources, plain C) into
 # the folder of a skillhost binary: the small program that starts workers and the scanner child inside their
 # namespaces (docs/isolation.md, "Two layers"). skillhost looks for it beside itself.
 #
@@ -24,5 +24,5 @@ static=-static
 echo 'int main(void){return 0;}' | cc -x c -static -o /dev/null - 2>/dev/null || static=
 # shellcheck disable=SC2086
 cc -std=gnu11 $flags $static -Wall -Wextra -I "$sandbox/include" -o "$outdir/.skillhost-sandbox.tmp" \
-    "$sandbox/helper/skillhost_sandbox.c" "$sandbox"/*.c
+    "$sandbox"/helper/*.c "$sandbox"/*.c
 mv -f "$outdir/.skillhost-sandbox.tmp" "$outdir/skillhost-sandbox"

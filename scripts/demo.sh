@@ -27,3 +27,4 @@ run chat "how should I plan a meeting across time zones for my team?"
 # The product brief's scenario: two steps, a read then a write (--yes approves the write).
 run chat --yes "check tomorrow morning in my calendar for a free slot, then add a 10:00 workout reminder"
 run history
+run trace --limit 12  # every call above, whichever front end made it

@@ -45,10 +45,11 @@ if [ "$1" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 build_fuzzer() {
     echo "==> building the library modules with coverage + ASan into $build" >&2
     swift build -c "$config" --build-path "$build" --target SkillMCP -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
+    swift build -c "$config" --build-path "$build" --target SkillAgent -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     swift build -c "$config" --build-path "$build" --target ICalendar -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     swift build -c "$config" --build-path "$build" --target ZoneInfo -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     local objects=()
-    for module in SkillJSON JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillAgent SkillMCP ICalendar ZoneInfo CSkillABI CSandbox CSQLiteBatch; do
+    for module in SkillJSON StableHash JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillCalls SkillAgent SkillMCP ICalendar ZoneInfo CSkillABI CSandbox CSQLiteBatch; do
         objects+=("$build"/$config/$module.build/*.o)
     done
     local sources=(Tests/Fuzz/*.swift Tests/Fuzz/Targets/*.swift)
@@ -81,6 +82,7 @@ run_target() {
         json|json-diff|schema|schema-diff|manifest|registry|openai|stream|mcp|mcp-diff) dict=(-dict=Tests/Fuzz/dictionaries/json.dict) ;;
         frame|frame-stream) dict=(-dict=Tests/Fuzz/dictionaries/frame.dict) ;;
         http) dict=(-dict=Tests/Fuzz/dictionaries/http.dict) ;;
+        ical) dict=(-dict=Tests/Fuzz/dictionaries/ical.dict) ;;
     esac
     echo "==> fuzzing $target for ${seconds}s" >&2
     local log=$build/logs/$target.log

@@ -23,6 +23,8 @@ struct CreateEvent: Skill {
         /// False when the call's idempotency key had already created this event (a retry).
         var created: Bool
         var file: String
+        /// Lines of the file that cannot be read (kept as they were), one each with its line.
+        var warnings: [String]
     }
 
     let name = "create_event"
@@ -103,7 +105,7 @@ struct CreateEvent: Skill {
         }
         let (document, zones) = try settings.read()
         guard let component = document.component("VEVENT", uid: uid), let event = try? ICalEvent(component),
-            let occurrence = try? event.occurrences(overlapping: -(1 << 40)..<(1 << 40), zones: zones).first
+            let occurrence = event.occurrences(overlapping: -(1 << 40)..<(1 << 40), zones: zones).first
         else {
             throw SkillError.failed(message: "the event \(uid) is not in \(settings.store.path) after writing it",
                                     remedy: "check that nothing else rewrites the file, then retry")
@@ -111,7 +113,8 @@ struct CreateEvent: Skill {
         let shown = settings.event(occurrence)
         return Output(
             uid: uid, title: shown.title, start: shown.start, end: shown.end, all_day: shown.all_day,
-            location: shown.location, created: created, file: settings.store.path)
+            location: shown.location, created: created, file: settings.store.path,
+            warnings: settings.file.warnings(about: document, zones: zones))
     }
 
     /// A start or end: a date, or a UTC time (written in the user's zone when the file carries its

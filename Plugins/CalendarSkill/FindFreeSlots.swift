@@ -31,6 +31,8 @@ struct FindFreeSlots: Skill {
         var from: String
         var to: String
         var busy_events: Int
+        /// What was read past in the file (as calendar.list_events reports it): its events may be missing.
+        var warnings: [String]
     }
 
     static let partsOfDay = ["morning", "afternoon", "evening", "working hours"]
@@ -112,12 +114,8 @@ struct FindFreeSlots: Skill {
                                               remedy: "look at two months or less at a time")
         }
         let (document, zones) = try settings.read()
-        let busy: [ICalOccurrence]
-        do {
-            busy = try document.occurrences(in: from..<to, zones: zones).filter { !$0.event.isTransparent }
-        } catch {
-            throw SkillError.failed(message: "\(settings.store.path): \(error)", remedy: error.remedy)
-        }
+        var warnings: [String] = []
+        let busy = document.occurrences(in: from..<to, zones: zones, warnings: &warnings).filter { !$0.event.isTransparent }
         let shortest = Int64((arguments.min_minutes ?? 30) * 60)
         var slots: [(Int64, Int64)] = []
         var day = zone.local(atUTC: from).startOfDay
@@ -145,7 +143,7 @@ struct FindFreeSlots: Skill {
         return Output(
             slots: slots.map { Slot(start: settings.text($0.0), end: settings.text($0.1), minutes: Int($0.1 - $0.0) / 60) },
             count: slots.count, first_slot: first ?? "none", free_text: freeText, from: settings.text(from),
-            to: settings.text(to), busy_events: busy.count)
+            to: settings.text(to), busy_events: busy.count, warnings: settings.file.warnings(warnings))
     }
 
     private func at(_ day: CivilDateTime, _ minutes: Int) -> CivilDateTime {

@@ -18,8 +18,10 @@ struct ListEvents: Skill {
         var from: String
         var to: String
         var file: String
-        /// Recurring events whose RRULE uses parts that are not expanded (BYSETPOS, BYHOUR, …): their
-        /// occurrences may be off.
+        /// What the listing read past or could not do exactly, one line each (`<file>: line N: what and why;
+        /// how to fix it`): lines and events of the file that cannot be read (left out), events in a zone
+        /// nobody defines (read in the user's zone), outdated copies of an event, RRULE parts that are not
+        /// expanded (BYWEEKNO, FREQ=HOURLY, …), occurrences left out of a long listing.
         var warnings: [String]
     }
 
@@ -62,26 +64,32 @@ struct ListEvents: Skill {
                 remedy: "give a to after from")
         }
         let (document, zones) = try settings.read()
-        let occurrences: [ICalOccurrence]
         var warnings: [String] = []
-        do {
-            occurrences = try document.occurrences(in: from..<to, zones: zones, warnings: &warnings)
-        } catch {
-            throw SkillError.failed(message: "\(settings.store.path): \(error)", remedy: error.remedy)
-        }
+        let occurrences = document.occurrences(in: from..<to, zones: zones, warnings: &warnings)
         let limit = arguments.limit ?? 100
-        var warned = Set<String>()
+        var warned = Set<Int>()
         for occurrence in occurrences {
-            guard let parts = occurrence.event.rule?.unsupportedParts, !parts.isEmpty,
-                warned.insert(occurrence.event.uid ?? "").inserted
-            else { continue }
-            warnings.append(
-                "\"\(occurrence.event.summary ?? "")\" repeats with RRULE \(parts.joined(separator: ", ")), which is not "
-                    + "expanded exactly; check its occurrences in your calendar program")
+            let event = occurrence.event
+            let parts = event.rules.flatMap(\.unsupportedParts)
+            guard !parts.isEmpty, warned.insert(event.component.line).inserted else { continue }
+            let line = event.component.property("RRULE")?.line ?? event.component.line
+            let name = "\"\(event.summary ?? event.uid ?? "event")\""
+            let negative = parts.filter { $0.hasPrefix("COUNT=") }
+            let approximate = parts.filter { !$0.hasPrefix("COUNT=") }
+            if !negative.isEmpty {
+                warnings.append(
+                    "line \(line): \(name) repeats with RRULE \(negative.joined(separator: ", ")), which is no count and is "
+                        + "ignored (as other calendar programs do); fix or remove it in your calendar program")
+            }
+            if !approximate.isEmpty {
+                warnings.append(
+                    "line \(line): \(name) repeats with RRULE \(approximate.joined(separator: ", ")), which is not "
+                        + "expanded exactly; check its occurrences in your calendar program")
+            }
         }
         return Output(
             events: occurrences.prefix(limit).map(settings.event), count: min(limit, occurrences.count),
             truncated: occurrences.count > limit, from: settings.text(from), to: settings.text(to),
-            file: settings.store.path, warnings: warnings)
+            file: settings.store.path, warnings: settings.file.warnings(warnings))
     }
 }

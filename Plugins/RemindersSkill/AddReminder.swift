@@ -20,6 +20,8 @@ struct AddReminder: Skill {
         /// False when the call's idempotency key had already added this reminder (a retry).
         var created: Bool
         var file: String
+        /// Lines of the file that cannot be read (kept as they were), one each with its line.
+        var warnings: [String]
     }
 
     let name = "add"
@@ -70,22 +72,24 @@ struct AddReminder: Skill {
             return true
         }
         let (document, zones) = try settings.read()
-        guard let component = document.component("VTODO", uid: uid), let todo = try? ICalTodo(component) else {
+        guard let component = document.component("VTODO", uid: uid) else {
             throw SkillError.failed(message: "the reminder \(uid) is not in \(settings.store.path) after writing it",
                                     remedy: "check that nothing else rewrites the file, then retry")
         }
+        let todo = ICalTodo(component)
         let shown = settings.output(todo, zones: zones)
         var dueText = "with no due date"
         if let value = todo.due {
             if value.isDate {
                 dueText = "due \(value.local.dateText)"
-            } else if let instant = try? zones.instant(value, line: 0) {
+            } else {
+                let instant = zones.instant(value)
                 let local = settings.zone.local(atUTC: instant)
                 dueText = "due \(local.dateText) at \(ISOTimeText.clock(instant, in: settings.zone))"
             }
         }
         return Output(
             uid: uid, title: shown.title, due: shown.due, due_text: dueText, priority: shown.priority,
-            created: created, file: settings.store.path)
+            created: created, file: settings.store.path, warnings: settings.file.warnings(about: document, zones: zones))
     }
 }

@@ -14,6 +14,8 @@ struct CompleteReminder: Skill {
         /// False when it was already done (nothing changed).
         var changed: Bool
         var file: String
+        /// Lines of the file that cannot be read (kept as they were), one each with its line.
+        var warnings: [String]
     }
 
     let name = "complete"
@@ -44,35 +46,37 @@ struct CompleteReminder: Skill {
                                               remedy: "name the reminder by uid (see reminders.list) or by title")
         }
         let stamp = ReminderSettings.now()
+        var warnings: [String] = []
         let (uid, title, changed): (String, String, Bool) = try settings.update { document in
-            var calendar = document.calendar
-            let index = try find(arguments, in: calendar)
-            var component = calendar.components[index]
-            let todo = try ICalTodo(component)
+            warnings = settings.file.warnings(
+                about: document, zones: ICalZoneCatalog(document: document, floating: settings.zone))
+            let path = try find(arguments, in: document)
+            var component = document[path: path]
+            let todo = ICalTodo(component)
             let uid = todo.uid ?? ""
             let title = todo.summary ?? "(no title)"
             if todo.isDone { return (uid, title, false) }
             component.markCompleted(at: stamp)
-            calendar.components[index] = component
-            document.calendar = calendar
+            document[path: path] = component
             return (uid, title, true)
         }
-        return Output(uid: uid, title: title, changed: changed, file: settings.store.path)
+        return Output(uid: uid, title: title, changed: changed, file: settings.store.path, warnings: warnings)
     }
 
-    /// The index of the VTODO the arguments name.
-    private func find(_ arguments: Arguments, in calendar: ICalComponent) throws(SkillError) -> Int {
-        let todos = calendar.components.indices.filter { calendar.components[$0].name == "VTODO" }
+    /// Where the VTODO the arguments name is in the document (any VTODO of the file, as reminders.list
+    /// lists them).
+    private func find(_ arguments: Arguments, in document: ICalendarDocument) throws(SkillError) -> [Int] {
+        let todos = document.paths(of: "VTODO")
         if let uid = arguments.uid {
-            guard let index = todos.first(where: { calendar.components[$0].property("UID")?.value == uid }) else {
+            guard let path = todos.first(where: { document[path: $0].property("UID")?.value == uid }) else {
                 throw SkillError.invalidArguments(field: "/uid", message: "no reminder has the uid \"\(uid)\"",
                                                   remedy: "take the uid from reminders.list")
             }
-            return index
+            return path
         }
         let wanted = (arguments.title ?? "").lowercased()
-        let named = todos.filter { calendar.components[$0].property("SUMMARY")?.text.lowercased() == wanted }
-        let open = named.filter { (try? ICalTodo(calendar.components[$0]))?.isDone == false }
+        let named = todos.filter { document[path: $0].property("SUMMARY")?.text.lowercased() == wanted }
+        let open = named.filter { !ICalTodo(document[path: $0]).isDone }
         let candidates = open.isEmpty ? named : open
         guard let first = candidates.first else {
             throw SkillError.invalidArguments(
@@ -80,7 +84,7 @@ struct CompleteReminder: Skill {
                 remedy: "check the title with reminders.list, or give the uid")
         }
         guard candidates.count == 1 else {
-            let uids = candidates.compactMap { calendar.components[$0].property("UID")?.value }
+            let uids = candidates.compactMap { document[path: $0].property("UID")?.value }
             throw SkillError.invalidArguments(
                 field: "/title", message: "\(candidates.count) open reminders are titled \"\(arguments.title ?? "")\"",
                 remedy: "give the uid instead: one of \(uids.joined(separator: ", "))")

@@ -14,6 +14,9 @@ struct ListReminders: Skill {
         var count: Int
         var status: String
         var truncated: Bool
+        /// What was read past in the file, one line each (`<file>: line N: what and why; how to fix it`):
+        /// lines that cannot be read, a DUE that is not a date, a due time in a zone nobody defines.
+        var warnings: [String]
     }
 
     let name = "list"
@@ -46,16 +49,22 @@ struct ListReminders: Skill {
                 ? settings.zone.utcSeconds(forLocal: value.local.adding(days: 1)) : value.local.secondsSinceEpoch
         }
         let (document, zones) = try settings.read()
-        let todos: [ICalTodo]
-        do {
-            todos = try document.todos()
-        } catch {
-            throw SkillError.failed(message: "\(settings.store.path): \(error)", remedy: error.remedy)
+        let todos = document.todos()
+        var problems: [String] = []
+        for todo in todos where !todo.skipped.isEmpty {
+            problems += todo.skipped.map { "line \($0.line): \($0.message); \($0.remedy)" }
         }
         var items: [(due: Int64?, todo: ICalTodo)] = []
         for todo in todos {
             if status == "open" && todo.isDone || status == "done" && !todo.isDone { continue }
-            let due = todo.due.flatMap { try? zones.instant($0, line: 0) }
+            if let due = todo.due, zones.isUnknown(due) {
+                problems.append(
+                    "line \(todo.component.property("DUE")?.line ?? todo.component.line): \"\(todo.summary ?? "reminder")\" "
+                        + "is due in time zone \"\(due.timeZoneID ?? "")\", which neither the file nor the system defines; "
+                        + "its due time is read in your zone (\(settings.zone.identifier)); add a VTIMEZONE for it or use an "
+                        + "IANA name such as Europe/Paris")
+            }
+            let due = todo.due.map { zones.instant($0) }
             if let before {
                 guard let due, due < before else { continue }
             }
@@ -65,6 +74,8 @@ struct ListReminders: Skill {
         let limit = arguments.limit ?? 100
         return Output(
             reminders: items.prefix(limit).map { settings.output($0.todo, zones: zones) },
-            count: min(limit, items.count), status: status, truncated: items.count > limit)
+            count: min(limit, items.count), status: status, truncated: items.count > limit,
+            warnings: settings.file.warnings(
+                (document.skipped + zones.skipped).map { "line \($0.line): \($0.message); \($0.remedy)" } + problems))
     }
 }

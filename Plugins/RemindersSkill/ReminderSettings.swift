@@ -56,7 +56,7 @@ struct ReminderSettings {
         if let value = todo.due {
             due = value.isDate
                 ? value.local.dateText
-                : (try? zones.instant(value, line: 0)).map { ISOTimeText.format($0, in: zone) }
+                : ISOTimeText.format(zones.instant(value), in: zone)
         }
         let priority = todo.priority.map { $0 <= 4 ? "high" : $0 == 5 ? "medium" : "low" }
         return ReminderOutput(

@@ -95,17 +95,29 @@ static void run_init(int alive) {
 }
 
 static volatile pid_t supervised;
+static volatile pid_t supervised_init;
+static volatile sig_atomic_t stopping;
 
+/* SIGTERM (the host stopping its worker) kills the init and the sandboxed process at once, so they end side by
+ * side rather than one after the other (the process, then this one noticing, then the init and the rest of
+ * the namespace); supervise reaps both and ends by SIGTERM. Other signals are passed on. */
 static void forward(int signal_number) {
     int saved = errno;
-    if (supervised > 0) kill(supervised, signal_number);
+    if (signal_number == SIGTERM) {
+        stopping = 1;
+        if (supervised_init > 0) kill(supervised_init, SIGKILL);
+        if (supervised > 0) kill(supervised, SIGKILL);
+    } else if (supervised > 0) {
+        kill(supervised, signal_number);
+    }
     errno = saved;
 }
 
-/* The supervisor: forwards the signals that stop a process, waits, kills the namespace, then ends as the
- * sandboxed process ended. */
+/* The supervisor: forwards the signals that stop a process (SIGTERM ends everything at once, see forward),
+ * waits, kills the namespace, then ends as the sandboxed process ended (by SIGTERM when it was stopped). */
 __attribute__((noreturn)) static void supervise(pid_t init, pid_t child, int alive) {
     supervised = child;
+    supervised_init = init;
     keep_only(alive);
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -128,6 +140,7 @@ __attribute__((noreturn)) static void supervise(pid_t init, pid_t child, int ali
     }
     kill(init, SIGKILL);
     while (waitpid(init, NULL, 0) < 0 && errno == EINTR) {}
+    if (stopping) status = SIGTERM; /* as a wait status: killed by SIGTERM */
     if (WIFSIGNALED(status)) {
         int signal_number = WTERMSIG(status);
         struct rlimit no_core = {0, 0};
@@ -217,7 +230,7 @@ static void format_state(char *out, size_t size, int value, const char *reason) 
     out[at] = 0;
 }
 
-int skh_namespaces_exec(char *const argv[], long process_limit) {
+int skh_namespaces_exec(char *const argv[], long process_limit, int namespaces, int (*prepare)(void *, int), void *context) {
     extern char **environ;
     /* The program's environment: this one plus SKILLHOST_SANDBOX_STATE, whose text the child fills in. */
     size_t count = 0;
@@ -234,10 +247,12 @@ int skh_namespaces_exec(char *const argv[], long process_limit) {
     envp[kept] = NULL;
     char reason[256] = {0};
     int alive[2];
-    pid_t init = make_namespaces(0, alive, reason, sizeof reason);
+    pid_t init = namespaces ? make_namespaces(0, alive, reason, sizeof reason) : 0;
+    if (!namespaces) snprintf(reason, sizeof reason, "not asked for");
     if (init <= 0) {
-        /* Refused (or failed half way): the program runs here, and learns why from the state. */
+        /* Refused (or failed half way, or not asked for): the program runs here, and learns why from the state. */
         format_state(state, sizeof state, (int)init, reason);
+        if (prepare && prepare(context, 0) != 0) _exit(126);
         execve(argv[0], argv, envp);
         return -1;
     }
@@ -254,6 +269,7 @@ int skh_namespaces_exec(char *const argv[], long process_limit) {
         int bits = namespace_bits(0);
         if (skh_mount_namespace_proc(process_limit)) bits |= SKH_NS_PROC;
         format_state(state, sizeof state, bits, "");
+        if (prepare && prepare(context, bits) != 0) _exit(126);
         execve(argv[0], argv, envp);
         _exit(127);
     }
@@ -278,12 +294,14 @@ int skh_namespaces_enter_early(int network, long process_limit) {
     return early_bits;
 }
 
-/* The value of `--nproc N` among the words, or 0. */
-static long process_limit_of(int argc, char **argv) {
-    for (int i = 2; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--nproc") == 0) return strtol(argv[i + 1], NULL, 10);
+long skh_process_limit_of(int argc, char **argv) {
+    long limit = 0;
+    int processes = 0;
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--nproc") == 0) limit = strtol(argv[i + 1], NULL, 10);
+        if (strcmp(argv[i], "--sb-procs") == 0) processes = strcmp(argv[i + 1], "1") == 0;
     }
-    return 0;
+    return processes ? limit : 0;
 }
 
 void skh_record_namespaces_from_helper(const char *state) {
@@ -315,7 +333,7 @@ __attribute__((constructor(101))) static void skh_enter_namespaces_at_start(int 
     }
     if (!wanted) return;
     if (skh_die_with_parent() != 0) return;
-    skh_namespaces_enter_early(0, process_limit_of(argc, argv));
+    skh_namespaces_enter_early(0, skh_process_limit_of(argc, argv));
 }
 
 int skh_mount_namespace_proc(long process_limit) {

@@ -42,17 +42,37 @@ public struct CalendarFileSettings {
         self.zone = zone
     }
 
-    /// The document in the file, with its zones.
+    /// The document in the file, with its zones. A file is refused only when nothing in it can be read;
+    /// what was read past is in the document's `skipped` (see ``warnings(_:)``).
     public func read() throws(SkillError) -> (ICalendarDocument, ICalZoneCatalog) {
         do {
             let document = try store.read()
-            return (document, try ICalZoneCatalog(document: document, floating: zone))
-        } catch let error as CalendarFileError {
-            throw Self.failure(error)
+            return (document, ICalZoneCatalog(document: document, floating: zone))
         } catch {
-            throw SkillError.failed(
-                message: "\(store.path): \(error)", remedy: "fix the file at the line named, then retry")
+            throw Self.failure(error)
         }
+    }
+
+    /// The most warnings a result lists; the rest are counted in one last line.
+    public static let warningLimit = 20
+
+    /// Warnings as results show them: `<file>: line N: what was skipped and why; how to fix it`, each
+    /// once, at most ``warningLimit`` (then one line saying how many more there are).
+    /// - Parameter lines: `line N: …` lines, as `ICalendarDocument.occurrences(in:zones:warnings:)` writes them.
+    public func warnings(_ lines: [String]) -> [String] {
+        var seen = Set<String>()
+        let unique = lines.filter { seen.insert($0).inserted }
+        var shown = unique.prefix(Self.warningLimit).map { "\(store.path): \($0)" }
+        if unique.count > Self.warningLimit {
+            shown.append("\(store.path): \(unique.count - Self.warningLimit) more warnings like these")
+        }
+        return shown
+    }
+
+    /// The warnings about the file itself: lines and components that cannot be read (kept as they were
+    /// when the file is written), and VTIMEZONEs that cannot be read.
+    public func warnings(about document: ICalendarDocument, zones: ICalZoneCatalog) -> [String] {
+        warnings((document.skipped + zones.skipped).sorted { $0.line < $1.line }.map { "line \($0.line): \($0.message); \($0.remedy)" })
     }
 
     /// Runs `change` on the file under its lock, mapping file problems to skill failures.

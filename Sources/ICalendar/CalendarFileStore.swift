@@ -71,6 +71,16 @@ public struct CalendarFileStore: Sendable {
         var document = try parse(existing)
         let before = document
         let result = try change(&document)
+        if document != before, let refusal = document.rewriteRefusal {
+            throw failure(refusal.message, refusal.remedy)
+        }
+        if document.hasCalendar, !before.hasCalendar {
+            // What was to be added went into a new VCALENDAR after the file's stand-alone components.
+            throw failure(
+                "it holds no VCALENDAR (its \(before.components[0].name) of line \(before.components[0].line) stands alone), "
+                    + "so nothing can be added to it that calendar programs would read",
+                "wrap the file in BEGIN:VCALENDAR … END:VCALENDAR, then retry")
+        }
         if document != before || existing.isEmpty {
             let mode = Posix.permissions(of: descriptor) ?? 0o644
             do {
@@ -96,16 +106,39 @@ public struct CalendarFileStore: Sendable {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return .empty(productID: productID)
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw failure("it is not UTF-8 text", "save the calendar as UTF-8 (iCalendar files are UTF-8)")
-        }
         do {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                // Read with the bytes that are not UTF-8 replaced, and never written back: a rewrite would
+                // replace them in the file too.
+                var document = try ICalendarDocument(parsing: String(decoding: bytes, as: UTF8.self))
+                let line = CalendarFileStore.firstLineNotUTF8(bytes)
+                let problem = ICalendarError(
+                    line: line, column: 1,
+                    message: "the file is not UTF-8 text (from line \(line)); characters that are not UTF-8 are read as \u{FFFD}, "
+                        + "and the file is not changed",
+                    remedy: "save the calendar as UTF-8 (iCalendar files are UTF-8)")
+                document.skipped.insert(problem, at: 0)
+                document.rewriteRefusal = problem
+                return document
+            }
             return try ICalendarDocument(parsing: text)
         } catch {
             var problem = failure(error.message, error.remedy)
             problem.syntax = error
             throw problem
         }
+    }
+
+    /// The line of the first byte sequence that is not UTF-8.
+    static func firstLineNotUTF8(_ bytes: [UInt8]) -> Int {
+        var line = 1
+        var start = 0
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            if String(validating: bytes[start..<index], as: UTF8.self) == nil { return line }
+            line += 1
+            start = index + 1
+        }
+        return line
     }
 
     private func failure(_ message: String, _ remedy: String) -> CalendarFileError {

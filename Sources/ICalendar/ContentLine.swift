@@ -25,6 +25,20 @@ public struct ContentLine: Sendable, Equatable {
     /// The physical lines read from the file (joined by CRLF), written back as they were while unchanged.
     public private(set) var originalFolded: String?
 
+    /// A line read from a file that is not a content line (no ':' before the value, a character that no
+    /// name may hold): kept so that a rewrite writes it back byte for byte, matched by no property name.
+    public init(unreadable text: String, line: Int, folded: String? = nil) {
+        self.name = ""
+        self.parameters = []
+        self.value = ""
+        self.line = line
+        self.original = text
+        self.originalFolded = folded
+    }
+
+    /// Whether this is a line kept as read because it is not a content line (see ``init(unreadable:line:folded:)``).
+    public var isUnreadable: Bool { name.isEmpty }
+
     /// A property built in memory.
     public init(_ name: String, _ parameters: [Parameter] = [], value: String) {
         self.name = name.uppercased()
@@ -133,6 +147,75 @@ public struct ContentLine: Sendable, Equatable {
         self.line = line
         self.original = text
         self.originalFolded = folded
+    }
+
+    /// Reads one unfolded content line as calendar programs write it when they are careless: strictly
+    /// first, then with the spaces and tabs around the name's and parameters' delimiters (`-`, `;`, `=`,
+    /// `,`, `:` before the value, outside quotes) left out, as `REFRESH - INTERVAL; VALUE = DURATION:P2D`
+    /// (Python's `icalendar` reads it so too). The line keeps its text as read either way, so a rewrite
+    /// writes it back unchanged.
+    /// - Throws: the strict reading's ``ICalendarError`` when neither reading fits.
+    public static func leniently(_ text: String, line: Int, folded: String? = nil) throws(ICalendarError) -> ContentLine {
+        do {
+            return try ContentLine(parsing: text, line: line, folded: folded)
+        } catch {
+            guard let repaired = repaired(text, line: line, folded: folded) else { throw error }
+            return repaired
+        }
+    }
+
+    /// The second, lenient reading of ``leniently(_:line:folded:)``: nil when it does not fit either.
+    static func repaired(_ text: String, line: Int, folded: String?) -> ContentLine? {
+        guard let squeezed = ContentLine.withoutSpacesAroundDelimiters(Array(text.utf8)),
+            var reading = try? ContentLine(parsing: String(decoding: squeezed, as: UTF8.self), line: line, folded: folded)
+        else { return nil }
+        // Written back as it was read.
+        reading.original = text
+        return reading
+    }
+
+    /// The bytes before the value without the spaces and tabs that surround a delimiter (outside quotes);
+    /// nil when there are none.
+    static func withoutSpacesAroundDelimiters(_ bytes: [UInt8]) -> [UInt8]? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        func isDelimiter(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "-") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "=")
+                || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":")
+        }
+        var result: [UInt8] = []
+        var quoted = false
+        var changed = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if quoted {
+                if byte == UInt8(ascii: "\"") { quoted = false }
+                result.append(byte)
+            } else if byte == UInt8(ascii: "\"") {
+                quoted = true
+                result.append(byte)
+            } else if isSpace(byte) {
+                var end = index
+                while end < bytes.count, isSpace(bytes[end]) { end += 1 }
+                let before = result.last.map(isDelimiter) ?? true
+                let after = end < bytes.count && isDelimiter(bytes[end])
+                if before || after {
+                    changed = true
+                } else {
+                    result.append(contentsOf: bytes[index..<end])
+                }
+                index = end
+                continue
+            } else if byte == UInt8(ascii: ":") {
+                // The value starts here: it is kept as written.
+                result.append(contentsOf: bytes[index...])
+                break
+            } else {
+                result.append(byte)
+            }
+            index += 1
+        }
+        return changed ? result : nil
     }
 
     /// The physical lines to write: as read while unchanged, else the serialized line folded at 75 octets.

@@ -9,6 +9,10 @@ public struct ICalComponent: Sendable, Equatable {
     public var components: [ICalComponent]
     /// The line of its `BEGIN`; 0 for a component built in memory.
     public var line: Int
+    /// Its `BEGIN` and `END` lines as read (`begin:vevent`, a misspelt `END:VTOOD` that closed it), written
+    /// back unchanged; nil when built in memory, and `end` also when the file never closed it.
+    var beginText: String?
+    var endText: String?
 
     /// A component built in memory.
     public init(_ name: String, properties: [ContentLine] = [], components: [ICalComponent] = [], line: Int = 0) {
@@ -52,11 +56,21 @@ public struct ICalComponent: Sendable, Equatable {
         properties.removeAll { $0.name == wanted }
     }
 
-    /// The folded lines of this component, `BEGIN` to `END`.
+    /// The folded lines of this component, `BEGIN` to `END` (as read, when read from a file).
     func appendLines(to lines: inout [String]) {
-        lines.append("BEGIN:" + name)
+        lines.append(beginText ?? "BEGIN:" + name)
         for property in properties { lines.append(property.folded) }
         for component in components { component.appendLines(to: &lines) }
-        lines.append("END:" + name)
+        lines.append(endText ?? "END:" + name)
+    }
+
+    /// Every component of kind `name` inside this one, at any depth, in file order (this one excluded).
+    public func descendants(named name: String) -> [ICalComponent] {
+        var found: [ICalComponent] = []
+        for component in components {
+            if component.name == name { found.append(component) }
+            if !component.components.isEmpty { found += component.descendants(named: name) }
+        }
+        return found
     }
 }

@@ -11,18 +11,32 @@ public struct ICalTodo: Sendable {
     public let status: String?
     public let completed: ICalDateValue?
 
-    /// Reads a VTODO.
-    /// - Throws: ``ICalendarError`` at a property's line when DUE, DTSTART or COMPLETED is malformed.
-    public init(_ component: ICalComponent) throws(ICalendarError) {
+    /// The properties left out because they cannot be read (DUE, DTSTART or COMPLETED that is not a date
+    /// or date-time): each names its line, what and why.
+    public let skipped: [ICalendarError]
+
+    /// Reads a VTODO leniently: a DUE or COMPLETED that cannot be read is left out and named in
+    /// ``skipped``; the to-do is listed without it.
+    public init(_ component: ICalComponent) {
         self.component = component
         uid = component.property("UID")?.value.trimmingSpaces
         summary = component.property("SUMMARY")?.text
         notes = component.property("DESCRIPTION")?.text
-        due = try component.property("DUE").map { line throws(ICalendarError) in try ICalDateValue(line) }
-        completed = try component.property("COMPLETED").map { line throws(ICalendarError) in try ICalDateValue(line) }
+        var skipped: [ICalendarError] = []
+        var due: ICalDateValue?
+        if let line = component.property("DUE") {
+            do { due = try ICalDateValue(line) } catch { skipped.append(error.skipping) }
+        }
+        self.due = due
+        var completed: ICalDateValue?
+        if let line = component.property("COMPLETED") {
+            do { completed = try ICalDateValue(line) } catch { skipped.append(error.skipping) }
+        }
+        self.completed = completed
         let level = component.property("PRIORITY").flatMap { Int($0.value.trimmingSpaces) }
         priority = level.flatMap { (1...9).contains($0) ? $0 : nil }
         status = component.property("STATUS")?.value.trimmingSpaces.uppercased()
+        self.skipped = skipped
     }
 
     /// Whether it is done: STATUS COMPLETED (or CANCELLED), or a COMPLETED time without a STATUS.
@@ -33,13 +47,9 @@ public struct ICalTodo: Sendable {
 }
 
 extension ICalendarDocument {
-    /// The VTODOs of the VCALENDAR.
-    /// - Throws: ``ICalendarError`` for the first one that cannot be read.
-    public func todos() throws(ICalendarError) -> [ICalTodo] {
-        var todos: [ICalTodo] = []
-        for component in calendar.components where component.name == "VTODO" {
-            todos.append(try ICalTodo(component))
-        }
-        return todos
+    /// The VTODOs of the file (in every VCALENDAR, and any outside or nested in other components), in
+    /// file order.
+    public func todos() -> [ICalTodo] {
+        all("VTODO").map(ICalTodo.init)
     }
 }

@@ -22,4 +22,9 @@ public struct ICalendarError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         line > 0 ? "line \(line):\(column): \(message); \(remedy)" : "\(message); \(remedy)"
     }
+
+    /// The error as a note that what it names was skipped (`skipped DUE value … is not a date…`).
+    var skipping: ICalendarError {
+        ICalendarError(line: line, column: column, message: "skipped " + message, remedy: remedy)
+    }
 }

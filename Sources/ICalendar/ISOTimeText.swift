@@ -1,3 +1,5 @@
+import StableHash
+
 /// Dates and times as skills take and return them: ISO 8601 text such as `2026-12-01`,
 /// `2026-12-01T10:00`, `2026-12-01T10:00:00+01:00` or `2026-12-01T09:00:00Z`.
 public enum ISOTimeText {
@@ -87,20 +89,8 @@ public enum ComponentUID {
             var generator = SystemRandomNumberGenerator()
             return hex(generator.next()) + hex(generator.next()) + "@" + domain
         }
-        return hex(fnv(key, seed: 0xcbf2_9ce4_8422_2325)) + hex(fnv(key, seed: 0x6c62_272e_07bb_0142)) + "@" + domain
+        return hex(FNV1a.hash64(key)) + hex(FNV1a.hash64(key, seed: 0x6c62_272e_07bb_0142)) + "@" + domain
     }
 
-    private static func fnv(_ text: String, seed: UInt64) -> UInt64 {
-        var hash = seed
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    private static func hex(_ value: UInt64) -> String { FNV1a.hex(value) }
 }

@@ -29,7 +29,9 @@ extension RecurrenceRule {
             if count != nil { produced = first }
         }
         var period = first
-        let weekdays = byDay.isEmpty ? [start.weekday] : Set(byDay.map(\.weekday)).sorted()
+        let weekdays = (byDay.isEmpty ? [start.weekday] : Array(Set(byDay.map(\.weekday)))).sorted {
+            ($0 - weekStart + 7) % 7 < ($1 - weekStart + 7) % 7
+        }
         var candidates: [CivilDateTime] = []
         while period < first + 400_000 {
             let periodStart = self.candidates(period: period, start: start, weekdays: weekdays, into: &candidates)
@@ -74,7 +76,7 @@ extension RecurrenceRule {
         case .daily:
             return start.adding(days: period * interval).startOfDay
         case .weekly:
-            return start.adding(days: -start.weekday + period * interval * 7).startOfDay
+            return start.adding(days: -weekShift(start) + period * interval * 7).startOfDay
         case .monthly:
             let index = start.year * 12 + start.month - 1 + period * interval
             return CivilDateTime(year: index / 12, month: index % 12 + 1, day: 1)
@@ -91,7 +93,9 @@ extension RecurrenceRule {
     /// Whether every period holds exactly one occurrence: the rule picks no days of its own, and
     /// DTSTART's day exists in every month (MONTHLY) or year (YEARLY).
     func hasOneOccurrencePerPeriod(from start: CivilDateTime) -> Bool {
-        guard byDay.isEmpty, byMonthDay.isEmpty, byMonth.isEmpty else { return false }
+        guard byDay.isEmpty, byMonthDay.isEmpty, byMonth.isEmpty, byHour.isEmpty, byMinute.isEmpty, bySecond.isEmpty,
+            bySetPosition.isEmpty
+        else { return false }
         switch frequency {
         case .daily, .weekly: return true
         case .monthly: return start.day <= 28
@@ -108,7 +112,7 @@ extension RecurrenceRule {
         case .daily:
             periods = (notBefore.daysSinceEpoch - start.daysSinceEpoch) / interval
         case .weekly:
-            periods = (notBefore.daysSinceEpoch - (start.daysSinceEpoch - start.weekday)) / (7 * interval)
+            periods = (notBefore.daysSinceEpoch - (start.daysSinceEpoch - weekShift(start))) / (7 * interval)
         case .monthly:
             periods = ((notBefore.year - start.year) * 12 + notBefore.month - start.month) / interval
         case .yearly:
@@ -117,16 +121,17 @@ extension RecurrenceRule {
         return max(0, periods - 1)
     }
 
+    /// How many days DTSTART lies after the start of its week (weeks start on WKST).
+    func weekShift(_ start: CivilDateTime) -> Int { (start.weekday - weekStart + 7) % 7 }
+
     /// The first day of period `period`; its sorted candidates replace the contents of `candidates` (one
     /// buffer for the whole expansion). `weekdays` are the weekly rule's days (BYDAY, or DTSTART's).
     private func candidates(
         period: Int, start: CivilDateTime, weekdays: [Int], into candidates: inout [CivilDateTime]
     ) -> CivilDateTime {
-        func at(_ year: Int, _ month: Int, _ day: Int) -> CivilDateTime {
-            CivilDateTime(
-                year: year, month: month, day: day, hour: start.hour, minute: start.minute, second: start.second)
-        }
         candidates.removeAll(keepingCapacity: true)
+        var days: [CivilDateTime] = []
+        let periodStart: CivilDateTime
         switch frequency {
         case .daily:
             let day = start.adding(days: period * interval)
@@ -135,47 +140,88 @@ extension RecurrenceRule {
                 && (byDay.isEmpty || byDay.contains { $0.weekday == day.weekday })
                 && (byMonthDay.isEmpty
                     || byMonthDay.contains { dayOfMonth($0, day.year, day.month) == day.day })
-            if keep { candidates.append(day) }
-            return day.startOfDay
+            if keep { days.append(day.startOfDay) }
+            periodStart = day.startOfDay
         case .weekly:
-            let weekStart = start.adding(days: -start.weekday + period * interval * 7)
+            let weekFirst = start.adding(days: -weekShift(start) + period * interval * 7).startOfDay
             for weekday in weekdays {
-                let day = weekStart.adding(days: weekday)
-                if byMonth.isEmpty || byMonth.contains(day.month) { candidates.append(day) }
+                let day = weekFirst.adding(days: (weekday - weekStart + 7) % 7)
+                if byMonth.isEmpty || byMonth.contains(day.month) { days.append(day) }
             }
-            return weekStart.startOfDay
+            periodStart = weekFirst
         case .monthly:
             let index = start.year * 12 + start.month - 1 + period * interval
             let (year, month) = (index / 12, index % 12 + 1)
             if byMonth.isEmpty || byMonth.contains(month) {
-                for day in daysOfMonth(year, month, defaultDay: start.day) { candidates.append(at(year, month, day)) }
+                for day in daysOfMonth(year, month, defaultDay: start.day) { days.append(CivilDateTime(year: year, month: month, day: day)) }
             }
-            return CivilDateTime(year: year, month: month, day: 1)
+            periodStart = CivilDateTime(year: year, month: month, day: 1)
         case .yearly:
             let year = start.year + period * interval
-            for month in byMonth.isEmpty ? [start.month] : byMonth.sorted() {
-                for day in daysOfMonth(year, month, defaultDay: start.day) { candidates.append(at(year, month, day)) }
+            if byMonth.isEmpty, !byDay.isEmpty, byMonthDay.isEmpty {
+                // BYDAY alone counts its ordinals within the whole year (20MO: the year's 20th Monday).
+                days = daysOfYear(year).map { CivilDateTime(year: year, month: 1, day: 1).adding(days: $0) }
+            } else {
+                let months = !byMonth.isEmpty ? byMonth.sorted() : byMonthDay.isEmpty ? [start.month] : Array(1...12)
+                for month in months {
+                    for day in daysOfMonth(year, month, defaultDay: start.day) {
+                        days.append(CivilDateTime(year: year, month: month, day: day))
+                    }
+                }
             }
-            return CivilDateTime(year: year, month: 1, day: 1)
+            periodStart = CivilDateTime(year: year, month: 1, day: 1)
         }
+        let hours = byHour.isEmpty ? [start.hour] : Set(byHour).sorted()
+        let minutes = byMinute.isEmpty ? [start.minute] : Set(byMinute).sorted()
+        let seconds = bySecond.isEmpty ? [start.second] : Set(bySecond).sorted()
+        for day in days {
+            for hour in hours {
+                for minute in minutes {
+                    for second in seconds {
+                        candidates.append(
+                            CivilDateTime(year: day.year, month: day.month, day: day.day, hour: hour, minute: minute, second: second))
+                    }
+                }
+            }
+        }
+        if !bySetPosition.isEmpty {
+            let all = candidates
+            candidates = Set(bySetPosition.compactMap { position -> Int? in
+                let index = position > 0 ? position - 1 : all.count + position
+                return all.indices.contains(index) ? index : nil
+            }).sorted().map { all[$0] }
+        }
+        return periodStart
+    }
+
+    /// The days (0 = 1 January) of `year` that BYDAY picks, its ordinals counted within the year.
+    private func daysOfYear(_ year: Int) -> [Int] {
+        let length = CivilDateTime.days(year: year + 1, month: 1, day: 1) - CivilDateTime.days(year: year, month: 1, day: 1)
+        return daysPicked(length: length, firstWeekday: CivilDateTime(year: year, month: 1, day: 1).weekday).sorted()
+    }
+
+    /// The days (0 = the first) of a span of `length` days starting on `firstWeekday` that BYDAY picks,
+    /// its ordinals counted within the span (`2TU`: the span's second Tuesday, `-1FR`: its last Friday).
+    private func daysPicked(length: Int, firstWeekday: Int) -> Set<Int> {
+        var days = Set<Int>()
+        for entry in byDay {
+            let all = Array(stride(from: (entry.weekday - firstWeekday + 7) % 7, to: length, by: 7))
+            switch entry.ordinal {
+            case nil: days.formUnion(all)
+            case let n? where n > 0 && n <= all.count: days.insert(all[n - 1])
+            case let n? where n < 0 && -n <= all.count: days.insert(all[all.count + n])
+            default: break
+            }
+        }
+        return days
     }
 
     /// The days of a month the BYDAY / BYMONTHDAY parts pick, or `defaultDay` when the month has it.
     private func daysOfMonth(_ year: Int, _ month: Int, defaultDay: Int) -> [Int] {
         let length = CivilDateTime.daysIn(month: month, year: year)
         if !byDay.isEmpty {
-            let firstWeekday = CivilDateTime(year: year, month: month, day: 1).weekday
-            var days = Set<Int>()
-            for entry in byDay {
-                let first = (entry.weekday - firstWeekday + 7) % 7 + 1
-                let all = Array(stride(from: first, through: length, by: 7))
-                switch entry.ordinal {
-                case nil: days.formUnion(all)
-                case let n? where n > 0 && n <= all.count: days.insert(all[n - 1])
-                case let n? where n < 0 && -n <= all.count: days.insert(all[all.count + n])
-                default: break
-                }
-            }
+            var days = Set(
+                daysPicked(length: length, firstWeekday: CivilDateTime(year: year, month: month, day: 1).weekday).map { $0 + 1 })
             if !byMonthDay.isEmpty {
                 days = days.filter { day in byMonthDay.contains { dayOfMonth($0, year, month) == day } }
             }

@@ -77,8 +77,16 @@ public struct VTimeZoneRules: ZoneRules {
                 remedy: "write it as +HHMM or -HHMM, e.g. +0100")
         }
         let numbers = Array(digits).map { $0.wholeNumberValue! }
-        var seconds = (numbers[0] * 10 + numbers[1]) * 3600 + (numbers[2] * 10 + numbers[3]) * 60
-        if numbers.count == 6 { seconds += numbers[4] * 10 + numbers[5] }
+        let hours = numbers[0] * 10 + numbers[1]
+        let minutes = numbers[2] * 10 + numbers[3]
+        let extra = numbers.count == 6 ? numbers[4] * 10 + numbers[5] : 0
+        guard hours < 24, minutes < 60, extra < 60 else {
+            throw ICalendarError(
+                line: property.line, column: property.name.count + 2,
+                message: "\(property.name) value \"\(text)\" is not a UTC offset (at most 23 hours 59 minutes)",
+                remedy: "write it as +HHMM or -HHMM, e.g. +0100")
+        }
+        let seconds = hours * 3600 + minutes * 60 + extra
         return sign == "-" ? -seconds : seconds
     }
 

@@ -48,19 +48,20 @@ public struct SystemZone: ZoneRules {
     /// Offsets already looked up, by stretch between transitions (shared by copies of this zone).
     let spans = OffsetSpanCache()
 
-    /// The zone named `identifier`, or nil when the database does not know it. Accepts Mozilla-style
-    /// prefixed ids (`/mozilla.org/20050126_1/Europe/Berlin`) by their last two segments.
+    /// The zone `identifier` names, or nil when the database does not know it. Accepts the names calendar
+    /// exports use as well: Windows names (`W. Europe Standard Time`) and ids behind a vendor's prefix
+    /// (`/mozilla.org/20050126_1/Europe/Berlin`, `/Europe/Stockholm`); see ``TimeZoneNames``.
     public init?(_ identifier: String) {
-        if let zone = TimeZone(identifier: identifier) {
-            timeZone = zone
-            return
+        guard let zone = TimeZoneNames.systemZone(for: identifier) else { return nil }
+        self.init(timeZone: zone.timeZone)
+    }
+
+    /// The zone of exactly this IANA name, or nil.
+    init?(exactly identifier: String) {
+        guard !identifier.isEmpty, !identifier.contains("\0"), let zone = TimeZone(identifier: identifier) else {
+            return nil
         }
-        let segments = identifier.split(separator: "/")
-        if segments.count > 2, let zone = TimeZone(identifier: segments.suffix(2).joined(separator: "/")) {
-            timeZone = zone
-            return
-        }
-        return nil
+        timeZone = zone
     }
 
     public init(timeZone: TimeZone) { self.timeZone = timeZone }

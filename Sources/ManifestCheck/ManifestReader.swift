@@ -84,11 +84,10 @@ struct ManifestReader {
         }
         var timeout = SkillDefaults.timeout
         if let value = object["timeout"] {
-            if let seconds = value.doubleValue, seconds > 0, seconds <= SkillDefaults.maximumTimeout {
+            if let fault = SkillDefaults.timeoutProblem(value) {
+                problem(pointer + "/timeout", skill: id, fault)
+            } else if let seconds = value.doubleValue {
                 timeout = seconds
-            } else {
-                problem(pointer + "/timeout", skill: id,
-                        "must be a number of seconds > 0 and ≤ \(Int(SkillDefaults.maximumTimeout)), got \(value.serialized())")
             }
         }
         let idempotent = bool(object, "idempotent", pointer, skill: id, default: nil)

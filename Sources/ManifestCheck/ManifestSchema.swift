@@ -2,6 +2,7 @@ import SkillJSON
 
 /// The manifest schema (`Sources/ManifestCheck/Resources/manifest.schema.json`), embedded so the library
 /// needs no resource bundle. A test checks that this text and the file are identical: edit both together.
+/// The timeout's maximum and default come from ``SkillDefaults`` (the file repeats them for readers).
 public enum ManifestSchema {
     /// The schema's JSON text, byte for byte the shipped file.
     public static let text: String = #"""
@@ -42,7 +43,7 @@ public enum ManifestSchema {
           "properties": {"type": {"const": "object"}}
         },
         "permission": {"enum": ["read", "write", "dangerous"]},
-        "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 86400, "default": 30},
+        "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": \#(Int(SkillDefaults.maximumTimeout)), "default": \#(Int(SkillDefaults.timeout))},
         "idempotent": {"type": "boolean"},
         "examples": {"type": "array", "items": {"type": "string"}},
         "summary": {"type": "string", "minLength": 1, "description": "One-line result summary; {field} is a member of the result, {a.b} a nested one, {items.count} an array's length."},

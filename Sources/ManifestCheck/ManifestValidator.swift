@@ -1,3 +1,4 @@
+import StableHash
 import SkillJSON
 
 /// Checks a manifest document and turns it into a ``PluginManifest``.
@@ -39,11 +40,7 @@ public enum ManifestValidator {
     /// they are the same. Bump `revision` when a check changes outside the schema text.
     public static let rulesFingerprint: String = {
         let revision = "rules-2;"  // 2: canonical ids, every schema fault, required names, example slots
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (revision + ManifestSchema.text).utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
+        return String(FNV1a.hash64(revision + ManifestSchema.text), radix: 16)
     }()
 
     /// Reads a document that already passed ``validate(_:file:)`` under the current ``rulesFingerprint``

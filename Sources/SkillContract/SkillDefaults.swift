@@ -1,4 +1,5 @@
 import CSkillABI
+import SkillJSON
 
 /// Values that apply when a manifest or the registry leaves a setting out, and the limits both sides check.
 public enum SkillDefaults {
@@ -6,6 +7,13 @@ public enum SkillDefaults {
     public static let timeout: Double = 30
     /// The longest timeout a manifest may declare, in seconds (one day).
     public static let maximumTimeout: Double = 86_400
+    /// Why `value` is not a timeout a manifest or the registry may give (nil when it is one): a number of
+    /// seconds above 0 and at most ``maximumTimeout``.
+    public static func timeoutProblem(_ value: JSONValue) -> String? {
+        if let seconds = value.doubleValue, seconds > 0, seconds <= maximumTimeout { return nil }
+        return "must be a number of seconds > 0 and ≤ \(SecondsText.format(maximumTimeout)), got \(value.serialized())"
+    }
+
     /// The ABI major version this code implements; a plugin built for another major is refused.
     public static let abiMajor = Int(SKILL_ABI_VERSION_MAJOR)
     /// The ABI minor version of the header this code was compiled with.

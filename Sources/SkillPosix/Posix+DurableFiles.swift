@@ -4,7 +4,8 @@ import Glibc
 
 /// Writes to user state, once for every target: a file is replaced whole (temporary file beside it, fsync,
 /// rename, fsync of the folder) and changed under an exclusive `flock`, so a reader sees the old bytes or the
-/// new ones, a crash leaves the old file, two processes take turns and no temporary file is left behind.
+/// new ones, a crash leaves the old file, two processes take turns, and the temporary file a writer that
+/// died left behind is removed by the next writer.
 /// The host's registry and caches (SkillHostCore's `writeFileAtomically`, `lockExclusively` and
 /// `makeDirectories` give these a `HostError`), the calendar files (`CalendarFileStore`) and the history's
 /// finish log use these.
@@ -43,16 +44,19 @@ extension Posix {
                 close(descriptor)
                 throw error
             }
-            var opened = stat()
-            var current = stat()
-            if fstat(descriptor, &opened) == 0, stat(path, &current) == 0, opened.st_ino == current.st_ino,
-                opened.st_dev == current.st_dev
-            {
-                return descriptor
-            }
+            if isNamed(descriptor, path) { return descriptor }
             close(descriptor)
         }
         throw Failure("flock", path: path, code: EAGAIN)
+    }
+
+    /// Whether the open file `descriptor` is (still) the file at `path`: same device and inode. A lock taken
+    /// on a file another process has since replaced or removed protects nothing.
+    package static func isNamed(_ descriptor: Int32, _ path: String) -> Bool {
+        var opened = stat()
+        var current = stat()
+        return fstat(descriptor, &opened) == 0 && stat(path, &current) == 0 && opened.st_ino == current.st_ino
+            && opened.st_dev == current.st_dev
     }
 
     /// The permission bits of an open file (`fstat`), or nil.
@@ -62,13 +66,31 @@ extension Posix {
     }
 
     /// Replaces the file at `path` durably: writes `bytes` to a new temporary file beside it
-    /// (`.NAME.PID.RANDOM.tmp`, created with `O_EXCL` and `mode`), fsyncs it, renames it over `path` (a link
-    /// at `path` is replaced, not followed: resolve it first to keep it) and fsyncs the folder. The folder
-    /// must exist. On any failure the temporary file is removed and `path` keeps its old bytes.
+    /// (`.NAME.PID.RANDOM.tmp`, created with `O_EXCL` and `mode`, and locked with `flock` for as long as it
+    /// exists under that name), fsyncs it, renames it over `path` (a link at `path` is replaced, not
+    /// followed: resolve it first to keep it) and fsyncs the folder. The folder must exist. On any failure
+    /// the temporary file is removed and `path` keeps its old bytes.
+    ///
+    /// The one place that cleans up after writers that died (SIGKILL, a crash, a power cut) while their
+    /// temporary file existed: before writing, the temporary files of `path` that no live writer holds are
+    /// removed (``removeAbandonedTemporaries(of:)``), so every durable file — the registry, the caches, the
+    /// calendar files — is left with at most the temporaries of writers still at work.
     package static func replaceFile(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(Failure) {
+        removeAbandonedTemporaries(of: path)
+        // A cleaner that judged the temporary abandoned before it was locked may have removed it (its
+        // rename then fails with ENOENT): write it again.
+        for attempt in 0..<3 {
+            do {
+                return try replaceFileOnce(path, with: bytes, mode: mode)
+            } catch where error.code == ENOENT && attempt < 2 {
+                continue
+            }
+        }
+    }
+
+    private static func replaceFileOnce(_ path: String, with bytes: [UInt8], mode: mode_t) throws(Failure) {
         let folder = directoryName(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        let prefix = (path.contains("/") ? (folder == "/" ? "/" : folder + "/") : "") + "." + name + ".\(getpid())."
+        let prefix = temporaryPrefix(of: path) + "\(getpid())."
         var temporary = ""
         var descriptor: Int32 = -1
         for _ in 0..<16 where descriptor < 0 {
@@ -77,21 +99,62 @@ extension Posix {
             if descriptor < 0 && errno != EEXIST { break }
         }
         guard descriptor >= 0 else { throw Failure("open", path: temporary) }
+        // Held until the descriptor is closed, after the rename: a temporary file nobody holds was left by a
+        // writer that died.
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
         var failure: Failure?
         if !writeAll(descriptor, bytes) {
             failure = Failure("write", path: temporary, code: errno == 0 ? EIO : errno)
         } else if fsync(descriptor) != 0 {
             failure = Failure("fsync", path: temporary)
-        }
-        close(descriptor)
-        if failure == nil, Glibc.rename(temporary, path) != 0 {
+        } else if Glibc.rename(temporary, path) != 0 {
             failure = Failure("rename", path: "\(temporary) to \(path)")
         }
+        close(descriptor)
         if let failure {
             unlink(temporary)
             throw failure
         }
         syncDirectory(folder)
+    }
+
+    /// `<folder>/.NAME.`: how the temporary files of `path` begin.
+    private static func temporaryPrefix(of path: String) -> String {
+        let folder = directoryName(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return (path.contains("/") ? (folder == "/" ? "/" : folder + "/") : "") + "." + name + "."
+    }
+
+    /// How old an unlocked temporary file must be before it counts as abandoned even when the process its
+    /// name gives still seems to live: a live writer locks its temporary file microseconds after creating
+    /// it, and a process id seen from another pid namespace (a sandboxed worker) may name another process.
+    static let abandonedTemporaryAge: Int64 = 1_000_000_000
+
+    /// Removes the temporary files ``replaceFile(_:with:mode:)`` left beside `path` when its writer died:
+    /// `.NAME.PID.*.tmp` that no process holds locked and whose process is gone, or that were last written
+    /// more than ``abandonedTemporaryAge`` ago. Best effort: what cannot be opened or removed stays.
+    package static func removeAbandonedTemporaries(of path: String) {
+        let prefix = temporaryPrefix(of: path)
+        let folder = directoryName(of: prefix + "x")
+        let namePrefix = String(prefix.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nowNanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        for entry in directoryEntries(folder) ?? [] where entry.hasPrefix(namePrefix) && entry.hasSuffix(".tmp") {
+            let candidate = (folder == "/" ? "" : folder) + "/" + entry
+            let descriptor = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var info = stat()
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                continue  // its writer lives (or it is not a file this code made)
+            }
+            let written = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            let pid = entry.dropFirst(namePrefix.count).split(separator: ".").first.flatMap { Int32($0) }
+            let writerGone = pid.map { $0 > 0 && kill($0, 0) != 0 && errno == ESRCH } ?? true
+            guard writerGone || nowNanoseconds - written > abandonedTemporaryAge, isNamed(descriptor, candidate) else { continue }
+            unlink(candidate)
+        }
     }
 
     /// fsyncs a folder, so a rename or a new entry in it survives a crash; best effort.

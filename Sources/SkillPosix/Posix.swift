@@ -68,6 +68,12 @@ public enum Posix {
         return String(path[..<slash])
     }
 
+    /// The last part of a path ("/a/b" → "b", "b" → "b").
+    package static func lastPathComponent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
     /// The names in a folder (without "." and ".."), or nil when it cannot be read.
     package static func directoryEntries(_ path: String) -> [String]? {
         typedDirectoryEntries(path)?.map(\.name)

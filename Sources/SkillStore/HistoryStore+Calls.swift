@@ -14,15 +14,16 @@ extension HistoryStore {
                 try database.statement(
                     """
                     INSERT INTO skill_calls(call_id, session_id, message_position, skill_id, plugin_version, plugin_sha256,
-                        arguments, status, started_ms, idempotency_key, worker_pid)
+                        arguments, status, started_ms, idempotency_key, worker_pid, front_end, client)
                     VALUES(?, ?, coalesce(?, (SELECT max(position) FROM messages WHERE session_id = ?)),
-                        ?, ?, ?, ?, ?, ?, ?, ?)
+                        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
                 ).run([
                     .text(call.callID), .text(call.sessionID), call.messagePosition.map { .integer(Int64($0)) } ?? .null,
                     .text(call.sessionID), .text(call.skillID), .optional(call.pluginVersion), .optional(call.pluginSHA256),
                     .text(call.argumentsJSON), .text(call.status.rawValue), .integer(call.startedMilliseconds),
                     .optional(call.idempotencyKey), call.workerPID.map(SQLValue.integer) ?? .null,
+                    .optional(call.frontEnd), .optional(call.client),
                 ])
                 // The session's last activity is its last message (written just before its calls).
                 return database.lastInsertRowID
@@ -103,7 +104,7 @@ extension HistoryStore {
 
     static let callSelect = """
         SELECT id, call_id, session_id, message_position, skill_id, plugin_version, plugin_sha256, arguments, status,
-            result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid
+            result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid, front_end, client
         FROM skill_calls
         """
 
@@ -118,6 +119,7 @@ extension HistoryStore {
             pluginSHA256: row[6].text, argumentsJSON: row[7].text ?? "{}",
             status: CallStatus(rawValue: row[8].text ?? "") ?? .interrupted, resultJSON: row[9].text, summary: row[10].text,
             errorKind: row[11].text, error: row[12].text, startedMilliseconds: row[13].integer ?? 0,
-            durationMilliseconds: row[14].real, idempotencyKey: row[15].text, workerPID: row[16].integer)
+            durationMilliseconds: row[14].real, idempotencyKey: row[15].text, workerPID: row[16].integer,
+            frontEnd: row[17].text, client: row[18].text)
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import SkillPosix
 
 extension HistoryStore {
     /// How long a logged finish waits for another write to ride along with before the store commits it on
@@ -18,9 +19,43 @@ extension HistoryStore {
     /// ``recordFinish(_:with:context:)`` (logged, then committed with the store's next write). Its assistant
     /// message stood for it while it ran: a crash before this leaves it to ``markUnfinishedCalls(session:)``.
     /// The outcome's start time, key, plugin and worker pid win over the call's.
-    public func recordFinish(of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
-        try log(Self.wholeRow(call, outcome, changes, now: contextStamp()))
+    /// `sessionTitle`: the title of the call's session when it may not exist yet (it is made with the row).
+    /// `committing`: false when the caller commits the logged finishes itself (``flushFinishes()``), as a
+    /// thread that writes a server's rows in batches does; true schedules the commit as above.
+    public func recordFinish(
+        of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:], sessionTitle: String? = nil,
+        committing: Bool = true
+    ) throws(StoreError) {
+        try log(Self.wholeRow(call, outcome, changes, now: contextStamp(), sessionTitle: sessionTitle), committing: committing)
     }
+
+    /// Whether the finish log has grown past half of what it keeps mapped: a caller that commits its finishes
+    /// itself should commit now, or the next ones are written with a system call each.
+    public var finishLogWantsCommit: Bool { (try? withJournal { _, journal in journal.wantsCommit }) ?? false }
+
+    /// Records how `call` ended without opening the database, for a process that makes one call and exits
+    /// (`skillhost call`: opening SQLite would cost it more than the call): the whole row goes to a finish
+    /// log of its own beside `<directory>/history.sqlite3`, which the next process that opens the database
+    /// commits, as it commits the logs of processes that died (`trace` shows it then). Its session is made
+    /// with it, titled `sessionTitle`, when it does not exist. The folder is made (0700) when missing.
+    public static func leaveFinish(
+        of call: CallRecord, with outcome: CallOutcome, sessionTitle: String, directory: String
+    ) throws(StoreError) {
+        do {
+            try Posix.createDirectories(directory)
+        } catch {
+            throw StoreError(.cannotOpen, "\(error.path): cannot create the state folder (\(error.reason)); pass --state DIR")
+        }
+        let record = wholeRow(call, outcome, [:], now: systemMilliseconds(), sessionTitle: sessionTitle)
+        let path = databasePath(in: directory)
+        try FinishLog.leave(FinishRecordCoding.encode(record), databasePath: path)
+        // A script that only ever calls would pile the logs up: every so many, this call commits them all.
+        if FinishLog.count(beside: path) >= leftFinishesCommitted { _ = try HistoryStore(path: path) }
+    }
+
+    /// How many finish logs left beside the database make the next ``leaveFinish(of:with:sessionTitle:directory:)``
+    /// open it and commit them (about 2 ms once, instead of a file per call for ever).
+    public static let leftFinishesCommitted = 64
 
     /// ``recordFinish(of:with:context:)`` committed at once, in a transaction of its own.
     public func finishCall(of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:]) throws(StoreError) {
@@ -30,7 +65,9 @@ extension HistoryStore {
         }
     }
 
-    static func wholeRow(_ call: CallRecord, _ outcome: CallOutcome, _ changes: [String: String], now: Int64) -> FinishRecord {
+    static func wholeRow(
+        _ call: CallRecord, _ outcome: CallOutcome, _ changes: [String: String], now: Int64, sessionTitle: String? = nil
+    ) -> FinishRecord {
         var outcome = outcome
         outcome.startedMilliseconds = outcome.startedMilliseconds ?? call.startedMilliseconds
         outcome.idempotencyKey = outcome.idempotencyKey ?? call.idempotencyKey
@@ -41,11 +78,12 @@ extension HistoryStore {
             rowID: 0, outcome: outcome, context: changes, finishedMilliseconds: now,
             start: CallStart(
                 callID: call.callID, sessionID: call.sessionID, messagePosition: call.messagePosition.map(Int64.init),
-                skillID: call.skillID, argumentsJSON: call.argumentsJSON))
+                skillID: call.skillID, argumentsJSON: call.argumentsJSON, frontEnd: call.frontEnd, client: call.client,
+                sessionTitle: sessionTitle))
     }
 
     /// Logs `record` and keeps it for the next transaction (committed at once when the log cannot be written).
-    private func log(_ record: FinishRecord) throws(StoreError) {
+    private func log(_ record: FinishRecord, committing: Bool = true) throws(StoreError) {
         let schedule = try withJournal { database, journal throws(StoreError) in
             do {
                 try journal.add(record)
@@ -53,6 +91,7 @@ extension HistoryStore {
                 try database.write { () throws(StoreError) in try FinishJournal.write(record, onlyIfRunning: false, database) }
                 return false
             }
+            guard committing else { return false }
             defer { journal.flushScheduled = true }
             return !journal.flushScheduled
         }
@@ -71,6 +110,13 @@ extension HistoryStore {
         }
     }
 
+    /// Commits the logged finishes and removes the store's finish log (a later finish makes a new one): what a
+    /// process does before it exits, so it leaves no file for the next opener to clear.
+    public func closeFinishLog() throws(StoreError) {
+        try flushFinishes()
+        try withJournal { _, journal in journal.close() }
+    }
+
     /// Finishes logged and not yet committed by this store.
     public var pendingFinishCount: Int { (try? withJournal { _, journal in journal.pending.count }) ?? 0 }
 
@@ -84,6 +130,7 @@ extension HistoryStore {
                 let (records, problem) = FinishRecordCoding.decodeAll(try log.contents())
                 if !records.isEmpty {
                     try database.write { () throws(StoreError) in
+                        try FinishJournal.makeSessions(of: records, database)
                         for record in records { try FinishJournal.write(record, onlyIfRunning: true, database) }
                     }
                 }

@@ -60,7 +60,12 @@ public final class HistoryStore: Sendable {
         } catch {
             throw StoreError(.cannotOpen, "\(error.path): cannot create the state folder (\(error.reason)); pass --state DIR")
         }
-        try self.init(path: (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName)
+        try self.init(path: Self.databasePath(in: directory))
+    }
+
+    /// `<directory>/history.sqlite3`.
+    static func databasePath(in directory: String) -> String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + fileName
     }
 
     /// The schema version of the open file (``StoreSchema``'s newest after opening).

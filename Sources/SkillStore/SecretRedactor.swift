@@ -17,6 +17,15 @@ public struct SecretRedactor: Sendable {
         self.secrets = secrets.filter { $0.count >= 8 }
     }
 
+    /// The environment variables whose values are secrets scrubbed everywhere: the model providers' API keys.
+    public static let secretVariables = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]
+
+    /// The redactor every front end records with: it also scrubs the values of ``secretVariables`` in
+    /// `environment`.
+    public static func standard(environment: [String: String]) -> SecretRedactor {
+        SecretRedactor(secrets: secretVariables.compactMap { environment[$0] })
+    }
+
     /// Field names whose values are secrets whatever the schema says (compared lowercased, without `-`/`_`).
     static let secretNames: Set<String> = [
         "authorization", "proxyauthorization", "apikey", "xapikey", "password", "passwd", "secret", "clientsecret",

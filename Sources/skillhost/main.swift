@@ -22,6 +22,8 @@ let commandLine: [String] = {
     return [rest[0]] + leading + rest.dropFirst()
 }()
 signal(SIGPIPE, SIG_IGN)
+// Plugin log lines no call's sink takes (a worker's, a scanner child's) go to stderr, which the host reads.
+PluginLog.destination = HostOptions.standardErrorSink
 // `call` forks its spare worker now, while the process has one thread (docs/isolation.md, "Spare worker");
 // the child goes on as `__worker --await-load`. A spare (forked or spawned) reads its words first.
 var givenArguments = commandLine
@@ -93,8 +95,8 @@ if arguments.isEmpty || arguments[0] == "--help" || arguments[0] == "-h" || argu
     }
 } else {
     let visible = CommandTable.all.map { $0.name }.filter { !$0.hasPrefix("_") }
-    let hint = NearestName.suggestion(for: arguments[0], among: visible).map { "did you mean '\($0)'? " } ?? ""
-    ErrorReporter.printError("unknown command '\(arguments[0])'; \(hint)run 'skillhost --help' for the list")
+    ErrorReporter.printError(
+        "unknown command \"\(arguments[0])\"; \(NearestName.didYouMean(arguments[0], among: visible))run 'skillhost --help' for the list")
     status = ExitCode.usage
 }
 exit(status)

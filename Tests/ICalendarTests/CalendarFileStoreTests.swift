@@ -54,20 +54,71 @@ struct CalendarFileStoreTests {
         #expect(mode == 0o600)
     }
 
-    @Test("a file that does not parse is never overwritten; the error names the file and line")
-    func malformedFileKept() throws {
+    @Test("a line that does not parse is kept byte for byte when the file is written")
+    func unreadableLineKept() throws {
+        let folder = try folder()
+        let path = folder + "/careless.ics"
+        let text = "BEGIN:VCALENDAR\r\nthis is not a content line\r\nEND:VCALENDAR\r\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let store = CalendarFileStore(path: path)
+        #expect(try store.read().skipped.map(\.line) == [2])
+        try addJournal(store, "added")
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.hasPrefix("BEGIN:VCALENDAR\r\nthis is not a content line\r\nBEGIN:VJOURNAL\r\n"))
+        #expect(try journals(store) == ["added"])
+    }
+
+    @Test("a file that is not UTF-8 is read, and never written: the error names the file and line")
+    func notUTF8Kept() throws {
+        let folder = try folder()
+        let path = folder + "/latin1.ics"
+        let bytes = Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:Caf".utf8) + [0xE9]
+            + Array("\r\nDTSTART:20261201T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let store = CalendarFileStore(path: path)
+        let document = try store.read()
+        #expect(document.events().first?.summary == "Caf\u{FFFD}")
+        #expect(document.skipped.first?.line == 3)
+        #expect {
+            try addJournal(store, "never")
+        } throws: { error in
+            "\(error)".hasPrefix(path + ": the file is not UTF-8 text (from line 3)") && "\(error)".contains("save the calendar as UTF-8")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["latin1.ics"])
+    }
+
+    @Test("a file in which nothing can be read is never overwritten; the error names the file and line")
+    func unreadableFileKept() throws {
         let folder = try folder()
         let path = folder + "/bad.ics"
-        let text = "BEGIN:VCALENDAR\r\nthis is not a content line\r\nEND:VCALENDAR\r\n"
+        let text = "this is not a calendar\r\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         #expect {
             try addJournal(CalendarFileStore(path: path), "never")
         } throws: { error in
             guard let failure = error as? CalendarFileError else { return false }
-            return failure.syntax != nil && failure.description.hasPrefix(path + ":")
+            return failure.syntax?.line == 1 && failure.description.hasPrefix(path + ": line 1:")
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["bad.ics"])
+    }
+
+    @Test("a file whose components stand outside any VCALENDAR is read, and nothing is added to it")
+    func noCalendarKept() throws {
+        let folder = try folder()
+        let path = folder + "/bare.ics"
+        let text = "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20261201T100000Z\r\nEND:VEVENT\r\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let store = CalendarFileStore(path: path)
+        #expect(try store.read().events().map(\.uid) == ["a"])
+        #expect {
+            try addJournal(store, "never")
+        } throws: { error in
+            "\(error)".hasPrefix(path + ": it holds no VCALENDAR (its VEVENT of line 1 stands alone)")
+                && "\(error)".contains("wrap the file in BEGIN:VCALENDAR")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
     }
 
     @Test("a file whose folder cannot be made fails in one line naming it and the fix")

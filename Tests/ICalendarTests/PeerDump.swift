@@ -34,44 +34,44 @@ struct PeerDump: Codable, Equatable {
     /// Our reading of `text`, with occurrences between two UTC midnights; floating times read as UTC.
     init(ours text: String, from: CivilDateTime, to: CivilDateTime) throws {
         let document = try ICalendarDocument(parsing: text)
-        let zones = try ICalZoneCatalog(document: document, floating: FixedOffsetZone.utc)
-        func value(_ value: ICalDateValue, instant: Int64? = nil) throws -> String {
+        let zones = ICalZoneCatalog(document: document, floating: FixedOffsetZone.utc)
+        func value(_ value: ICalDateValue) -> String {
             switch value.kind {
             case .date: return "date:" + value.local.dateText
             case .floating: return "floating:" + value.local.description
-            case .utc, .zoned: return "t:\(try instant ?? zones.instant(value, line: 0))"
+            case .utc, .zoned: return "t:\(zones.instant(value))"
             }
         }
-        events = try document.events().map { event in
-            let start = try value(event.start)
+        events = document.events().map { event in
+            let start = value(event.start)
             var end = ""
             if let dtend = event.end {
-                end = try value(dtend)
+                end = value(dtend)
             } else if let duration = event.duration {
                 let local = event.start.local.adding(days: duration.days)
                 let shifted = ICalDateValue(
                     CivilDateTime(secondsSinceEpoch: local.secondsSinceEpoch + Int64(duration.seconds)), event.start.kind)
-                end = try value(shifted)
+                end = value(shifted)
             }
             var offset: Int?
             switch event.start.kind {
             case .utc: offset = 0
             case .zoned:
-                offset = try zones.zone(of: event.start, line: 0).offset(atUTC: zones.instant(event.start, line: 0))
+                offset = zones.zone(of: event.start).offset(atUTC: zones.instant(event.start))
             default: offset = nil
             }
             return Event(
                 uid: event.uid ?? "", summary: event.summary ?? "", location: event.location ?? "",
                 notes: event.notes ?? "", start: start, end: end,
                 zone: event.start.timeZoneID ?? (event.start.kind == .utc ? "UTC" : ""), offset: offset,
-                recurrence_id: try event.recurrenceID.map { try value($0) } ?? "")
+                recurrence_id: event.recurrenceID.map { value($0) } ?? "")
         }
-        todos = try document.todos().map { todo in
+        todos = document.todos().map { todo in
             Todo(
                 uid: todo.uid ?? "", summary: todo.summary ?? "", status: todo.status ?? "",
-                due: try todo.due.map { try value($0) } ?? "", priority: todo.priority ?? 0)
+                due: todo.due.map { value($0) } ?? "", priority: todo.priority ?? 0)
         }
-        occurrences = try document.occurrences(in: from.secondsSinceEpoch..<to.secondsSinceEpoch, zones: zones).map {
+        occurrences = document.occurrences(in: from.secondsSinceEpoch..<to.secondsSinceEpoch, zones: zones).map {
             occurrence in
             let kind = occurrence.event.start.kind
             let start =

@@ -8,12 +8,10 @@ import Testing
 enum PythonPeer {
     static let packageRoot = TestPackage.root
     static let fixtures = packageRoot + "/Tests/Fixtures/ICalendar"
-    static let script = fixtures + "/peer/icalendar_peer.py"
+    static let script = ICalendarPeer.script
     /// The versions the expectations were checked against.
-    static let packages = ["icalendar==7.3.2", "recurring-ical-events==3.8.2"]
-    static let peer = PythonVirtualEnvironment(
-        name: "icalendar", packages: packages,
-        probe: "import importlib.metadata as m; assert m.version('icalendar') == '7.3.2'; import recurring_ical_events")
+    static let packages = ICalendarPeer.packages
+    static let peer = ICalendarPeer.environment
     static var environment: String { peer.folder }
 
     /// The virtual environment's python, created and filled on first use.

@@ -34,8 +34,8 @@ import Testing
 
     @Test func timesInTheFilesOwnVTimezone() throws {
         let document = try ICalendarDocument(parsing: Self.outlookZone)
-        let zones = try ICalZoneCatalog(document: document, floating: FixedOffsetZone.utc)
-        let found = try document.occurrences(in: 0..<4_000_000_000, zones: zones)
+        let zones = ICalZoneCatalog(document: document, floating: FixedOffsetZone.utc)
+        let found = document.occurrences(in: 0..<4_000_000_000, zones: zones)
         #expect(found.map { CivilDateTime(secondsSinceEpoch: $0.start).description } == [
             "2026-07-15T08:00:00", "2026-12-15T09:00:00",
         ])
@@ -45,7 +45,7 @@ import Testing
 
     @Test func daylightSavingEdgesFollowTheRule() throws {
         let document = try ICalendarDocument(parsing: Self.outlookZone)
-        let zones = try ICalZoneCatalog(document: document, floating: FixedOffsetZone.utc)
+        let zones = ICalZoneCatalog(document: document, floating: FixedOffsetZone.utc)
         let zone = try #require(zones.rules(for: "W. Europe Standard Time"))
         // 2026: DST from 29 March 01:00 UTC to 25 October 01:00 UTC.
         let start = CivilDateTime(year: 2026, month: 3, day: 29, hour: 1).secondsSinceEpoch
@@ -67,15 +67,18 @@ import Testing
         #expect(SystemZone("Nowhere/Special") == nil)
     }
 
-    @Test func unknownZoneIsAnErrorNamingTheLine() throws {
-        let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nDTSTART;TZID=Mars/Olympus:20261201T100000\nEND:VEVENT\nEND:VCALENDAR\n"
+    @Test func unknownZoneIsReadInTheUsersZoneAndNamedOnTheEvent() throws {
+        let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nSUMMARY:Launch\nDTSTART;TZID=Mars/Olympus:20261201T100000\nEND:VEVENT\nEND:VCALENDAR\n"
         let document = try ICalendarDocument(parsing: text)
-        let zones = try ICalZoneCatalog(document: document, floating: FixedOffsetZone.utc)
-        #expect {
-            try document.occurrences(in: 0..<4_000_000_000, zones: zones)
-        } throws: { error in
-            (error as? ICalendarError).map { $0.line == 3 && $0.remedy.contains("VTIMEZONE") } ?? false
-        }
+        let tokyo = try #require(SystemZone("Asia/Tokyo"))
+        let zones = ICalZoneCatalog(document: document, floating: tokyo)
+        var warnings: [String] = []
+        let found = document.occurrences(in: 0..<4_000_000_000, zones: zones, warnings: &warnings)
+        #expect(found.map(\.start) == [CivilDateTime(year: 2026, month: 12, day: 1, hour: 1).secondsSinceEpoch])
+        #expect(warnings == [
+            "line 4: \"Launch\" is in time zone \"Mars/Olympus\", which neither the file nor the system defines; its times "
+                + "are read in your zone (Asia/Tokyo); add a VTIMEZONE for it or use an IANA name such as Europe/Paris"
+        ])
     }
 
     @Test func civilArithmetic() {

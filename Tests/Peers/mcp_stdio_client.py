@@ -25,7 +25,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 SKILLHOST, ROOT = sys.argv[1], sys.argv[2]
 GLOBAL = ["--plugins", f"{ROOT}/plugins", "--registry", f"{ROOT}/config/skill_registry.json", "--cache", f"{ROOT}/cache",
           "--skills", f"{ROOT}/skills"]
-ENV = {"XDG_DATA_HOME": f"{ROOT}/xdg-data"}
+ENV = {"XDG_DATA_HOME": f"{ROOT}/xdg-data", "SKILLHOST_STATE": f"{ROOT}/state"}
+CLIENT_NAME = "skillhost-peer-test"
 SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 
 
@@ -63,7 +64,8 @@ async def with_sdk_client() -> None:
     server = StdioServerParameters(command=SKILLHOST, args=["mcp", *GLOBAL], env=ENV)
     errlog = open(f"{ROOT}/server-stderr.log", "w")
     async with stdio_client(server, errlog=errlog) as (read, write):
-        async with ClientSession(read, write, message_handler=on_message) as session:
+        async with ClientSession(read, write, message_handler=on_message,
+                                 client_info=types.Implementation(name=CLIENT_NAME, version="1.0")) as session:
             init = await session.initialize()
             check(init.server_info.name == "skillhost", f"initialize: server {init.server_info.name}, protocol {init.protocol_version}")
 
@@ -162,7 +164,21 @@ def with_raw_lines() -> None:
     check(process.returncode == 0, "the server exits 0 when stdin closes")
 
 
+def recorded_in_the_history() -> None:
+    """Every tools/call the server answered is a row of the history, with this client's name (skillhost trace)."""
+    out = subprocess.run([SKILLHOST, "trace", "--json", "--limit", "1000", *GLOBAL], check=True, capture_output=True,
+                         env={**os.environ, **ENV}).stdout
+    calls = json.loads(out)
+    ours = [c for c in calls if c.get("front_end") == "mcp" and c.get("client") == CLIENT_NAME]
+    check(len(ours) >= 5, f"trace shows {len(ours)} tools/call rows of client {CLIENT_NAME}")
+    check(any(c["skill"] == "fixture.echo" and c["status"] == "succeeded" for c in ours), "a succeeded call is recorded")
+    check(any(c["status"] in ("failed", "refused") for c in ours), "failed and refused calls are recorded too")
+    raw = [c for c in calls if c.get("front_end") == "mcp" and c.get("client") == "raw"]
+    check(len(raw) == 1 and raw[0]["error"]["kind"] == "invalidArguments", "the raw client's one call is recorded as its own")
+
+
 if __name__ == "__main__":
     anyio.run(with_sdk_client)
     with_raw_lines()
+    recorded_in_the_history()
     print("all checks passed", flush=True)

@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillHostCore
 import SkillJSON
@@ -11,8 +12,8 @@ import Testing
     /// The answer to `sentence` with the skills in `off` disabled (enabled by `enable`), and the calls made.
     static func answer(_ sentence: String, off: [String: [String]]) async throws -> (answer: String, calls: [String]) {
         let tools = try await BuiltSkills.tools()
-        let enabled = tools.filter { off[$0.tool.skillID] == nil }
-        let disabled = tools.compactMap { spec in off[spec.tool.skillID].map { DisabledSkill(tool: spec.tool, enable: $0) } }
+        let enabled = tools.filter { off[$0.tool.id] == nil }
+        let disabled = tools.compactMap { spec in off[spec.tool.id].map { DisabledSkill(tool: spec.tool, enable: $0) } }
         let backend = InMemorySkillBackend(enabled.map { InMemorySkillBackend.Skill(tool: $0.tool, body: { _ in ["ok": true] }) })
         let provider = OfflineProvider(
             now: { OfflinePlannerCorpusTests.now }, timeZone: OfflinePlannerCorpusTests.zone, disabledSkills: { disabled })
@@ -52,7 +53,7 @@ import Testing
         let host = setup.host
         let disabled = HostSkillBackend(host: host).disabledSkills()
         await host.shutdown()
-        let enable = Dictionary(uniqueKeysWithValues: disabled.map { ($0.tool.skillID, $0.enable) })
+        let enable = Dictionary(uniqueKeysWithValues: disabled.map { ($0.tool.id, $0.enable) })
         #expect(
             enable == [
                 "calendar.list_events": ["calendar"], "calendar.find_free_slots": ["calendar"],

@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillHostCore
 import SkillJSON
@@ -81,11 +82,11 @@ import Testing
         let tools = try await HostSkillBackend(host: host).tools()
         await host.shutdown()
         Self.cleanUp(host)
-        let ids = tools.map(\.skillID)
+        let ids = tools.map(\.id)
         #expect(ids.contains("clock.now"))
         #expect(ids.contains("text.stats"))
         #expect(ids.contains("sysinfo.uptime"))
-        #expect(tools.first { $0.skillID == "clock.now" }?.examples.isEmpty == false)
+        #expect(tools.first { $0.id == "clock.now" }?.examples.isEmpty == false)
     }
 
     /// Arguments that make each bundled skill succeed.
@@ -106,15 +107,15 @@ import Testing
         #expect(tools.count >= 12)
         for tool in tools {
             let template = tool.summary
-            #expect(template != nil, "\(tool.skillID) has no summary template")
-            let arguments = Self.sampleArguments[tool.skillID] ?? [:]
+            #expect(template != nil, "\(tool.id) has no summary template")
+            let arguments = Self.sampleArguments[tool.id] ?? [:]
             do {
-                let result = try await host.invoke(skillID: tool.skillID, arguments: arguments)
+                let result = try await host.invoke(skillID: tool.id, arguments: arguments)
                 let sentence = ResultSummary.templated(result, template: template, limit: 200)
-                #expect(sentence != nil, "\(tool.skillID): \(template ?? "") does not fit \(result.serialized())")
+                #expect(sentence != nil, "\(tool.id): \(template ?? "") does not fit \(result.serialized())")
                 #expect(sentence?.contains("{") == false)
             } catch {
-                Issue.record("\(tool.skillID) failed: \(error.message)")
+                Issue.record("\(tool.id) failed: \(error.message)")
             }
         }
         await host.shutdown()

@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillHostCore
 import SkillJSON
@@ -96,7 +97,12 @@ import Testing
     @Test func readSkillFileIsCappedAndConfined() async throws {
         let (backend, root) = try Self.backend()
         func read(_ arguments: JSONValue) async -> Result<JSONValue, HostError> {
-            await backend.run(SkillInvocation(skillID: "read_skill_file", arguments: arguments, callID: "c"))
+            do {
+                return .success(try await backend.run(
+                    try backend.prepare(skillID: "read_skill_file", arguments: arguments), options: InvocationOptions()))
+            } catch {
+                return .failure(error)
+            }
         }
         let skill = try #require(try? await read(["name": "time-zones", "path": "SKILL.md", "offset": 10]).get())
         #expect(skill["offset"] == 10)
@@ -133,10 +139,11 @@ import Testing
 
     @Test func scriptsAreNeverRunAndTheModelIsToldSo() async throws {
         let (backend, _) = try Self.backend()
-        let result = try await backend.run(SkillInvocation(skillID: "activate_skill", arguments: ["name": "release-notes"], callID: "c")).get()
+        let result = try await backend.run(
+            try backend.prepare(skillID: "activate_skill", arguments: ["name": "release-notes"]), options: InvocationOptions())
         #expect(result["files"] == ["scripts/draft.sh"])
         #expect(result["scripts"]?.stringValue?.contains("running bundled scripts is not supported") == true)
-        let tools = try await backend.tools().map(\.skillID)
+        let tools = try backend.tools().map(\.id)
         #expect(!tools.contains { $0.contains("script") || $0.contains("bash") })
     }
 
@@ -144,7 +151,7 @@ import Testing
         let (library, root) = try Self.library()
         try FileManager.default.removeItem(atPath: root + "/skills")
         let backend = InstructionSkillBackend(base: TestSkills.backend(TestSkills.clockNow), library: library)
-        #expect(try await backend.tools().map(\.skillID) == ["clock.now"])
+        #expect(try backend.tools().map(\.id) == ["clock.now"])
         #expect(await backend.instructionPrompt() == "")
     }
 

@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillJSON
 import Testing
@@ -105,7 +106,7 @@ import Testing
         configuration.toolBudget = ToolBudget(contextTokens: 2048)
         let backend = InMemorySkillBackend(
             BundledSkills.tools.map { spec in
-                InMemorySkillBackend.Skill(tool: spec.tool) { _ in ["skill": .string(spec.tool.skillID), "ok": true] }
+                InMemorySkillBackend.Skill(tool: spec.tool) { _ in ["skill": .string(spec.tool.id), "ok": true] }
             })
         let all = await events(of: Agent(provider: provider, backend: backend, configuration: configuration), turn.sentence)
         let sent = server.requests

@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillJSON
 import Testing
@@ -26,8 +27,8 @@ enum BundledSkills {
     static let tools: [ToolSpec] = manifests.map { text in
         let manifest = try! JSONValue(parsing: text)
         let id = manifest["id"]?.stringValue ?? ""
-        let tool = AgentTool(
-            skillID: id, title: manifest["title"]?.stringValue ?? "", description: manifest["description"]?.stringValue ?? "",
+        let tool = SkillTool(
+            id: id, title: manifest["title"]?.stringValue ?? "", description: manifest["description"]?.stringValue ?? "",
             parameters: manifest["parameters"] ?? ["type": "object"],
             examples: manifest["examples"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         return ToolSpec(name: id.replacingOccurrences(of: ".", with: "_"), tool: tool)

@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillJSON
 import Testing
@@ -12,8 +13,8 @@ import Testing
         let date: JSONValue = [
             "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2})?(Z|[+-][0-9]{2}:[0-9]{2})?)?$",
         ]
-        let free = AgentTool(
-            skillID: "calendar.find_free_slots", title: "Find free time", description: "Free slots in the calendar.",
+        let free = SkillTool(
+            id: "calendar.find_free_slots", title: "Find free time", description: "Free slots in the calendar.",
             parameters: [
                 "type": "object",
                 "properties": [
@@ -21,11 +22,11 @@ import Testing
                     "part_of_day": ["type": "string", "enum": ["morning", "afternoon", "evening"]],
                 ],
             ], examples: ["check {date} {part_of_day} in my calendar for a free slot"])
-        let add = AgentTool(
-            skillID: "reminders.add", title: "Add a reminder", description: "Adds a reminder.",
+        let add = SkillTool(
+            id: "reminders.add", title: "Add a reminder", description: "Adds a reminder.",
             parameters: ["type": "object", "properties": ["title": ["type": "string"], "due": date], "required": ["title"]],
             permission: .write, examples: ["add a {due} {title} reminder", "remind me to {title} at {due}"])
-        return [free, add].map { ToolSpec(name: $0.skillID.replacingOccurrences(of: ".", with: "_"), tool: $0) }
+        return [free, add].map { ToolSpec(name: $0.id.replacingOccurrences(of: ".", with: "_"), tool: $0) }
     }()
 
     /// Monday 2026-11-30 16:00 UTC, in Europe/Berlin.

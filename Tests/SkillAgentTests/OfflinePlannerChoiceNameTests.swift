@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillJSON
 import Testing
@@ -29,8 +30,8 @@ import Testing
 
     static let units = ToolSpec(
         name: "units_convert",
-        tool: AgentTool(
-            skillID: "units.convert", title: "Convert units",
+        tool: SkillTool(
+            id: "units.convert", title: "Convert units",
             description: "Converts a length, mass or temperature between metric and imperial units (km to mi, lb to kg, F to C). Not for currencies, and not for time zones (use clock.convert).",
             parameters: [
                 "type": "object",

@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillHostCore
 import SkillJSON
@@ -349,7 +350,7 @@ enum BuiltSkills {
             helperExecutable: HostEndToEndTests.packageRoot + "/.build/debug/skillhost")
         let tools = try await HostSkillBackend(host: host).tools()
         await host.shutdown()
-        return tools.map { ToolSpec(name: $0.skillID.replacingOccurrences(of: ".", with: "_"), tool: $0) }
+        return tools.map { ToolSpec(name: $0.id.replacingOccurrences(of: ".", with: "_"), tool: $0) }
     }
 
     /// Every bundled skill as the agent offers it.

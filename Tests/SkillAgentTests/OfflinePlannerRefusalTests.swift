@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillJSON
 import Testing
@@ -98,12 +99,12 @@ import Testing
 
     @Test func oddManifestsNeitherCrashNorMatchByAccident() {
         let odd = [
-            AgentTool(skillID: "odd.schema", description: "", parameters: "not an object", examples: ["{unclosed", "", "{a}{b}"]),
-            AgentTool(
-                skillID: "odd.properties", title: "Odd", description: "Not for anything (use odd.schema).",
+            SkillTool(id: "odd.schema", description: "", parameters: "not an object", examples: ["{unclosed", "", "{a}{b}"]),
+            SkillTool(
+                id: "odd.properties", title: "Odd", description: "Not for anything (use odd.schema).",
                 parameters: ["type": "object", "properties": ["text": 5, "n": ["enum": [1, "two"]]], "required": ["ghost"]],
                 examples: ["odd {text} with {n}", "odd {missing}"]),
-        ].map { ToolSpec(name: $0.skillID.replacingOccurrences(of: ".", with: "_"), tool: $0) }
+        ].map { ToolSpec(name: $0.id.replacingOccurrences(of: ".", with: "_"), tool: $0) }
         let planner = OfflinePlanner(filler: BundledSkills.filler)
         for sentence in ["", "   ", "odd", "odd things with two", "'", "\"\"", "odd: ", "then then, then", "anything at all"] {
             let plan = planner.plan(sentence, tools: odd + BundledSkills.tools)

@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillJSON
 import Testing
 
@@ -29,7 +30,7 @@ import Testing
         let server = try ReplayServer([.json("call_slow_wait.json"), .json("answer_reported_problem.json")])
         defer { server.stop() }
         let backend = TestSkills.backend(TestSkills.sleeper(seconds: 30, timeout: 0.2))
-        let all = await events(of: Self.agent(server, backend, AgentConfiguration(timeoutGrace: 0.1)), "wait for the report")
+        let all = await events(of: Self.agent(server, backend, AgentConfiguration()), "wait for the report")
         #expect(all.skillFailures.map(\.kind) == ["timeout"])
         #expect(try Self.sentToolResult(server)["error"]?["kind"] == "timeout")
         #expect(all.states.last == .finished)

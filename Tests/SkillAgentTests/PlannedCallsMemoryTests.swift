@@ -1,4 +1,5 @@
 @testable import SkillAgent
+import SkillCalls
 import SkillStore
 import Testing
 

@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillAgent
 import SkillJSON
 import Testing

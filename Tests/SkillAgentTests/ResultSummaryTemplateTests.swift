@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillHostCore
 import SkillJSON
@@ -124,6 +125,6 @@ import Testing
             id: "clock.now", title: "Current time", description: "Now.", parameters: ["type": "object"], permission: .read,
             timeout: 5, idempotent: true, examples: [], pluginID: "clock", pluginPath: "/p/clock.so", enabled: true,
             approval: .allow, summary: "It is {time}.")
-        #expect(AgentTool(description).summary == "It is {time}.")
+        #expect(SkillTool(description).summary == "It is {time}.")
     }
 }

@@ -29,12 +29,12 @@ struct SandboxAttackTests {
     /// Runs `<plugin>.<skill>` with `arguments` through `frontEnd` in `world`; the skill's result.
     static func attack(
         _ world: AttackWorld, _ plugin: AttackPlugins.Kind, via frontEnd: FrontEnd, skill: String = "all",
-        arguments: JSONValue, environment: [String: String] = [:]
+        arguments: JSONValue, environment: [String: String] = [:], binary: String? = nil
     ) throws -> JSONValue {
         let id = "\(plugin.pluginID).\(skill)"
         switch frontEnd {
         case .call:
-            let run = try world.skillhost(["call", id, arguments.serialized()], environment: environment)
+            let run = try world.skillhost(["call", id, arguments.serialized()], environment: environment, binary: binary)
             guard run.status == 0 else { throw TestFailure("call \(id) exited \(run.status): \(run.stderr)") }
             return try JSONValue(parsing: run.stdout)
         case .chat:
@@ -47,7 +47,7 @@ struct SandboxAttackTests {
             defer { server.stop() }
             let run = try world.skillhost(
                 ["chat", "--json", "--yes", "--provider", "openai", "--base-url", server.baseURL, "--model", "m", "attack"],
-                environment: environment)
+                environment: environment, binary: binary)
             let events = run.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
             guard let result = events.first(where: { $0["event"] == "skillSucceeded" && $0["skill"]?.stringValue == id })?["result"] else {
                 throw TestFailure("chat did not run \(id) (exit \(run.status)): \(run.stderr)\n\(run.stdout.prefix(2000))")
@@ -59,7 +59,7 @@ struct SandboxAttackTests {
                 #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
                 #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"\#(id)","arguments":\#(arguments.serialized())}}"#,
             ]
-            let run = try world.skillhost(["mcp"], environment: environment, stdin: requests.joined(separator: "\n") + "\n")
+            let run = try world.skillhost(["mcp"], environment: environment, stdin: requests.joined(separator: "\n") + "\n", binary: binary)
             let replies = run.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
             guard let reply = replies.first(where: { $0["id"] == 2 }), let structured = reply["result"]?["structuredContent"] else {
                 throw TestFailure("mcp did not answer the call (exit \(run.status)): \(run.stderr)\n\(run.stdout.prefix(2000))")
@@ -119,6 +119,26 @@ struct SandboxAttackTests {
         #expect(world.victimState() == before)
         #expect(world.plantedFiles().isEmpty)
         #expect(world.datagramsReceived() == 0)
+    }
+
+    @Test("without skillhost-sandbox beside skillhost, a worker makes its namespaces itself: the same attempts fail")
+    func namespacesWithoutTheHelper() throws {
+        let world = try Self.world(.user, .c)
+        // A copy of skillhost in a folder of its own, without the program that usually makes the namespaces.
+        let folder = world.root + "/bin"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try TestPackage.skillhostBinary(), toPath: folder + "/skillhost")
+        try world.own(folder)
+        chmod(folder, 0o755)
+        // `call` adopts a spare it forked (which makes them right after the fork); `mcp` spawns its worker (which
+        // makes them in a constructor, before main).
+        for frontEnd in [FrontEnd.call, .mcp] {
+            let result = try Self.attack(world, .c, via: frontEnd, arguments: world.worldArguments, binary: folder + "/skillhost")
+            #expect(Self.escaped(result).isEmpty, "\(frontEnd): got through: \(Self.escaped(result))")
+            // proc_others fails only inside a PID namespace with a /proc of its own: the layer is there.
+            let proc = result["results"]?.arrayValue?.first { $0["attempt"] == "proc_others" }
+            #expect(proc?["escaped"] == false && proc?["errno"] == .int(Int64(ENOENT)), "\(frontEnd): \(proc ?? .null)")
+        }
     }
 
     @Test("with the sandbox off the same attempts get through (the suite can fail)", arguments: AttackWorld.Identity.allCases)
@@ -246,20 +266,29 @@ struct SandboxAttackTests {
         try TestPackage.write(
             (exports + ["'\(try TestPackage.skillhostBinary())' call attack.run '\(arguments.serialized())'", "echo call-ended"]).joined(separator: "\n") + "\n",
             to: world.root + "/call.sh")
-        let session = "skh-\(UUID().uuidString.prefix(8))"
-        let tmux = "/usr/bin/tmux"
-        #expect(try TestProcess.run(tmux, ["new-session", "-d", "-s", session, "-x", "200", "-y", "50", "bash --norc --noprofile"]).status == 0)
-        defer { _ = try? TestProcess.run(tmux, ["kill-session", "-t", session]) }
-        _ = try TestProcess.run(tmux, ["send-keys", "-t", session, "sh \(world.root)/call.sh", "Enter"])
+        // tmux's server outlives the command that starts it: started through Foundation's Process it would keep
+        // the socket Process watches for the child's end, and the wait would never return. So: posix_spawn.
+        let server = "skh-\(UUID().uuidString.prefix(8))"
+        let screenFile = world.root + "/screen.txt"
+        func tmux(_ arguments: [String]) -> Int32 {
+            TestProcess.runLeavingDaemons(["/usr/bin/tmux", "-L", server] + arguments)
+        }
+        func screenNow() -> String {
+            _ = TestProcess.runLeavingDaemons(["/bin/sh", "-c", "/usr/bin/tmux -L \(server) capture-pane -p -t main > \(screenFile)"])
+            return (try? String(contentsOfFile: screenFile, encoding: .utf8)) ?? ""
+        }
+        #expect(tmux(["new-session", "-d", "-s", "main", "-x", "200", "-y", "50", "bash --norc --noprofile"]) == 0)
+        defer { _ = tmux(["kill-server"]) }
+        _ = tmux(["send-keys", "-t", "main", "sh \(world.root)/call.sh", "Enter"])
         var screen = ""
         for _ in 0..<300 where !screen.contains("call-ended") {
             usleep(20_000)
-            screen = (try? TestProcess.run(tmux, ["capture-pane", "-p", "-t", session]).stdout) ?? ""
+            screen = screenNow()
         }
         #expect(screen.contains("call-ended"), "the call did not finish: \(screen)")
         // Give the shell time to read and run whatever was pushed into its input.
         usleep(700_000)
-        screen = (try? TestProcess.run(tmux, ["capture-pane", "-p", "-t", session]).stdout) ?? screen
+        screen = screenNow()
         #expect(screen.contains("\"escaped\": false"), "\(screen)")
         #expect(!FileManager.default.fileExists(atPath: marker), "the user's shell ran a command the plugin typed: \(screen)")
     }
@@ -280,6 +309,19 @@ struct SandboxAttackTests {
             Issue.record("a control byte \(byte) reached the terminal")
         }
         #expect(!verbose.stderr.contains("pwned-title"), "an escape sequence's text reached the terminal")
+    }
+
+    @Test("inspect names the layers that hold on this machine: namespaces first, or why not", arguments: AttackWorld.Identity.allCases)
+    func inspectNamesTheLayers(_ identity: AttackWorld.Identity) throws {
+        let world = try Self.world(identity, .c)
+        let both = try world.skillhost(["inspect", "attack"])
+        #expect(both.stdout.contains("layers:      namespaces (user, PID, mount, IPC; a /proc of its own), Landlock ABI"), "\(both.stdout)")
+        let json = try JSONValue(parsing: try world.skillhost(["inspect", "attack", "--json"]).stdout)
+        #expect(json["sandbox"]?["layers"]?["namespaces"] == true && json["sandbox"]?["layers"]?["private_proc"] == true, "\(json)")
+        let second = try world.skillhost(["inspect", "attack"], environment: [KernelSandbox.namespacesVariable: "off"])
+        #expect(second.stdout.contains("layers:      no namespaces (turned off by SKILLHOST_SANDBOX_NAMESPACES=off), Landlock ABI"), "\(second.stdout)")
+        try world.registry(#"{"version": 1, "plugins": {"attack": {"sandbox": "off"}}}"#)
+        #expect(try world.skillhost(["inspect", "attack"]).stdout.contains("layers:      none: sandbox off in the registry"))
     }
 
     @Test("a host variable reaches a plugin only once the user granted it")

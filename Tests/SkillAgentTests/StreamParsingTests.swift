@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillJSON
 import Testing
 
@@ -75,7 +76,7 @@ import Testing
     }
 
     @Test func requestBodyHasToolsChoiceAndWireShapedMessages() throws {
-        let tool = AgentTool(skillID: "clock.now", title: "Now", description: "Time.", parameters: ["type": "object"])
+        let tool = SkillTool(id: "clock.now", title: "Now", description: "Time.", parameters: ["type": "object"])
         let request = ModelRequest(
             messages: [
                 .system("a"), .system("b"), .user("hi"),

@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillJSON
 import Testing
 
@@ -19,8 +20,8 @@ enum ManySkills {
             for verb in verbs {
                 for object in objects {
                     let id = "\(domain).\(verb)_\(object)"
-                    let tool = AgentTool(
-                        skillID: id, title: "\(verb.capitalized) \(domain) \(object)s",
+                    let tool = SkillTool(
+                        id: id, title: "\(verb.capitalized) \(domain) \(object)s",
                         description: "\(verb.capitalized)s \(object)s in the \(domain) app. Use it to \(verb) \(object)s by name, time or tag; the answer counts the matching \(object)s and gives their ids, dates and memory use in words.",
                         parameters: [
                             "type": "object",
@@ -93,7 +94,7 @@ enum ManySkills {
     static func backend() -> InMemorySkillBackend {
         InMemorySkillBackend(
             Self.all.map { spec in
-                InMemorySkillBackend.Skill(tool: spec.tool) { arguments in ["ok": true, "skill": .string(spec.tool.skillID)] }
+                InMemorySkillBackend.Skill(tool: spec.tool) { arguments in ["ok": true, "skill": .string(spec.tool.id)] }
             })
     }
 
@@ -128,7 +129,7 @@ enum ManySkills {
     /// names instruction skills can still activate one, whatever the sentence.
     @Test func instructionToolsAreAlwaysOffered() async throws {
         let instructionTools = InstructionTools.tools(for: [(name: "time-zones", description: "Scheduling across zones.")])
-        let specs = instructionTools.map { ToolSpec(name: $0.skillID, tool: $0) } + Self.all
+        let specs = instructionTools.map { ToolSpec(name: $0.id, tool: $0) } + Self.all
         let selector = ToolSelector(specs: specs, budget: ToolBudget(contextTokens: 2048))
         let builtIn = [InstructionTools.activate, InstructionTools.readFile]
         let offered = selector.offer(for: "export my recipes file", pinned: builtIn).map(\.name)

@@ -1,3 +1,4 @@
+import SkillCalls
 import Testing
 
 @testable import SkillAgent

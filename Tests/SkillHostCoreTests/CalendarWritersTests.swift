@@ -71,6 +71,49 @@ struct CalendarWritersTests {
         #expect(files == ["calendar.ics"], "no temporary files are left")
     }
 
+    @Test("writers killed with SIGKILL lose nothing acknowledged, and the next writer leaves no temporary file")
+    func killedWritersLeaveNoLitter() throws {
+        let (root, calendar, _) = try root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        _ = try HostTestSupport.skillhost(["list"], root: root)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = root + "/xdg-data"
+        environment["SKILLHOST_STATE"] = root + "/state"
+        let global = ["--plugins", root + "/plugins", "--registry", root + "/config/skill_registry.json", "--cache", root + "/cache"]
+        let binary = try HostTestSupport.skillhostBinary()
+        var acknowledged: [String] = []
+        // 15 rounds of 8 writers; every other one is killed with SIGKILL at a random moment of its write.
+        for round in 0..<15 {
+            let writers = try (0..<8).map { index in
+                let title = "R\(round)W\(index)"
+                let started = try TestProcess.start(
+                    binary, ["call", "calendar.create_event", #"{"title": "\#(title)", "start": "2026-12-01T10:00"}"#, "--yes"] + global,
+                    environment: environment)
+                return (title: title, started: started)
+            }
+            for (index, writer) in writers.enumerated() where index % 2 == 1 {
+                usleep(UInt32.random(in: 0...60_000))
+                kill(writer.started.process.processIdentifier, SIGKILL)
+            }
+            for writer in writers {
+                let result = TestProcess.finish(writer.started.process, output: writer.started.output, errors: writer.started.errors)
+                if result.status == 0 { acknowledged.append(writer.title) }
+            }
+        }
+        // One more write, after every writer is gone (a second later: an unlocked temporary file younger than
+        // that may be a live writer's about to lock it, when its process cannot be seen from here).
+        usleep(1_100_000)
+        let last = try HostTestSupport.skillhost(
+            ["call", "calendar.create_event", #"{"title": "After", "start": "2026-12-01T11:00"}"#, "--yes"], root: root)
+        #expect(last.status == 0, "\(last.stderr)")
+        let text = try String(contentsOfFile: calendar, encoding: .utf8)
+        #expect(text.hasPrefix("BEGIN:VCALENDAR\r\n") && text.hasSuffix("END:VCALENDAR\r\n"), "the calendar is whole")
+        for title in acknowledged + ["After"] { #expect(text.contains("SUMMARY:\(title)\r\n"), "\(title) was acknowledged and lost") }
+        #expect(acknowledged.count >= 60, "the writers that were not killed all finished")
+        let files = try FileManager.default.contentsOfDirectory(atPath: (calendar as NSString).deletingLastPathComponent)
+        #expect(files.filter { $0.hasSuffix(".tmp") } == [], "temporary files left: \(files)")
+    }
+
     @Test("two processes adding reminders at once lose neither, and both are listed")
     func concurrentReminders() throws {
         let (root, _, _) = try root()

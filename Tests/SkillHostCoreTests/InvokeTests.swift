@@ -66,7 +66,7 @@ struct InvokeTests {
     func disabled() async throws {
         let (host, root) = try fixtureHost()
         try host.setEnabled(["fixture.note"], false)
-        let skill = await failure { () throws(HostError) in try await host.invoke(skillID: "fixture.note", arguments: ["text": "x"], options: InvocationOptions(approval: { _, _ in true })) }
+        let skill = await failure { () throws(HostError) in try await host.invoke(skillID: "fixture.note", arguments: ["text": "x"], options: InvocationOptions(approved: true)) }
         #expect(skill?.kind == .disabled)
         #expect(!FileManager.default.fileExists(atPath: root + "/data/fixture/note.txt"))
         #expect(try !host.enabledSkills().contains { $0.id == "fixture.note" })
@@ -82,33 +82,30 @@ struct InvokeTests {
         #expect(try host.catalog().plugin("fixture")?.enabled == false)  // nothing written
     }
 
-    @Test("write skills need approval: no handler or a refusal denies, approval runs it, the registry can allow or deny")
+    @Test("write skills need approval: unapproved calls are refused, approved ones run, the registry can allow or deny")
     func approval() async throws {
         let (host, root) = try fixtureHost()
-        let noHandler = await failure { () throws(HostError) in try await host.invoke(skillID: "fixture.note", arguments: ["text": "x"]) }
-        #expect(noHandler?.kind == .denied)
-        #expect(noHandler?.message.contains("--yes") == true)
-        let asked = LockedLines()
-        let refused = await failure { () throws(HostError) in
-            try await host.invoke(skillID: "fixture.note", arguments: ["text": "x"], options: InvocationOptions(approval: { skill, _ in
-                asked.append(skill.id)
-                return false
-            }))
-        }
-        #expect(refused?.kind == .denied)
-        #expect(asked.all == ["fixture.note"])
+        let prepared = try host.prepare(skillID: "fixture.note", arguments: ["text": "x"])
+        #expect(prepared.needsApproval)
+        #expect(try !host.prepare(skillID: "fixture.echo", arguments: [:]).needsApproval)
+        let notAsked = await failure { () throws(HostError) in try await host.invoke(skillID: "fixture.note", arguments: ["text": "x"]) }
+        #expect(notAsked?.kind == .denied)
+        #expect(notAsked?.message.contains("--yes") == true)
+        #expect(notAsked?.message.contains("plugins.fixture.skills.fixture.note.approval") == true)
         #expect(!FileManager.default.fileExists(atPath: root + "/data/fixture/note.txt"))
-        let result = try await host.invoke(skillID: "fixture.note", arguments: ["text": "x"], options: InvocationOptions(approval: { _, _ in true }))
+        let result = try await host.execute(prepared, options: InvocationOptions(approved: true))
         #expect(result["path"] == .string(root + "/data/fixture/note.txt"))
         #expect(FileManager.default.fileExists(atPath: root + "/data/fixture/note.txt"))
 
         try host.registryStore.update { $0.setSkillValue("allow", forKey: "approval", skill: "fixture.note", plugin: "fixture") }
+        #expect(try !host.prepare(skillID: "fixture.note", arguments: ["text": "y"]).needsApproval)
         _ = try await host.invoke(skillID: "fixture.note", arguments: ["text": "y"])
         try host.registryStore.update { $0.setSkillValue("deny", forKey: "approval", skill: "fixture.echo", plugin: "fixture") }
         let denied = await failure { () throws(HostError) in
-            try await host.invoke(skillID: "fixture.echo", arguments: [:], options: InvocationOptions(approval: { _, _ in true }))
+            try await host.invoke(skillID: "fixture.echo", arguments: [:], options: InvocationOptions(approved: true))
         }
         #expect(denied?.kind == .denied)
+        #expect(denied?.message.contains("is \"deny\"") == true)
     }
 
     @Test("a skill that passes its timeout (registry override) reports timeout; the next call works")
@@ -117,7 +114,7 @@ struct InvokeTests {
         // fixture.slow spins until its cancel flag is set: only the timeout can end this call.
         let error = await failure { () throws(HostError) in try await host.invoke(skillID: "fixture.slow", arguments: [:]) }
         #expect(error?.kind == .timeout)
-        #expect(error?.message.contains("timeout of 0.3 s") == true)
+        #expect(error?.message.contains("(limit 0.3 s)") == true, "\(error?.message ?? "")")
         #expect(try await host.invoke(skillID: "fixture.echo", arguments: [:])["echo"] == [:])
     }
 

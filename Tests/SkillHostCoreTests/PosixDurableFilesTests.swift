@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// SkillPosix's durable writes and locks, which the registry, the caches, the calendar files and the finish
-/// log share: a failure names the call and the file, and never leaves a temporary file behind.
+/// log share: a failure names the call and the file, and never leaves a temporary file behind; the next
+/// write removes what a writer that died left.
 @Suite("Posix: durable writes and locks")
 struct PosixDurableFilesTests {
     func folder() throws -> String {
@@ -36,6 +37,40 @@ struct PosixDurableFilesTests {
                 && failure.description.hasPrefix("rename " + folder + "/.taken.")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["taken"])
+    }
+
+    @Test("the next write removes the temporary files of writers that died, and leaves those of live writers")
+    func abandonedTemporariesAreRemoved() throws {
+        let folder = try folder()
+        let path = folder + "/calendar.ics"
+        // A writer killed mid-write an hour ago: its temporary file is unlocked and old.
+        let dead = folder + "/.calendar.ics.4000000.17.tmp"
+        try HostTestSupport.write("half", to: dead)
+        let hourAgo = timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)
+        #expect(utimensat(AT_FDCWD, dead, [hourAgo, hourAgo], 0) == 0)
+        // A writer at work: its temporary file is locked.
+        let live = folder + "/.calendar.ics.4000001.18.tmp"
+        try HostTestSupport.write("writing", to: live)
+        #expect(utimensat(AT_FDCWD, live, [hourAgo, hourAgo], 0) == 0)
+        let held = open(live, O_RDONLY | O_CLOEXEC)
+        defer { close(held) }
+        #expect(flock(held, LOCK_EX) == 0)
+        // A temporary file just made by a process that lives (this one): it may not have locked it yet.
+        let young = folder + "/.calendar.ics.\(getpid()).19.tmp"
+        try HostTestSupport.write("new", to: young)
+        // Another file's temporaries are not this file's business.
+        let other = folder + "/.registry.json.4000003.20.tmp"
+        try HostTestSupport.write("other", to: other)
+        #expect(utimensat(AT_FDCWD, other, [hourAgo, hourAgo], 0) == 0)
+
+        try Posix.replaceFile(path, with: Array("BEGIN:VCALENDAR\r\n".utf8))
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+        #expect(left == ["calendar.ics", ".calendar.ics.4000001.18.tmp", ".calendar.ics.\(getpid()).19.tmp", ".registry.json.4000003.20.tmp"])
+        // A writer that died a moment ago (no process has its id) is gone without waiting.
+        let justDied = folder + "/.calendar.ics.4000004.21.tmp"
+        try HostTestSupport.write("half", to: justDied)
+        try Posix.replaceFile(path, with: Array("BEGIN:VCALENDAR\r\n".utf8))
+        #expect(!FileManager.default.fileExists(atPath: justDied))
     }
 
     @Test("the HostError face names the call, the file and the reason in one line")

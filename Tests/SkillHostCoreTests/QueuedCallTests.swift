@@ -146,7 +146,7 @@ struct QueuedCallTests {
             Task { await slot.queuedCall(request(name, arguments), timeout: 10, poller: driver.poller, configuration: configuration) }
         }
         func waitForEntries(_ count: Int) async {
-            while slot.queue.withLock({ $0.entries.count }) < count { try? await Task.sleep(nanoseconds: 1_000_000) }
+            while slot.owned.withLock({ $0.queue.entries.count }) < count { try? await Task.sleep(nanoseconds: 1_000_000) }
         }
         let slow = queued("sleep", ["ms": 300])
         await waitForEntries(1)

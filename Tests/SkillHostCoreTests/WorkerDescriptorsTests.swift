@@ -25,7 +25,7 @@ struct WorkerDescriptorsTests {
         await spawned.shutdown()
 
         let prestart = WorkerPrestart()
-        await prestart.start(executable: try HostilePlugins.workerExecutable())
+        await prestart.start(executable: try HostilePlugins.workerExecutable(), namespaces: false)  // the pool below has no sandbox
         let spare = try #require(prestart.sparePID)
         var configuration = WorkerPoolConfiguration(
             pluginID: "hostile", pluginPath: path, workerExecutable: try HostilePlugins.workerExecutable(), maxWorkers: 1)

@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillHostCore
 import SkillJSON
@@ -28,7 +29,7 @@ import Testing
         let sent = SentLines()
         let configuration = MCPServerConfiguration(
             approval: MCPApprovalPolicy(allowWrites: allowWrites, registryPath: host.paths.registry))
-        let server = MCPServer(configuration: configuration, backend: HostMCPBackend(host: host), send: sent.sink)
+        let server = MCPServer(configuration: configuration, backend: HostSkillBackend(host: host), send: sent.sink)
         MCPTestSupport.handshake(server)
         server.receive(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fixture.note","arguments":{"text":"hello"}}}"#)
         let result = try #require(try await sent.response(1, seconds: 30)["result"])

@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillHostCore
 import SkillJSON
@@ -46,7 +47,7 @@ import Testing
 
     @Test func aServerThatPollsRepliesLetsEachWorkerTakeAQueueOfCalls() throws {
         let host = try Self.trustedHost()
-        var backend = HostMCPBackend(host: host)
+        var backend = HostSkillBackend(host: host)
         let alone = try #require(try backend.callLimits()["fixture.echo"])
         backend.queuesCalls = true
         let queued = try #require(try backend.callLimits()["fixture.echo"])
@@ -131,7 +132,7 @@ import Testing
     func theLineIsTheResultObjectSerialized(_ result: JSONValue) {
         for tool in [MCPTestSupport.tool("p.echo"), MCPTestSupport.tool("p.echo", summary: "You said {text}.")] {
             for id: JSONValue in [.int(7), "req-\"1\""] {
-                let line = MCPToolResult.responseLine(id: id, success: result, tool: tool, check: ResultSchemaCheck())
+                let line = MCPToolResult.responseLine(id: id, success: result, tool: tool)
                 let expected = JSONRPCMessage.responseLine(id: id, result: MCPToolResult.success(result, tool: tool))
                 #expect(line == expected)
             }
@@ -200,7 +201,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["mcp", "--plugins", host.paths.plugins, "--registry", host.paths.registry, "--cache", host.paths.cache]
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": host.paths.data]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_DATA_HOME": host.paths.data, "SKILLHOST_STATE": host.paths.data + "/state"]) { $1 }
         let (input, output) = (Pipe(), Pipe())
         process.standardInput = input
         process.standardOutput = output

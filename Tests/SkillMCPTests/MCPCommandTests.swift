@@ -12,6 +12,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments + ["--plugins", root + "/plugins", "--registry", root + "/registry.json", "--cache", root + "/cache"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SKILLHOST_STATE": root + "/state"]) { $1 }
         let (input, output, errors) = (Pipe(), Pipe(), Pipe())
         process.standardInput = input
         process.standardOutput = output

@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillAgent
 import SkillHostCore
 import SkillJSON
@@ -12,7 +13,7 @@ import Testing
         "type": "object", "properties": ["text": ["type": "string"]], "required": ["text"],
     ]
 
-    static func tool(_ id: String, outputSchema: JSONValue?) -> AgentTool {
+    static func tool(_ id: String, outputSchema: JSONValue?) -> SkillTool {
         var tool = MCPTestSupport.tool(id)
         tool.skill.outputSchema = outputSchema
         return tool

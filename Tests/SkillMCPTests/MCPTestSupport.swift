@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillAgent
 import SkillHostCore
@@ -36,46 +37,55 @@ final class SentLines: Sendable {
 
 /// An in-memory backend: tools are set by the test; `run` behaves by skill name:
 /// `*.echo` returns its arguments, `*.slow` sleeps until cancelled (or 30 s), `*.bad` fails with
-/// invalidArguments, and any non-read skill asks approval first (denied → HostError.denied).
-final class FakeBackend: MCPToolBackend {
-    private let current: Mutex<[AgentTool]>
+/// invalidArguments; any non-read skill needs approval (the registry's `ask`), which the tool-call layer
+/// asks the server's policy for.
+final class FakeBackend: SkillBackend {
+    private let current: Mutex<[SkillTool]>
     private let log = Mutex<[String]>([])
 
-    private let limits: [String: MCPCallLimit]
+    private let limits: [String: CallLimit]
 
-    init(_ tools: [AgentTool], limits: [String: MCPCallLimit] = [:]) {
+    init(_ tools: [SkillTool], limits: [String: CallLimit] = [:]) {
         current = Mutex(tools)
         self.limits = limits
     }
 
-    func callLimits() throws(HostError) -> [String: MCPCallLimit] { limits }
+    func callLimits() throws(HostError) -> [String: CallLimit] { limits }
 
-    func setTools(_ tools: [AgentTool]) { current.withLock { $0 = tools } }
+    func setTools(_ tools: [SkillTool]) { current.withLock { $0 = tools } }
     var events: [String] { log.withLock { $0 } }
 
-    func tools() throws(HostError) -> [AgentTool] { current.withLock { $0 } }
+    func tools() throws(HostError) -> [SkillTool] { current.withLock { $0 } }
 
-    func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
-        let tool = current.withLock { $0 }.first { $0.skillID == invocation.skillID }!
-        if tool.permission != .read {
-            let allowed = await invocation.approval.approve(
-                ApprovalRequest(skillID: tool.skillID, permission: tool.permission, arguments: invocation.arguments))
-            guard allowed else { return .failure(HostError(.denied, "skill \(tool.skillID) was not approved; nothing was run")) }
+    func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
+        guard let tool = current.withLock({ $0 }).first(where: { $0.id == skillID }) else {
+            throw HostError(.notFound, "no skill \(skillID)", skillID: skillID)
         }
-        if tool.skillID.hasSuffix(".slow") {
+        guard case .object = arguments else {
+            throw HostError(.invalidArguments, "skill \(skillID): arguments must be a JSON object, got \(arguments.typeName); e.g. '{}'")
+        }
+        let skill = SkillDescription(
+            manifest: tool.skill, pluginID: String(skillID.split(separator: ".").first ?? ""), pluginPath: "", enabled: true,
+            approval: tool.permission == .read ? .allow : .ask)
+        return PreparedCall(skill: skill, arguments: arguments)
+    }
+
+    func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
+        let id = call.skill.id
+        if id.hasSuffix(".slow") {
             log.withLock { $0.append("slow started") }
             do {
                 try await Task.sleep(for: .seconds(30))
             } catch {
                 log.withLock { $0.append("slow cancelled") }
-                return .failure(HostError(.cancelled, "skill \(tool.skillID) was cancelled"))
+                throw HostError(.cancelled, "skill \(id) was cancelled")
             }
-            return .success(["slept": true])
+            return ["slept": true]
         }
-        if tool.skillID.hasSuffix(".bad") {
-            return .failure(HostError(.invalidArguments, "skill \(tool.skillID): /count must be an integer", details: ["errors": ["/count"]]))
+        if id.hasSuffix(".bad") {
+            throw HostError(.invalidArguments, "skill \(id): /count must be an integer", details: ["errors": ["/count"]])
         }
-        return .success(invocation.arguments)
+        return call.arguments
     }
 }
 
@@ -83,15 +93,15 @@ enum MCPTestSupport {
     /// The package root.
     static var packageRoot: String { TestPackage.root }
 
-    static func tool(_ id: String, permission: AgentTool.Permission = .read, summary: String? = nil) -> AgentTool {
-        AgentTool(
-            skillID: id, title: "Title of \(id)", description: "Does \(id).",
+    static func tool(_ id: String, permission: SkillTool.Permission = .read, summary: String? = nil) -> SkillTool {
+        SkillTool(
+            id: id, title: "Title of \(id)", description: "Does \(id).",
             parameters: ["type": "object", "properties": ["text": ["type": "string"]]],
             permission: permission, timeout: 5, idempotent: permission == .read, examples: [], summary: summary)
     }
 
     static func server(
-        _ backend: some MCPToolBackend, sent: SentLines, pageSize: Int = 100, allowWrites: Bool = false,
+        _ backend: some SkillBackend, sent: SentLines, pageSize: Int = 100, allowWrites: Bool = false,
         skills: any InstructionSkillSource = EmptyInstructionSkillSource(), progress: Duration = .seconds(2)
     ) -> MCPServer {
         let configuration = MCPServerConfiguration(

@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillAgent
 import SkillJSON
 import SkillMCP
@@ -120,7 +121,7 @@ import Testing
 
     @Test func callsOfAGroupWaitForItsLimitAndCancelledWaitersLeave() async throws {
         let sent = SentLines()
-        let one = MCPCallLimit(group: "p", limit: 1)
+        let one = CallLimit(group: "p", limit: 1)
         let backend = FakeBackend([MCPTestSupport.tool("p.slow"), MCPTestSupport.tool("p.echo"), MCPTestSupport.tool("q.echo")],
                                   limits: ["p.slow": one, "p.echo": one])
         let server = MCPTestSupport.server(backend, sent: sent)
@@ -143,7 +144,7 @@ import Testing
 
     @Test func aPipelinedBurstThroughALimitOfOneIsAnsweredInFull() async throws {
         let sent = SentLines()
-        let backend = FakeBackend([MCPTestSupport.tool("p.echo")], limits: ["p.echo": MCPCallLimit(group: "p", limit: 1)])
+        let backend = FakeBackend([MCPTestSupport.tool("p.echo")], limits: ["p.echo": CallLimit(group: "p", limit: 1)])
         let server = MCPTestSupport.server(backend, sent: sent)
         MCPTestSupport.handshake(server)
         for id in 0..<700 {

@@ -132,11 +132,25 @@ import Testing
         let folder = try CalendarFolder(configKey: "calendar_file")
         defer { folder.remove() }
         let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:p\r\nDTSTART:20261201T090000Z\r\n"
-            + "RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1\r\nSUMMARY:Payday\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            + "RRULE:FREQ=YEARLY;BYWEEKNO=20\r\nSUMMARY:Week 20\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         try text.write(toFile: folder.file, atomically: true, encoding: .utf8)
         let listed = await folder.call(plugin, "calendar.list_events", ["from": "2026-12-01", "to": "2026-12-31"])
         #expect(listed.status == SKILL_STATUS_OK)
-        #expect(listed.json?["warnings"]?.arrayValue?.first?.stringValue?.contains("BYSETPOS") == true)
+        #expect(listed.json?["warnings"]?.arrayValue?.first?.stringValue?.contains("line 5: \"Week 20\" repeats with RRULE BYWEEKNO") == true)
+    }
+
+    @Test func theLastWorkdayOfEachMonthIsExpanded() async throws {
+        let folder = try CalendarFolder(configKey: "calendar_file")
+        defer { folder.remove() }
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:p\r\nDTSTART:20261201T090000Z\r\n"
+            + "RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1\r\nSUMMARY:Payday\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try text.write(toFile: folder.file, atomically: true, encoding: .utf8)
+        let listed = await folder.call(plugin, "calendar.list_events", ["from": "2026-12-01", "to": "2027-02-28"])
+        #expect(listed.status == SKILL_STATUS_OK)
+        // Thursday 31 December, Friday 29 January, Friday 26 February (DTSTART, a Tuesday, counts too).
+        #expect(listed.json?["events"]?.arrayValue?.compactMap { $0["start"]?.stringValue?.prefix(10) }
+            == ["2026-12-01", "2026-12-31", "2027-01-29", "2027-02-26"])
+        #expect(listed.json?["warnings"]?.arrayValue == [])
     }
 
     @Test func freeSlotsAreTheGapsInTheMorning() async throws {
@@ -180,15 +194,35 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.file) == false, "no call above may create the file")
     }
 
-    @Test func aBrokenFileIsReportedWithItsLineAndNeverOverwritten() async throws {
+    @Test func aBrokenLineIsSkippedNamedAndKept() async throws {
         let folder = try CalendarFolder(configKey: "calendar_file")
         defer { folder.remove() }
-        let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nSUMMARY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:b\r\nSUMMARY\r\nDTSTART:20261201T080000Z\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+        try broken.write(toFile: folder.file, atomically: true, encoding: .utf8)
+        let listed = await folder.call(plugin, "calendar.list_events", ["from": "2026-12-01"])
+        #expect(listed.status == SKILL_STATUS_OK, "\(listed.text)")
+        #expect(listed.json?["events"]?.arrayValue?.map { $0["uid"] } == ["b"])
+        #expect(listed.json?["warnings"]?.arrayValue?.map(\.stringValue) == [
+            "\(folder.file): line 5: skipped \"SUMMARY\": property SUMMARY has no ':' before its value; write it as "
+                + "SUMMARY:value (quote parameter values that contain ':' ';' or ',')"
+        ])
+        let created = await folder.call(plugin, "calendar.create_event", ["title": "X", "start": "2026-12-01T10:00"])
+        #expect(created.status == SKILL_STATUS_OK, "\(created.text)")
+        #expect(created.json?["warnings"]?.arrayValue?.count == 1)
+        #expect(folder.text.hasPrefix(broken.replacingOccurrences(of: "END:VCALENDAR\r\n", with: "")))
+        #expect(folder.text.contains("\r\nSUMMARY:X\r\n"))
+    }
+
+    @Test func aFileWithNothingReadableIsReportedWithItsLineAndNeverOverwritten() async throws {
+        let folder = try CalendarFolder(configKey: "calendar_file")
+        defer { folder.remove() }
+        let broken = "VERSION:2.0\r\nSUMMARY:not a calendar\r\n"
         try broken.write(toFile: folder.file, atomically: true, encoding: .utf8)
         let created = await folder.call(plugin, "calendar.create_event", ["title": "X", "start": "2026-12-01T10:00"])
         #expect(created.status == SKILL_STATUS_FAILED)
-        #expect(created.json?["message"]?.stringValue?.contains("user.ics: line 4:8:") == true, "\(created.text)")
-        #expect(created.json?["remedy"] != nil)
+        #expect(created.json?["message"]?.stringValue?.contains("user.ics: line 1:1: no iCalendar component can be read") == true, "\(created.text)")
+        #expect(created.json?["remedy"]?.stringValue?.contains("BEGIN:VCALENDAR") == true)
         #expect(folder.text == broken)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["user.ics"], "no temporary files")
         let listed = await folder.call(plugin, "calendar.list_events", [:])

@@ -153,4 +153,35 @@ import Testing
         #expect(after.contains("BEGIN:X-VENDOR-THING\r\nX-VENDOR-DATA:opaque;payload,with:separators\r\n"))
         #expect(after.contains("  much longer than seventy-five octets\\, which RFC 5545 allows readers to\r\n"))
     }
+
+    @Test func carelessFilesAreListedWithWarningsAndKeptWhenWritten() async throws {
+        let folder = try CalendarFolder(configKey: "reminders_file", timezone: "Europe/Berlin")
+        defer { folder.remove() }
+        let text = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:a", "SUMMARY:Broken due", "DUE:tomorrow", "END:VTODO",
+            "BEGIN:VTODO", "UID:b", "SUMMARY:Somewhere", "DUE;TZID=Atlantis/Capital:20261201T090000", "ORGANIZER;CN=Sixt SE",
+            "END:VTOOD", "BEGIN:VTODO", "UID:c", "SUMMARY:Outlook", "DUE;TZID=\"W. Europe Standard Time\":20261202T090000",
+            "END:VTODO", "END:VCALENDAR",
+        ].map { $0 + "\r\n" }.joined()
+        try text.write(toFile: folder.file, atomically: true, encoding: .utf8)
+        let listed = await folder.call(plugin, "reminders.list", ["status": "all"])
+        #expect(listed.status == SKILL_STATUS_OK, "\(listed.text)")
+        let reminders = listed.json?["reminders"]?.arrayValue ?? []
+        #expect(reminders.map { $0["uid"]?.stringValue } == ["b", "c", "a"])
+        // The unknown zone is read in the user's zone; the Windows name is Europe/Berlin.
+        #expect(reminders.map { $0["due"]?.stringValue } == ["2026-12-01T09:00:00+01:00", "2026-12-02T09:00:00+01:00", nil])
+        let warnings = listed.json?["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(warnings.count == 4, "\(warnings)")
+        #expect(warnings.allSatisfy { $0.hasPrefix(folder.file + ": line ") })
+        #expect(warnings.contains { $0.contains("line 6: skipped DUE value \"tomorrow\" is not a date") })
+        #expect(warnings.contains { $0.contains("line 12: skipped \"ORGANIZER;CN=Sixt SE\"") })
+        #expect(warnings.contains { $0.contains("line 13: END:VTOOD is read as the END of BEGIN:VTODO of line 8") })
+        #expect(warnings.contains { $0.contains("line 11: \"Somewhere\" is due in time zone \"Atlantis/Capital\"") })
+        let completed = await folder.call(plugin, "reminders.complete", ["uid": "b"])
+        #expect(completed.status == SKILL_STATUS_OK, "\(completed.text)")
+        let after = folder.text
+        for line in ["DUE:tomorrow\r\n", "ORGANIZER;CN=Sixt SE\r\n", "END:VTOOD\r\n", "STATUS:COMPLETED\r\n"] {
+            #expect(after.contains(line), "\(line)")
+        }
+    }
 }

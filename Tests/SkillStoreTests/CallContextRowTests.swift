@@ -185,7 +185,7 @@ import Testing
                 """, on: state.databasePath)
         let clock = Clock(1000)
         let store = try HistoryStore(path: state.databasePath, clock: { clock.value })
-        #expect(store.schemaVersion == 4)
+        #expect(store.schemaVersion == HistoryStore.currentSchemaVersion)
         #expect(try store.context(session: "s") == ["k": "\"kept\""])
         // A call that finished before the stored value (by the clock) does not replace it; a later one does.
         try store.recordFinish(of: Self.call("c1", at: 0), with: Self.result, context: ["k": "\"older\""])

@@ -56,7 +56,7 @@ import Testing
     @Test func traceFiltersAndRejectsBadSince() throws {
         let state = try Self.filledState()
         let all = try CLI.run(["trace", "--skill", "CLOCK.now", "--state", state.directory])
-        #expect(all.stdout.contains("succeeded   clock.now  4.5 ms  It is 12:00."))
+        #expect(all.stdout.contains("succeeded   clock.now [chat]  4.5 ms  It is 12:00."))
         #expect(try CLI.run(["trace", "--failed", "--state", state.directory]).stdout == "no recorded calls match\n")
         let bad = try CLI.run(["trace", "--since", "yesterday", "--state", state.directory])
         #expect(bad.status == 2)

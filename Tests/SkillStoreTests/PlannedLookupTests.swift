@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillAgent
 import SkillHostCore
@@ -58,21 +59,26 @@ import Testing
         let recorder = StoreCallRecorder(store: store, sessionID: "s", context: context, planned: planned)
         // An earlier call with the same arguments succeeded in this session.
         let first = RecordedCall(
-            callID: "a", toolName: "notes_add", skillID: "notes.add", argumentsText: call.argumentsText, tool: RecordedAgentTests.addNote,
-            sessionID: "s")
+            ToolCallRequest(
+                toolName: "notes_add", tool: RecordedAgentTests.addNote, arguments: .text(call.argumentsText), callID: "a",
+                origin: .chat),
+            arguments: arguments, sessionID: "s")
         guard case .run(let key) = recorder.decision(for: first) else { Issue.record("the first call runs"); return }
         var started = first
         started.idempotencyKey = key
         let handle = recorder.callStarted(started)
-        recorder.callFinished(handle, call: started, outcome: .success(["saved": "milk"]), seconds: 0.01, replayed: false)
+        recorder.callFinished(
+            handle, call: started, outcome: ToolCallOutcome(tool: started.tool, result: .success(["saved": "milk"]), seconds: 0.01))
         try store.flushFinishes()
 
         await history.append([ChatMessage(role: .assistant, content: "", toolCalls: [call])])
         // What the database says now no longer matters for this call: its decision was read with its message.
         try TempState.execute("UPDATE skill_calls SET status = 'failed', error_kind = 'timeout'", on: state.databasePath)
         let again = RecordedCall(
-            callID: "b", toolName: "notes_add", skillID: "notes.add", argumentsText: call.argumentsText, tool: RecordedAgentTests.addNote,
-            sessionID: "s")
+            ToolCallRequest(
+                toolName: "notes_add", tool: RecordedAgentTests.addNote, arguments: .text(call.argumentsText), callID: "b",
+                origin: .chat),
+            arguments: arguments, sessionID: "s")
         guard case .replay(let result, let replayKey) = recorder.decision(for: again) else {
             Issue.record("expected a replay of the call read with the message")
             return
@@ -81,8 +87,10 @@ import Testing
         #expect(replayKey == key)
         // A call that was not planned with its message reads the database.
         let unplanned = RecordedCall(
-            callID: "c", toolName: "notes_add", skillID: "notes.add", argumentsText: call.argumentsText, tool: RecordedAgentTests.addNote,
-            sessionID: "s")
+            ToolCallRequest(
+                toolName: "notes_add", tool: RecordedAgentTests.addNote, arguments: .text(call.argumentsText), callID: "c",
+                origin: .chat),
+            arguments: arguments, sessionID: "s")
         guard case .confirmRetry = recorder.decision(for: unplanned) else {
             Issue.record("expected the database's failed (timeout) call to ask first")
             return

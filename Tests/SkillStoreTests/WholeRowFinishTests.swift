@@ -113,11 +113,28 @@ import Testing
         let whole = HistoryStore.wholeRow(Self.call("c9", at: 4), Self.result, ["a": "1"], now: 3)
         #expect(FinishRecordCoding.encode(plain)[8] == 1)
         let bytes = FinishRecordCoding.encode(whole)
-        #expect(bytes[8] == 2)
+        #expect(bytes[8] == 3)  // this build writes version 3: the start and the call's origin
         #expect(FinishRecordCoding.decodeAll(FinishRecordCoding.encode(plain) + bytes).records == [plain, whole])
-        // A version-2 body cut inside its start, with a matching checksum: fields run past the record.
-        var body = Array(bytes[8..<(bytes.count - 3)])
-        body[0] = 2
+        // A version-2 record (a build before front ends were recorded) reads as the same call without an origin.
+        var older = Array(bytes[8..<(bytes.count - 3)])
+        older[0] = 2
+        let version2 = withUnsafeBytes(of: UInt32(older.count).littleEndian, Array.init)
+            + withUnsafeBytes(of: FinishRecordCoding.checksum(older).littleEndian, Array.init) + older
+        var expected = whole
+        expected.start?.frontEnd = nil
+        expected.start?.client = nil
+        expected.start?.sessionTitle = nil
+        #expect(FinishRecordCoding.decodeAll(version2).records == [expected])
+        // The origin and the session title travel whole.
+        var fromMCP = Self.call("c10", at: 5)
+        fromMCP.frontEnd = "mcp"
+        fromMCP.client = "Claude Desktop"
+        let titled = HistoryStore.wholeRow(fromMCP, Self.result, [:], now: 6, sessionTitle: "mcp: Claude Desktop")
+        #expect(FinishRecordCoding.decodeAll(FinishRecordCoding.encode(titled)).records == [titled])
+        #expect(titled.start?.frontEnd == "mcp" && titled.start?.client == "Claude Desktop")
+        // A version-3 body cut inside its start, with a matching checksum: fields run past the record.
+        var body = Array(bytes[8..<(bytes.count - 6)])
+        body[0] = 3
         let forged = withUnsafeBytes(of: UInt32(body.count).littleEndian, Array.init)
             + withUnsafeBytes(of: FinishRecordCoding.checksum(body).littleEndian, Array.init) + body
         #expect(FinishRecordCoding.decodeAll(forged).problem?.reason.contains("past the end of the record") == true)

@@ -119,9 +119,11 @@ public final class AttackWorld: @unchecked Sendable {
         return environment
     }
 
-    /// Runs `skillhost arguments` as the identity in this world.
-    public func skillhost(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult {
-        let (executable, words) = commandLine([try TestPackage.skillhostBinary()] + arguments, environment: hostEnvironment(extra))
+    /// Runs `skillhost arguments` (the built binary, or `binary`) as the identity in this world.
+    public func skillhost(
+        _ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil, binary: String? = nil
+    ) throws -> ProcessResult {
+        let (executable, words) = commandLine([try binary ?? TestPackage.skillhostBinary()] + arguments, environment: hostEnvironment(extra))
         return try TestProcess.run(executable, words, stdin: stdin)
     }
 

@@ -34,6 +34,10 @@ public enum TestPackage {
     public static var abiInclude: String { root + "/Sources/CSkillABI/include" }
 
     /// A fresh temporary folder whose name starts with `name`.
+    /// The history folder of the `skillhost` processes this test run starts without one of their own
+    /// (`SKILLHOST_STATE`): every call is recorded, and never in the user's history.
+    public static let testState: String = temporaryDirectory("skillhost-test-state")
+
     public static func temporaryDirectory(_ name: String = "skillhost-test") -> String {
         let path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

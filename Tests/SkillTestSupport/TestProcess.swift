@@ -22,7 +22,10 @@ public enum TestProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        // Every call a test makes through `skillhost` is recorded: never in the user's own history.
+        var environment = environment ?? ProcessInfo.processInfo.environment
+        if environment["SKILLHOST_STATE"] == nil { environment["SKILLHOST_STATE"] = TestPackage.testState }
+        process.environment = environment
         let output = Pipe()
         let errors = Pipe()
         let input = Pipe()
@@ -70,5 +73,25 @@ public enum TestProcess {
                 "\(executable) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
         }
         return result.stdout
+    }
+
+    /// Runs a program that may leave a daemon behind (tmux starts its server so) and waits for the program
+    /// itself, with stdin, stdout and stderr on /dev/null (redirect inside a `/bin/sh -c` to keep output).
+    /// Not through Foundation's `Process`: it watches a socket its child inherits, and a daemon that keeps it
+    /// would make the wait last forever. Returns the wait status.
+    public static func runLeavingDaemons(_ argv: [String]) -> Int32 {
+        var pid: pid_t = 0
+        let words: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { words.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in Int32(0)...2 {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        guard posix_spawn(&pid, argv[0], &actions, nil, words, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
     }
 }

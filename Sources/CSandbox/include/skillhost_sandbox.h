@@ -90,6 +90,10 @@ int skh_namespaces_enter(int network, long process_limit, char *error, size_t er
  */
 int skh_namespaces_enter_early(int network, long process_limit);
 
+/** The PID namespace's process limit a worker's command line asks for: `--nproc N` when `--sb-procs 1` (threads
+ * count against pid_max too, so a plugin that may not start processes keeps the kernel's), else 0. */
+long skh_process_limit_of(int argc, char **argv);
+
 /** The environment variable skillhost-sandbox sets for the program it starts: "BITS:REASON" (what
  * skh_namespaces_enter returned, and why not). Read and removed by a constructor before `main`. */
 #define SKH_NAMESPACES_STATE_VARIABLE "SKILLHOST_SANDBOX_STATE"
@@ -104,12 +108,16 @@ void skh_record_namespaces_from_helper(const char *state);
 int skh_early_namespaces(char *error, size_t error_size);
 
 /**
- * skillhost-sandbox's way in: the namespaces and the init as skh_namespaces_enter makes them, then a child
- * (vforked: it only sets itself up and execs) that runs `argv[0]` with `argv`, SKILLHOST_SANDBOX_STATE telling
- * it what it got; this process supervises it and ends as it ends. Where the kernel refuses the namespaces (or
- * making them failed), execs `argv[0]` itself with the reason in the state. Returns only when an exec failed.
+ * skillhost-sandbox's way in: the namespaces and the init as skh_namespaces_enter makes them (when
+ * `namespaces`), then a child (vforked: it only sets itself up and execs) that runs `argv[0]` with `argv`,
+ * SKILLHOST_SANDBOX_STATE telling it what it got; this process supervises it and ends as it ends. Where the
+ * kernel refuses the namespaces (or making them failed, or they were not asked for), execs `argv[0]` itself
+ * with the reason in the state. `prepare(context, bits)`, when given, runs in the process that is about to exec
+ * (`bits`: the SKH_NS_* it is in),
+ * right before the exec (after the namespaces: the second layer of a confined program); a nonzero result ends
+ * that process with status 126 (`prepare` says why on stderr). Returns only when an exec failed.
  */
-int skh_namespaces_exec(char *const argv[], long process_limit);
+int skh_namespaces_exec(char *const argv[], long process_limit, int namespaces, int (*prepare)(void *, int), void *context);
 
 /**
  * Can this process make the namespaces `skh_namespaces_enter` makes? Forks a child that tries (≈0.3 ms).

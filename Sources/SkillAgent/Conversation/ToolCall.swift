@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillJSON
 
 /// One tool call as the model made it: the call id, the tool name and the arguments exactly as received.

@@ -1,3 +1,5 @@
+import SkillCalls
+import SkillHostCore
 import SkillJSON
 import SkillStore
 
@@ -21,7 +23,7 @@ public actor PersistentHistory: ConversationHistory {
     /// The history of `sessionID`, starting with `messages` (what ``SessionResume`` loaded; not written
     /// again). `tools` give the schemas used to redact tool-call arguments; `report` hears about failed writes.
     public init(
-        store: HistoryStore, sessionID: String, messages: [ChatMessage] = [], tools: [AgentTool] = [],
+        store: HistoryStore, sessionID: String, messages: [ChatMessage] = [], tools: [SkillTool] = [],
         redactor: SecretRedactor = SecretRedactor(), planned: PlannedCalls? = nil,
         report: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) {
@@ -31,12 +33,12 @@ public actor PersistentHistory: ConversationHistory {
         self.stored = messages
         self.redactor = redactor
         self.report = report
-        let names = ToolNameMap(skillIDs: tools.map(\.skillID))
+        let names = ToolNameMap(skillIDs: tools.map(\.id))
         self.names = names
         var schemas: [String: JSONValue] = [:]
-        for tool in tools { if let name = names.toolName(for: tool.skillID) { schemas[name] = tool.parameters } }
+        for tool in tools { if let name = names.toolName(for: tool.id) { schemas[name] = tool.parameters } }
         self.schemas = schemas
-        lookedUp = Set(tools.filter { !$0.idempotent }.compactMap { names.toolName(for: $0.skillID) })
+        lookedUp = Set(tools.filter { !$0.idempotent }.compactMap { names.toolName(for: $0.id) })
     }
 
     public func messages() -> [ChatMessage] { stored }
@@ -57,7 +59,7 @@ public actor PersistentHistory: ConversationHistory {
                         // The key the recorder's decision computes.
                         let key: String? =
                             if let skillID, let arguments = try? call.parsedArguments(), case .object = arguments {
-                                CallKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
+                                IdempotencyKey.make(sessionID: sessionID, skillID: skillID, arguments: arguments)
                             } else {
                                 nil
                             }

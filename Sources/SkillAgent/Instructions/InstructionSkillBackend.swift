@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 
@@ -9,6 +10,8 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource {
     public let base: any SkillBackend
     /// Where the instruction skills come from.
     public let library: any InstructionLibrary
+    /// Checks the built-in tools' arguments against their schemas (the host's one validator).
+    private let validator = ArgumentValidator()
 
     /// Instruction skills from `library` on top of `base`.
     public init(base: any SkillBackend, library: any InstructionLibrary) {
@@ -16,42 +19,51 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource {
         self.library = library
     }
 
-    public func tools() async throws -> [AgentTool] {
-        let skills = (try? library.enabledSkills()) ?? []
-        return try await base.tools() + InstructionTools.tools(for: skills)
+    public func tools() throws(HostError) -> [SkillTool] {
+        try base.tools() + InstructionTools.tools(for: enabledSkills())
     }
 
     public func instructionPrompt() async -> String {
-        InstructionTools.promptSection(for: (try? library.enabledSkills()) ?? [])
+        InstructionTools.promptSection(for: enabledSkills())
     }
 
-    public nonisolated(nonsending) func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
-        let arguments = invocation.arguments
-        switch invocation.skillID {
+    private func enabledSkills() -> [(name: String, description: String)] { (try? library.enabledSkills()) ?? [] }
+
+    public func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
+        guard skillID == InstructionTools.activate || skillID == InstructionTools.readFile else {
+            return try base.prepare(skillID: skillID, arguments: arguments)
+        }
+        guard let tool = InstructionTools.tools(for: enabledSkills()).first(where: { $0.id == skillID }) else {
+            throw HostError(.notFound, "\(skillID) is offered only while an instruction skill is enabled; run 'skillhost list'", skillID: skillID)
+        }
+        let skill = SkillDescription(manifest: tool.skill, pluginID: "", pluginPath: "", enabled: true, approval: .allow)
+        try validator.validate(arguments, for: skill)
+        return PreparedCall(skill: skill, arguments: arguments)
+    }
+
+    public nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
+        let arguments = call.arguments
+        switch call.skill.id {
         case InstructionTools.activate:
             guard let name = arguments["name"]?.stringValue else {
-                return .failure(HostError(.invalidArguments, "activate_skill needs {\"name\": skill name}", skillID: invocation.skillID))
+                throw HostError(.invalidArguments, "activate_skill needs {\"name\": skill name}", skillID: call.skill.id)
             }
-            do {
-                return .success(InstructionTools.activation(try library.skill(named: name)))
-            } catch {
-                return .failure(error)
-            }
+            return InstructionTools.activation(try library.skill(named: name))
         case InstructionTools.readFile:
             guard let name = arguments["name"]?.stringValue, let path = arguments["path"]?.stringValue else {
-                return .failure(HostError(.invalidArguments, "read_skill_file needs {\"name\", \"path\"}", skillID: invocation.skillID))
+                throw HostError(.invalidArguments, "read_skill_file needs {\"name\", \"path\"}", skillID: call.skill.id)
             }
             let offset = Int(max(0, arguments["offset"]?.intValue ?? 0))
-            do {
-                let (bytes, size) = try library.read(skill: name, path: path, offset: offset, limit: InstructionTools.fileLimit)
-                return .success(try InstructionTools.fileChunk(path: path, offset: offset, bytes: bytes, size: size))
-            } catch {
-                return .failure(error)
-            }
+            let (bytes, size) = try library.read(skill: name, path: path, offset: offset, limit: InstructionTools.fileLimit)
+            return try InstructionTools.fileChunk(path: path, offset: offset, bytes: bytes, size: size)
         default:
-            return await base.run(invocation)
+            return try await base.run(call, options: options)
         }
     }
+
+    public func callLimits() throws(HostError) -> [String: CallLimit] { try base.callLimits() }
+
+    public func inputArrived() { base.inputArrived() }
 }
 
 /// A backend that adds a section to the system prompt at the start of each turn (the enabled instruction

@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 
@@ -22,13 +23,13 @@ public enum InstructionTools {
         "running bundled scripts is not supported: read a script with read_skill_file and do its steps with the available tools, or tell the user to run it"
 
     /// The tools for these enabled skills (none when there are none).
-    public static func tools(for skills: [(name: String, description: String)]) -> [AgentTool] {
+    public static func tools(for skills: [(name: String, description: String)]) -> [SkillTool] {
         guard !skills.isEmpty else { return [] }
         let names: JSONValue = .array(skills.map { .string($0.name) })
         let choices: JSONValue = .array(skills.map { ["const": .string($0.name), "description": .string($0.description)] })
         return [
-            AgentTool(
-                skillID: activate, title: "Activate an instruction skill",
+            SkillTool(
+                id: activate, title: "Activate an instruction skill",
                 description: "Loads the full instructions of one of the available skills listed in the system prompt. Call it before a task that matches a skill's description, then follow the instructions.",
                 parameters: [
                     "type": "object",
@@ -36,8 +37,8 @@ public enum InstructionTools {
                     "required": ["name"], "additionalProperties": false,
                 ],
                 permission: .read, timeout: 10, idempotent: true, summary: "Loaded the instructions of {name}."),
-            AgentTool(
-                skillID: readFile, title: "Read a file of an instruction skill",
+            SkillTool(
+                id: readFile, title: "Read a file of an instruction skill",
                 description: "Reads one file bundled with an activated skill (a path from its file list, relative to the skill folder), \(fileLimit) bytes at a time; pass offset to read on. Scripts are not run.",
                 parameters: [
                     "type": "object",

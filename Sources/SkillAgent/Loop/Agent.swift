@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 
@@ -16,6 +17,8 @@ public final class Agent: Sendable {
     public let history: any ConversationHistory
     /// Limits, prompts and approval.
     public let configuration: AgentConfiguration
+    /// Where the model's tool calls go: the tool-call layer every front end shares.
+    public let caller: ToolCaller
 
     /// An agent over a model and skills.
     public init(
@@ -26,6 +29,9 @@ public final class Agent: Sendable {
         self.backend = backend
         self.history = history
         self.configuration = configuration
+        caller = ToolCaller(
+            backend: backend, approval: configuration.approval, recorder: configuration.recorder,
+            sessionID: configuration.sessionID, sessionContext: configuration.sessionContext)
     }
 
     /// Starts a turn for `text` and returns its events. Ending the iteration early (or cancelling the
@@ -77,16 +83,16 @@ private struct TurnDriver {
     mutating func run(_ text: String) async {
         let configuration = agent.configuration
         await agent.history.append([.user(text)])
-        let tools: [AgentTool]
+        let tools: [SkillTool]
         do {
-            tools = try await agent.backend.tools()
+            tools = try agent.backend.tools()
         } catch {
             move(.thinking)
             return await fail(AgentError(.skills, "could not list the enabled skills: \(error)"))
         }
-        let names = ToolNameMap(skillIDs: tools.map(\.skillID))
-        let specs = tools.compactMap { tool in names.toolName(for: tool.skillID).map { ToolSpec(name: $0, tool: tool) } }
-        let runner = ToolCallRunner(backend: agent.backend, tools: tools, names: names, configuration: configuration)
+        let names = ToolNameMap(skillIDs: tools.map(\.id))
+        let specs = tools.compactMap { tool in names.toolName(for: tool.id).map { ToolSpec(name: $0, tool: tool) } }
+        let runner = ToolCallRunner(caller: agent.caller, tools: tools, names: names, configuration: configuration)
         let systemPrompt = configuration.systemPrompt + ((await (agent.backend as? any InstructionPromptSource)?.instructionPrompt()) ?? "")
         let selector = ToolSelector(specs: specs, budget: configuration.toolBudget)
         var found: [String] = []

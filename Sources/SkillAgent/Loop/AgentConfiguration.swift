@@ -1,3 +1,6 @@
+import SkillCalls
+import SkillHostCore
+
 /// The knobs of an agent. Defaults suit a terminal chat with a hosted or local model.
 public struct AgentConfiguration: Sendable {
     /// The first message of every request.
@@ -10,13 +13,13 @@ public struct AgentConfiguration: Sendable {
     public var maxResultCharacters: Int
     /// Estimated tokens of conversation sent per request; older turns are summarized beyond it.
     public var historyTokenBudget: Int
-    /// Seconds the loop waits beyond a skill's own timeout before giving up on the call itself (the host
-    /// enforces the timeout first and reports it better).
-    public var timeoutGrace: Double
-    /// Asked before `write` and `dangerous` skills run.
+    /// Asked before `write` and `dangerous` skills run (and before a retry of a call that may have taken
+    /// effect), before the skill's clock starts.
     public var approval: any ApprovalHandler
     /// The conversation's session id, handed to skills.
     public var sessionID: String
+    /// Values the conversation's skills store for later skills (a resumed session's, or a new one).
+    public var sessionContext = SessionContext()
     /// How many tools and tool-definition tokens one request may carry (see ``ToolBudget``).
     public var toolBudget = ToolBudget()
     /// Hears about every skill call as it starts and ends, and may replay or question repeats (the SQLite
@@ -27,14 +30,13 @@ public struct AgentConfiguration: Sendable {
     public init(
         systemPrompt: String = AgentConfiguration.defaultSystemPrompt, maxSteps: Int = 8,
         maxConcurrentCalls: Int = 4, maxResultCharacters: Int = 4000, historyTokenBudget: Int = 6000,
-        timeoutGrace: Double = 1, approval: any ApprovalHandler = DenyAllApproval(), sessionID: String = ""
+        approval: any ApprovalHandler = DenyAllApproval(), sessionID: String = ""
     ) {
         self.systemPrompt = systemPrompt
         self.maxSteps = max(0, maxSteps)
         self.maxConcurrentCalls = max(1, maxConcurrentCalls)
         self.maxResultCharacters = max(200, maxResultCharacters)
         self.historyTokenBudget = max(200, historyTokenBudget)
-        self.timeoutGrace = max(0, timeoutGrace)
         self.approval = approval
         self.sessionID = sessionID
     }

@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 

@@ -1,5 +1,6 @@
 import Foundation
 import SkillJSON
+import SkillCalls
 
 /// What a result holds, as lines under its one-line summary, for answers people read (the offline planner's):
 /// each array of items the summary does not already show (events, reminders, matches, entries, slots) as

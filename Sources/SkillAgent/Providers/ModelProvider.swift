@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillJSON
 
 /// A chat model that can call tools: the OpenAI-compatible HTTP client, the offline planner, or a test's
@@ -53,10 +54,10 @@ public struct ToolSpec: Sendable, Equatable {
     /// The tool name (see ``ToolNameMap``).
     public var name: String
     /// The skill behind it.
-    public var tool: AgentTool
+    public var tool: SkillTool
 
     /// A spec for `tool` under `name`.
-    public init(name: String, tool: AgentTool) {
+    public init(name: String, tool: SkillTool) {
         self.name = name
         self.tool = tool
     }

@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 
@@ -13,8 +14,8 @@ enum FindSkillsTool {
     /// The tool as the model sees it.
     static let spec = ToolSpec(
         name: name,
-        tool: AgentTool(
-            skillID: name, title: "Find skills",
+        tool: SkillTool(
+            id: name, title: "Find skills",
             description: "Finds more tools than those offered: describe the task in a few words; the tools it names can be called next.",
             parameters: [
                 "type": "object",

@@ -5,8 +5,8 @@ extension SkillDescription {
     /// manifest's result schema, null when it declares none).
     public var summaryJSON: JSONValue {
         [
-            "id": .string(id), "title": .string(title), "description": .string(description),
-            "enabled": .bool(enabled), "permission": .string(permission.rawValue),
+            "id": .string(self.id), "title": .string(self.title), "description": .string(self.description),
+            "enabled": .bool(enabled), "permission": .string(self.permission.rawValue),
             "output_schema": manifest.outputSchema ?? .null,
         ]
     }
@@ -15,11 +15,11 @@ extension SkillDescription {
     /// examples, summary template (null when none), approval, rate limit, plugin id and path.
     public var detailJSON: JSONValue {
         guard case .object(var object) = summaryJSON else { return summaryJSON }
-        object["parameters"] = parameters
+        object["parameters"] = self.parameters
         object["timeout"] = timeout == timeout.rounded() && abs(timeout) < 1e15 ? .int(Int64(timeout)) : .double(timeout)
-        object["idempotent"] = .bool(idempotent)
-        object["examples"] = .array(examples.map(JSONValue.string))
-        object["summary"] = summary.map(JSONValue.string) ?? .null
+        object["idempotent"] = .bool(self.idempotent)
+        object["examples"] = .array(self.examples.map(JSONValue.string))
+        object["summary"] = self.summary.map(JSONValue.string) ?? .null
         object["approval"] = .string(approval.rawValue)
         object["rate_limit_per_minute"] = rateLimitPerMinute.map { .int(Int64($0)) } ?? .null
         object["plugin"] = .string(pluginID)

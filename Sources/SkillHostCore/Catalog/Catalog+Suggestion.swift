@@ -9,15 +9,13 @@ extension Catalog {
         case instruction
     }
 
-    /// The "did you mean" part of a not-found message for `id`: `did you mean "clock.now"? ` (ending in a
-    /// space, ready to stand before the message's remedy), or an empty string when no id of `kinds` is close
-    /// (``NearestName``). Ids are compared normalized, in catalog order.
+    /// The "did you mean" part of a not-found message for `id` (``NearestName/didYouMean(_:among:)``), or an
+    /// empty string when no id of `kinds` is close. Ids are compared normalized, in catalog order.
     public func didYouMean(_ id: String, among kinds: Set<IDKind>) -> String {
         var names: [String] = []
         if kinds.contains(.plugin) { names += plugins.map(\.id) }
         if kinds.contains(.skill) { names += plugins.flatMap { $0.skills.map(\.id) } }
         if kinds.contains(.instruction) { names += instructions.map(\.id) }
-        guard let near = NearestName.suggestion(for: Identifier.normalize(id), among: names) else { return "" }
-        return "did you mean \"\(near)\"? "
+        return NearestName.didYouMean(Identifier.normalize(id), among: names)
     }
 }

@@ -1,3 +1,5 @@
+import StableHash
+
 /// The output of `list` remembered with the fingerprint of everything it was made from
 /// (`<cache>/list_output.cache`), so an unchanged catalog is listed without parsing the scan cache, checking
 /// manifests, trust or health again (docs/listing-cache.md).
@@ -81,14 +83,7 @@ public struct ListingCache: Sendable {
 
     private static let newline = UInt8(ascii: "\n")
 
-    private static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
+    private static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 { FNV1a.hash64(bytes) }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    private static func hex(_ value: UInt64) -> String { FNV1a.hex(value) }
 }

@@ -3,6 +3,7 @@ import SkillJSON
 /// One skill as the host offers it: the skill as its manifest declares it (``manifest``, the one type that
 /// describes a skill) and, beside it, the registry's decisions (enabled, approval, timeout override, rate
 /// limit) and where it comes from.
+@dynamicMemberLookup
 public struct SkillDescription: Sendable, Equatable {
     /// The skill as its plugin's manifest declares it.
     public var manifest: SkillManifest
@@ -47,46 +48,14 @@ public struct SkillDescription: Sendable, Equatable {
             rateLimitPerMinute: rateLimitPerMinute)
     }
 
-    /// Canonical skill id, `<plugin>.<name>`.
-    public var id: String {
-        get { manifest.id }
-        set { manifest.id = newValue }
+    /// The manifest's facts, read and written through the skill (`skill.id`, `skill.title`, `skill.permission`,
+    /// …): ``SkillManifest`` is the one type that describes a skill, so they are not restated here.
+    @inlinable
+    public subscript<Value>(dynamicMember path: WritableKeyPath<SkillManifest, Value>) -> Value {
+        get { manifest[keyPath: path] }
+        set { manifest[keyPath: path] = newValue }
     }
-    /// Short human title.
-    public var title: String {
-        get { manifest.title }
-        set { manifest.title = newValue }
-    }
-    /// What the model reads.
-    public var description: String {
-        get { manifest.description }
-        set { manifest.description = newValue }
-    }
-    /// JSON Schema of the arguments.
-    public var parameters: JSONValue {
-        get { manifest.parameters }
-        set { manifest.parameters = newValue }
-    }
-    /// What the skill may do.
-    public var permission: Permission {
-        get { manifest.permission }
-        set { manifest.permission = newValue }
-    }
-    /// Whether repeating a call has no further effect.
-    public var idempotent: Bool {
-        get { manifest.idempotent }
-        set { manifest.idempotent = newValue }
-    }
-    /// Example utterances.
-    public var examples: [String] {
-        get { manifest.examples }
-        set { manifest.examples = newValue }
-    }
-    /// The manifest's result summary template (`{field}` slots), nil when it gives none.
-    public var summary: String? {
-        get { manifest.summary }
-        set { manifest.summary = newValue }
-    }
+
     /// Effective timeout in seconds: the registry's override, else the manifest's (which defaults to
     /// ``SkillDefaults/timeout``).
     public var timeout: Double {

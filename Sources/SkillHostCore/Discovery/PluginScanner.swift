@@ -128,7 +128,7 @@ public struct PluginScanner: Sendable {
         let rescan = "fix or remove the file, then run 'skillhost rescan'"
         if outcome.timedOut {
             return ScanOutcome(status: .broken,
-                error: "\(path): the scanner did not finish within \(Self.format(timeout)) s (the plugin hangs while loading); \(rescan)")
+                error: "\(path): the scanner did not finish within \(SecondsText.format(timeout)) s (the plugin hangs while loading); \(rescan)")
         }
         if case .signaled(let signal)? = outcome.termination {
             return ScanOutcome(status: .broken,
@@ -141,9 +141,5 @@ public struct PluginScanner: Sendable {
             .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
         if !tail.isEmpty { reason += "; its last message: \(tail.prefix(200))" }
         return ScanOutcome(status: .broken, error: reason + "; \(rescan)")
-    }
-
-    static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

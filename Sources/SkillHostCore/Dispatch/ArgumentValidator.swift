@@ -5,8 +5,9 @@ import Synchronization
 /// Validates call arguments against a skill's `parameters` schema before any plugin code runs. Compiled
 /// schemas are kept per skill (and recompiled when the schema changes): a schema compiled for the same
 /// catalog build (`generation`) is used without comparing; after a rebuild the schemas are compared once. Formats assert: a `date-time`
-/// parameter that gets "tomorrow" is refused.
-final class ArgumentValidator: Sendable {
+/// parameter that gets "tomorrow" is refused. The one argument validator: the host's calls and the agent's
+/// built-in tools use it.
+public final class ArgumentValidator: Sendable {
     /// The most errors listed in one message.
     static let maximumErrors = 10
 
@@ -18,14 +19,19 @@ final class ArgumentValidator: Sendable {
 
     private let compiled = Mutex<[Key: (parameters: JSONValue, generation: Int, schema: Schema)]>([:])
 
-    init() {}
+    /// A validator with nothing compiled yet.
+    public init() {}
 
     /// - Throws: ``HostError`` `invalidArguments` listing every error with its JSON pointer, on one line;
     ///   `details` holds them as `[{"pointer", "keyword", "message"}]`.
     /// - Parameter generation: the catalog build `skill` comes from (``ProcessCatalogCache``); -1 when
     ///   unknown (the schema is then always compared).
+    public func validate(_ arguments: JSONValue, for skill: SkillDescription) throws(HostError) {
+        try validate(arguments, for: skill, generation: -1, route: nil)
+    }
+
     func validate(
-        _ arguments: JSONValue, for skill: SkillDescription, generation: Int = -1, route: SkillRoute? = nil
+        _ arguments: JSONValue, for skill: SkillDescription, generation: Int, route: SkillRoute?
     ) throws(HostError) {
         guard case .object = arguments else {
             throw HostError(.invalidArguments,

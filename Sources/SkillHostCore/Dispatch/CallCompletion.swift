@@ -2,7 +2,7 @@ import Synchronization
 
 /// Delivers the first of several racing outcomes (the plugin thread finishing, the timeout, task
 /// cancellation) to one awaiting task; later outcomes are dropped.
-final class CallCompletion<Value: Sendable>: Sendable {
+package final class CallCompletion<Value: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Result<Value, HostError>, Never>?
         var result: Result<Value, HostError>?
@@ -10,8 +10,11 @@ final class CallCompletion<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
+    /// Waits for nothing yet.
+    package init() {}
+
     /// Waits for the first outcome.
-    func wait() async -> Result<Value, HostError> {
+    package func wait() async -> Result<Value, HostError> {
         await withCheckedContinuation { continuation in
             let ready: Result<Value, HostError>? = state.withLock { state in
                 if let result = state.result {
@@ -25,7 +28,7 @@ final class CallCompletion<Value: Sendable>: Sendable {
     }
 
     /// Offers an outcome; ignored when one was offered before.
-    func finish(_ result: Result<Value, HostError>) {
+    package func finish(_ result: Result<Value, HostError>) {
         let continuation: CheckedContinuation<Result<Value, HostError>, Never>? = state.withLock { state in
             guard state.result == nil else { return nil }
             state.result = result

@@ -16,6 +16,8 @@ public struct ExecutorFactory: Sendable {
         public var workerPrestart: WorkerPrestart? = nil
         /// Where the plugin's stderr goes (its workers' pipes are read either way).
         public var output: PluginOutputSink = .discard
+        /// Where the host's lines for a person go (an in-process plugin's log lines among them).
+        public var diagnostics: DiagnosticSink = .discard
     }
 
     /// Makes an executor for one plugin.
@@ -58,6 +60,8 @@ public struct ExecutorFactory: Sendable {
         guard let manifest = request.plugin.manifest else {
             throw HostError(.invalidPlugin, "\(request.plugin.path): has no usable manifest", pluginID: request.plugin.id)
         }
-        return InProcessExecutor(path: request.plugin.path, expectedManifest: manifest.document, threadSafe: manifest.threadSafe)
+        return InProcessExecutor(
+            path: request.plugin.path, expectedManifest: manifest.document, threadSafe: manifest.threadSafe,
+            diagnostics: request.diagnostics)
     }
 }

@@ -13,6 +13,8 @@ public struct HostError: Error, Sendable, CustomStringConvertible {
         case invalidArguments
         /// The skill ran and reported a failure.
         case skillFailed
+        /// The skill returned a result that does not match the output schema its manifest declares.
+        case invalidResult
         /// The skill exceeded its timeout.
         case timeout
         /// The plugin crashed (signal, exit), or is marked broken after repeated crashes.

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// Each call runs on a thread of its own (never on the Swift cooperative pool: a plugin's invoke may block,
 /// and a blocked pool thread on a 2-core machine deadlocks the host). Calls into a plugin that is not
-/// `thread_safe` are serialized. The timeout is cooperative: when it passes, the call's `is_cancelled` flag
-/// is set and `timeout` is reported at once; the plugin's thread is left to finish on its own. Cancelling
+/// `thread_safe` are serialized. The timeout (the call's ``CallDeadline``) is cooperative: when it passes, the
+/// call's `is_cancelled` flag is set and `timeout` is reported at once; the plugin's thread is left to finish on its own. Cancelling
 /// the awaiting task works the same way and reports `cancelled`. The library is loaded on first use, and its
 /// manifest must equal the one the scanner saw.
 public final class InProcessExecutor: PluginExecutor {
@@ -16,6 +16,7 @@ public final class InProcessExecutor: PluginExecutor {
     public let path: String
     private let expectedManifest: JSONValue
     private let threadSafe: Bool
+    private let diagnostics: DiagnosticSink
     private let library = Mutex<PluginLibrary?>(nil)
     private let serial = DispatchSemaphore(value: 1)
     private let isShutDown = Atomic<Bool>(false)
@@ -23,7 +24,9 @@ public final class InProcessExecutor: PluginExecutor {
     /// - Parameters:
     ///   - expectedManifest: the manifest the scan recorded; a library whose manifest differs is refused.
     ///   - threadSafe: the manifest's `thread_safe`; false serializes calls.
-    public init(path: String, expectedManifest: JSONValue, threadSafe: Bool) {
+    ///   - diagnostics: receives the plugin's log lines.
+    public init(path: String, expectedManifest: JSONValue, threadSafe: Bool, diagnostics: DiagnosticSink = .discard) {
+        self.diagnostics = diagnostics
         self.path = path
         self.expectedManifest = expectedManifest
         self.threadSafe = threadSafe
@@ -36,17 +39,16 @@ public final class InProcessExecutor: PluginExecutor {
         }
         let flag = CancelFlag()
         let completion = CallCompletion<JSONValue>()
-        let timeout = HostError(.timeout,
-            "skill \(call.skillID) did not finish within its timeout of \(PluginScanner.format(call.timeout)) s (in-process: the plugin was asked to stop)",
-            skillID: call.skillID, pluginID: call.pluginID)
+        let deadline = call.deadline
         let thread = Thread { [self] in
             completion.finish(Result { () throws(HostError) in try run(call, flag: flag) })
         }
         thread.stackSize = 8 << 20
         thread.start()
-        DispatchQueue.global().asyncAfter(deadline: .now() + call.timeout) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + deadline.remainingSeconds) {
             flag.set()
-            completion.finish(.failure(timeout))
+            completion.finish(.failure(deadline.timeout(
+                call.skillID, pluginID: call.pluginID, detail: "the plugin was asked to stop (it runs in the host process)")))
         }
         let result = await withTaskCancellationHandler {
             await completion.wait()
@@ -73,10 +75,10 @@ public final class InProcessExecutor: PluginExecutor {
         let label = call.pluginID
         let context = PluginCallContext(
             callID: call.callID, sessionID: call.sessionID, idempotencyKey: call.idempotencyKey,
-            deadlineUnixMilliseconds: Posix.unixMilliseconds() + Int64(call.timeout * 1000),
+            deadlineUnixMilliseconds: call.deadline.unixMilliseconds,
             configuration: call.configuration, dataDirectory: call.dataDirectory, isCancelled: { flag.isSet },
             sessionContext: call.sessionContext,
-            log: { level, text in PluginLog.write(label: label, level: level, text: text) })
+            log: { [diagnostics] level, text in diagnostics.pluginLog(label: label, level: level, text: text) })
         let result = library.invoke(skillID: call.skillID, arguments: call.arguments.serializedBytes(), context: context)
         return try result.value(skillID: call.skillID, pluginID: call.pluginID)
     }

@@ -16,8 +16,11 @@ public struct SkillCall: Sendable {
     public var sessionID: String
     /// Same for retries of one logical call.
     public var idempotencyKey: String
-    /// Time limit in seconds (manifest default or registry override).
-    public var timeout: Double
+    /// The call's clock: its time limit (manifest default or registry override), started when the host
+    /// dispatched the call.
+    public var deadline: CallDeadline
+    /// Time limit in seconds.
+    public var timeout: Double { deadline.seconds }
     /// The plugin's configuration from the registry (`{}` when none).
     public var configuration: JSONValue
     /// Folder the plugin may keep data in (created before the call).
@@ -25,10 +28,10 @@ public struct SkillCall: Sendable {
     /// The session's execution context, shared with later skills.
     public var sessionContext: SessionContext
 
-    /// Creates a call; `timeout` is in seconds.
+    /// Creates a call whose clock is `deadline`.
     public init(
         pluginID: String, pluginPath: String, skillID: String, arguments: JSONValue, callID: String,
-        sessionID: String = "", idempotencyKey: String = "", timeout: Double, configuration: JSONValue = [:],
+        sessionID: String = "", idempotencyKey: String = "", deadline: CallDeadline, configuration: JSONValue = [:],
         dataDirectory: String, sessionContext: SessionContext = SessionContext()
     ) {
         self.pluginID = pluginID
@@ -38,10 +41,22 @@ public struct SkillCall: Sendable {
         self.callID = callID
         self.sessionID = sessionID
         self.idempotencyKey = idempotencyKey
-        self.timeout = timeout
+        self.deadline = deadline
         self.configuration = configuration
         self.dataDirectory = dataDirectory
         self.sessionContext = sessionContext
+    }
+
+    /// Creates a call whose clock of `timeout` seconds starts now.
+    public init(
+        pluginID: String, pluginPath: String, skillID: String, arguments: JSONValue, callID: String,
+        sessionID: String = "", idempotencyKey: String = "", timeout: Double, configuration: JSONValue = [:],
+        dataDirectory: String, sessionContext: SessionContext = SessionContext()
+    ) {
+        self.init(
+            pluginID: pluginID, pluginPath: pluginPath, skillID: skillID, arguments: arguments, callID: callID,
+            sessionID: sessionID, idempotencyKey: idempotencyKey, deadline: CallDeadline(seconds: timeout),
+            configuration: configuration, dataDirectory: dataDirectory, sessionContext: sessionContext)
     }
 }
 

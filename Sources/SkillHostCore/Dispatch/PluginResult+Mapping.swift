@@ -2,17 +2,27 @@ import CSkillABI
 import SkillJSON
 
 extension PluginResult {
-    /// The largest result the host accepts from a skill.
+    /// The largest result the host accepts from a skill: 16 MiB. A skill's output goes back to a model,
+    /// whose context holds far less; a larger result is a bug or an attack.
     public static let maximumResultBytes = 16 << 20
+
+    /// Whether a result of `byteCount` bytes is accepted (the one check, in process and in a worker).
+    public static func isWithinLimit(_ byteCount: Int) -> Bool { byteCount <= maximumResultBytes }
+
+    /// The failure of a skill whose result of `byteCount` bytes is over ``maximumResultBytes``.
+    public static func tooLarge(_ byteCount: Int, skillID: String, pluginID: String) -> HostError {
+        let megabytes = String((Double(byteCount) / 1_048_576 * 10).rounded() / 10)
+        return HostError(
+            .skillFailed,
+            "skill \(skillID) returned a result too large: \(megabytes) MiB, more than the "
+                + "\(maximumResultBytes >> 20) MiB a result may have; ask it for less (a filter or a page)",
+            skillID: skillID, pluginID: pluginID)
+    }
 
     /// The skill's result JSON for `SKILL_STATUS_OK`; otherwise a ``HostError`` whose kind follows the
     /// status and whose message carries the plugin's error object (`message`, `field`, `remedy`).
     public func value(skillID: String, pluginID: String) throws(HostError) -> JSONValue {
-        guard bytes.count <= Self.maximumResultBytes else {
-            throw HostError(.skillFailed,
-                "skill \(skillID) returned a result too large (\(bytes.count) bytes, the limit is \(Self.maximumResultBytes)); ask for less data",
-                skillID: skillID, pluginID: pluginID)
-        }
+        guard Self.isWithinLimit(bytes.count) else { throw Self.tooLarge(bytes.count, skillID: skillID, pluginID: pluginID) }
         if status == SKILL_STATUS_OK {
             do {
                 return try JSONValue(parsing: bytes)

@@ -77,19 +77,24 @@ public final class PluginLibrary: @unchecked Sendable {
 
     /// Checks magic → ABI major → struct size → manifest and functions; returns a copy of the manifest.
     static func checkDescriptor(_ descriptor: UnsafePointer<skill_plugin_descriptor>, path: String) throws(HostError) -> [UInt8] {
+        // The first fields are read one by one at their offsets (from the header's layout), before the size
+        // says how much of the struct the plugin has.
         let raw = UnsafeRawPointer(descriptor)
-        let magic = raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
+        func field<T>(_ path: KeyPath<skill_plugin_descriptor, T>, as type: T.Type) -> T {
+            raw.loadUnaligned(fromByteOffset: MemoryLayout<skill_plugin_descriptor>.offset(of: path)!, as: type)
+        }
+        let magic = field(\.magic, as: UInt32.self)
         guard magic == SKILL_ABI_MAGIC else {
             throw HostError(.invalidPlugin,
                 "\(path): descriptor magic is 0x\(String(magic, radix: 16)), expected 0x\(String(SKILL_ABI_MAGIC, radix: 16)) (\"SKL1\"); the entry point does not return a skill_plugin_descriptor")
         }
-        let major = raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self)
-        let minor = raw.loadUnaligned(fromByteOffset: 6, as: UInt16.self)
+        let major = field(\.abi_major, as: UInt16.self)
+        let minor = field(\.abi_minor, as: UInt16.self)
         guard major == SKILL_ABI_VERSION_MAJOR else {
             throw HostError(.invalidPlugin,
                 "\(path): built for plugin ABI \(major).\(minor), this host implements ABI \(SKILL_ABI_VERSION_MAJOR).x; rebuild the plugin against this host's skill_abi.h")
         }
-        let size = Int(raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        let size = Int(field(\.struct_size, as: UInt32.self))
         guard size >= minimumDescriptorSize else {
             throw HostError(.invalidPlugin,
                 "\(path): descriptor struct_size is \(size) bytes, smaller than ABI 1.0's \(minimumDescriptorSize); rebuild the plugin against this host's skill_abi.h")

@@ -1,8 +1,13 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Writes plugin log lines to stderr as `[plugin LABEL] LEVEL: text`, one line each.
+/// Plugin log lines (`log` of the ABI): `[plugin LABEL] LEVEL: text`, one line each, sent through a
+/// ``DiagnosticSink`` (the library never writes to a descriptor itself). A call's lines go to the sink its
+/// executor was given (the host's); lines a plugin logs outside a call, and the lines of a worker or scanner
+/// process, go to ``destination``, which the process's owner sets (the CLI: its stderr, which the host
+/// reads for its workers).
 public enum PluginLog {
     /// The level's name for `SKILL_LOG_*` values.
     public static func levelName(_ level: Int32) -> String {
@@ -22,11 +27,27 @@ public enum PluginLog {
         return !text.isEmpty && text != "0"
     }()
 
-    /// Writes one line for `label` to stderr (debug lines only when ``showsDebug``); newlines inside
-    /// `text` become spaces.
+    private static let sink = Mutex(DiagnosticSink.discard)
+
+    /// Where lines go that no call's sink takes (nothing, until the process's owner sets it).
+    public static var destination: DiagnosticSink {
+        get { sink.withLock { $0 } }
+        set { sink.withLock { $0 = newValue } }
+    }
+
+    /// Sends one line for `label` to ``destination``.
     public static func write(label: String, level: Int32, text: String) {
-        if level <= 0 && !showsDebug { return }
+        destination.pluginLog(label: label, level: level, text: text)
+    }
+}
+
+extension DiagnosticSink {
+    /// Sends a plugin's log line as `[plugin LABEL] LEVEL: text` (newlines inside `text` become spaces):
+    /// warnings and errors as warnings, the rest as notices, debug lines only when
+    /// ``PluginLog/showsDebug``.
+    public func pluginLog(label: String, level: Int32, text: String) {
+        if level <= 0 && !PluginLog.showsDebug { return }
         let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        Posix.writeAll(2, Array("[plugin \(label)] \(levelName(level)): \(flat)\n".utf8))
+        emit(level >= 2 ? .warning : .notice, "[plugin \(label)] \(PluginLog.levelName(level)): \(flat)")
     }
 }

@@ -53,10 +53,8 @@ struct RegistryCheck {
             throw fail(pointer, "must be an object like {\"enabled\": false}, got \(value.typeName)")
         }
         try checkBool(entry["enabled"], pointer + "/enabled")
-        if let timeout = entry["timeout"], !timeout.isNull {
-            guard let seconds = timeout.doubleValue, seconds > 0, seconds <= 86_400 else {
-                throw fail(pointer + "/timeout", "must be a number of seconds > 0 and ≤ 86400, got \(timeout.serialized())")
-            }
+        if let timeout = entry["timeout"], !timeout.isNull, let fault = SkillDefaults.timeoutProblem(timeout) {
+            throw fail(pointer + "/timeout", fault)
         }
         try checkEnum(entry["approval"], ApprovalPolicy.allCases.map(\.rawValue), pointer + "/approval")
         if let limit = entry["rate_limit_per_minute"], !limit.isNull {

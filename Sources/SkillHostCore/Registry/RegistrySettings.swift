@@ -84,3 +84,11 @@ public struct SkillSettings: Sendable, Equatable {
         self.rateLimitPerMinute = rateLimitPerMinute
     }
 }
+
+extension Registry {
+    /// Where a skill's setting lives in the registry, as remedies name it: `plugins.P.skills.S.KEY` (`KEY`
+    /// nil: the skill's entry itself). The one spelling of that path.
+    public static func settingPath(pluginID: String, skillID: String, key: String? = nil) -> String {
+        "plugins.\(pluginID).skills.\(skillID)" + (key.map { "." + $0 } ?? "")
+    }
+}

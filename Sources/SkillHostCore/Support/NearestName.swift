@@ -22,6 +22,12 @@ public enum NearestName {
         return best?.name
     }
 
+    /// The "did you mean" part of a message about `typed`, the one wording of it: `did you mean "clock.now"? `
+    /// (ending in a space, ready to stand before the message's remedy), or "" when no candidate is close.
+    public static func didYouMean(_ typed: String, among candidates: some Sequence<String>) -> String {
+        suggestion(for: typed, among: candidates).map { "did you mean \"\($0)\"? " } ?? ""
+    }
+
     /// How far a typed word of `length` bytes may be from a name: 1 under five bytes, 2 under nine, else 3.
     public static func maximumDistance(for length: Int) -> Int {
         length < 5 ? 1 : length < 9 ? 2 : 3

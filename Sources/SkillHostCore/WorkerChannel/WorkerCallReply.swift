@@ -10,8 +10,7 @@ public struct WorkerCallReply: Sendable, Equatable {
     /// Status of the answer to a queued request the host took back before the worker started it
     /// (`SharedCallSlot+Queue.swift`): nothing ran, `json` is empty. The host consumes it; no caller sees it.
     public static let withdrawn: Int32 = -2
-    /// The largest result a skill may return through a worker: 16 MiB. A skill's output goes back to a
-    /// model, whose context holds far less; a larger result is a bug or an attack.
+    /// The largest result a skill may return through a worker (``PluginResult/maximumResultBytes``).
     public static let maximumResultBytes = PluginResult.maximumResultBytes
 
     /// `SKILL_STATUS_*`, ``resultTooLarge`` or ``withdrawn``.

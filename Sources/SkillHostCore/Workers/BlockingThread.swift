@@ -13,7 +13,7 @@ package final class BlockingThread: @unchecked Sendable {
     private let wakeup: UnsafeMutablePointer<sem_t>
 
     /// Starts the thread.
-    init() {
+    package init() {
         wakeup = .allocate(capacity: 1)
         sem_init(wakeup, 0, 0)
         let box = Unmanaged.passRetained(self).toOpaque()
@@ -35,7 +35,7 @@ package final class BlockingThread: @unchecked Sendable {
     /// Queues `job`; it runs on this thread after the jobs queued before it. Returns false (and drops the
     /// job) once ``finish()`` was called.
     @discardableResult
-    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+    package func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
         let accepted = jobs.withLock { state in
             if state.finished { return false }
             state.queue.append(job)
@@ -46,7 +46,7 @@ package final class BlockingThread: @unchecked Sendable {
     }
 
     /// Lets the thread end once its queued jobs have run.
-    func finish() {
+    package func finish() {
         jobs.withLock { $0.finished = true }
         sem_post(wakeup)
     }

@@ -106,8 +106,7 @@ final class WorkerPool: Sendable {
         case .place(let place): return place
         case .refused: return nil
         case .create:
-            let slot = WorkerSlot()
-            slot.becameIdle = { [weak self] in self?.serveWaiters() }
+            let slot = WorkerSlot { [weak self] in self?.serveWaiters() }
             state.withLock { $0.all.append(slot) }
             return Place(slot: slot, shared: false)
         case .wait(let id):

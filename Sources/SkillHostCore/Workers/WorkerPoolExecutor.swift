@@ -39,31 +39,27 @@ public final class WorkerPoolExecutor: PluginExecutor {
         if let broken = pool.brokenReason {
             throw HostError(.pluginCrashed, broken, skillID: call.skillID, pluginID: configuration.pluginID)
         }
-        let timeout = call.timeout > 0 ? call.timeout : SkillDefaults.timeout
-        // A pipelined caller's calls may be queued in a worker (WorkerSlot+Queue.swift). They wait for their
-        // place without a deadline, as they would have waited in the caller's own line (the MCP server's
-        // limiter bounds how many wait): their timeouts count from when they run.
+        // The call's clock (CallDeadline) started when the host dispatched it, so the wait for a free worker
+        // counts. A pipelined caller's calls may be queued in a worker (WorkerSlot+Queue.swift): they wait
+        // for their place without a deadline, as they would have waited in the caller's own line (the MCP
+        // server's limiter bounds how many wait), and their clock restarts when they get it.
         let poller = CallReplyPoller.current
         var queueDepth: Int? = poller != nil && configuration.queueDepth > 1 ? configuration.queueDepth : nil
         var attempts = 0
+        var deadline = call.deadline
         while true {
-            var started = Posix.monotonicNanoseconds()
-            var deadline = started + UInt64(timeout * 1e9)
-            let acquired = await pool.acquire(deadline: poller != nil ? .max : deadline, queueDepth: queueDepth)
+            let acquired = await pool.acquire(deadline: poller != nil ? .max : deadline.nanoseconds, queueDepth: queueDepth)
             guard let place = acquired else {
-                if Task.isCancelled || poller != nil || Posix.monotonicNanoseconds() < deadline {
+                if Task.isCancelled || poller != nil || !deadline.hasPassed {
                     throw cancelledError(call)  // cancelled, or the pool shut down
                 }
-                throw waitedTooLong(call, timeout: timeout)
+                throw waitedTooLong(call, deadline: deadline)
             }
-            if poller != nil {
-                started = Posix.monotonicNanoseconds()
-                deadline = started + UInt64(timeout * 1e9)
-            }
+            if poller != nil { deadline = deadline.restarted() }
             let outcome: WorkerSlot.Outcome
             do {
                 defer { pool.release(place) }
-                outcome = try await attempt(call, in: place, poller: poller, timeout: timeout, deadline: deadline)
+                outcome = try await attempt(call, in: place, poller: poller, deadline: deadline)
             }
             if case .notStarted(let exclusive) = outcome {
                 // It never ran: run it again (on a slot of its own when it cannot be queued, or after two
@@ -72,30 +68,26 @@ public final class WorkerPoolExecutor: PluginExecutor {
                 if exclusive || attempts >= 2 { queueDepth = nil }
                 continue
             }
-            return try result(of: outcome, call: call, slot: place.slot, started: started, timeout: timeout, deadline: deadline)
+            return try result(of: outcome, call: call, slot: place.slot, deadline: deadline)
         }
     }
 
     /// One try of a call in `place`: queued in its worker when the place is shared, else the slot's own call.
     nonisolated(nonsending) private func attempt(
-        _ call: SkillCall, in place: WorkerPool.Place, poller: CallReplyPoller?, timeout: Double, deadline: UInt64
+        _ call: SkillCall, in place: WorkerPool.Place, poller: CallReplyPoller?, deadline: CallDeadline
     ) async throws(HostError) -> WorkerSlot.Outcome {
         try await waitOutBackoff(call)
-        guard Posix.monotonicNanoseconds() < deadline else {
-            throw waitedTooLong(call, timeout: timeout)
-        }
-        let wallClockDeadline = Int64((Posix.unixSeconds() * 1000) + timeout * 1000)
-        let request = WorkerCallRequest(call, deadlineUnixMilliseconds: wallClockDeadline)
+        guard !deadline.hasPassed else { throw waitedTooLong(call, deadline: deadline) }
+        let request = WorkerCallRequest(call, deadlineUnixMilliseconds: deadline.unixMilliseconds)
         if place.shared, let poller {
-            return await place.slot.queuedCall(request, timeout: timeout, poller: poller, configuration: configuration)
+            return await place.slot.queuedCall(request, timeout: deadline.seconds, poller: poller, configuration: configuration)
         }
-        return await place.slot.call(request, deadline: deadline, configuration: configuration)
+        return await place.slot.call(request, deadline: deadline.nanoseconds, configuration: configuration)
     }
 
     /// What a call's outcome means for its caller: the result, or the error that says what happened.
     private func result(
-        of outcome: WorkerSlot.Outcome, call: SkillCall, slot: WorkerSlot, started: UInt64, timeout: Double,
-        deadline: UInt64
+        of outcome: WorkerSlot.Outcome, call: SkillCall, slot: WorkerSlot, deadline: CallDeadline
     ) throws(HostError) -> JSONValue {
         let pluginID = configuration.pluginID
         if let pid = slot.workerPID { WorkerAttribution.current?.record(pid) }
@@ -110,16 +102,10 @@ public final class WorkerPoolExecutor: PluginExecutor {
             }
         case .cancelled, .notStarted:
             throw cancelledError(call)
-        case .failure(.timedOut, true) where Posix.monotonicNanoseconds() < deadline:
+        case .failure(.timedOut, true) where !deadline.hasPassed:
             throw crashed(.timedOut, whileLoading: true, call: call)
         case .failure(.timedOut, _):
-            let elapsed = Double(Posix.monotonicNanoseconds() - started) / 1e9
-            throw HostError(
-                .timeout,
-                "skill \(call.skillID) timed out after \(Self.seconds(elapsed)) s (limit \(Self.seconds(timeout)) s); "
-                    + "its worker was stopped. Raise plugins.\(pluginID).skills.\(call.skillID).timeout in the "
-                    + "registry if it needs longer",
-                skillID: call.skillID, pluginID: pluginID)
+            throw deadline.timeout(call.skillID, pluginID: pluginID, detail: "its worker was stopped")
         case .failure(let failure, let whileLoading):
             throw crashed(failure, whileLoading: whileLoading, call: call)
         }
@@ -151,7 +137,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
         case .timedOut:
             message =
                 "plugin \(pluginID) did not finish loading \(configuration.pluginPath) within "
-                + "\(Self.seconds(configuration.startupTimeout)) s: its constructors or entry point hang"
+                + "\(SecondsText.format(configuration.startupTimeout)) s: its constructors or entry point hang"
         }
         let limit = configuration.crashPolicy.maximumConsecutiveCrashes
         let count = pool.recordCrash(
@@ -177,13 +163,11 @@ public final class WorkerPoolExecutor: PluginExecutor {
         }
     }
 
-    private func waitedTooLong(_ call: SkillCall, timeout: Double) -> HostError {
-        HostError(
-            .timeout,
-            "skill \(call.skillID) timed out after \(Self.seconds(timeout)) s waiting for a free worker of plugin "
-                + "\(configuration.pluginID) (max_workers \(configuration.maxWorkers)); raise max_workers for it in "
-                + "the registry",
-            skillID: call.skillID, pluginID: configuration.pluginID)
+    private func waitedTooLong(_ call: SkillCall, deadline: CallDeadline) -> HostError {
+        deadline.timeout(
+            call.skillID, pluginID: configuration.pluginID,
+            detail: "it was waiting for a free worker of plugin \(configuration.pluginID) (max_workers "
+                + "\(configuration.maxWorkers)): raise max_workers for it in the registry")
     }
 
     private func cancelledError(_ call: SkillCall) -> HostError {
@@ -206,11 +190,6 @@ public final class WorkerPoolExecutor: PluginExecutor {
         default:
             return ""
         }
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
 }

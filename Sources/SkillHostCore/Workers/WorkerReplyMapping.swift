@@ -13,18 +13,8 @@ enum WorkerReplyMapping {
         }
         let pluginID = call.pluginID
         if reply.status == WorkerCallReply.resultTooLarge {
-            let size = Int(String(decoding: reply.json, as: UTF8.self)) ?? 0
-            throw HostError(
-                .skillFailed,
-                "skill \(call.skillID) returned a result too large: \(megabytes(size)) MiB, more than the "
-                    + "\(WorkerCallReply.maximumResultBytes >> 20) MiB a result may have; ask it for less (a filter or a page)",
-                skillID: call.skillID, pluginID: pluginID)
+            throw PluginResult.tooLarge(Int(String(decoding: reply.json, as: UTF8.self)) ?? 0, skillID: call.skillID, pluginID: pluginID)
         }
         return try PluginResult(status: reply.status, bytes: reply.json).value(skillID: call.skillID, pluginID: pluginID)
-    }
-
-    private static func megabytes(_ bytes: Int) -> String {
-        let value = (Double(bytes) / 1_048_576 * 10).rounded() / 10
-        return String(value)
     }
 }

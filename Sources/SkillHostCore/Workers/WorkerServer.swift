@@ -62,7 +62,8 @@ public enum WorkerServer {
         signal(SIGXFSZ, SIG_IGN)
         // 4. Limits before any plugin code runs.
         do {
-            try limits.apply(countsOwnProcesses: WorkerSandbox.inUserNamespace)
+            // The process limit counts threads too: it applies only to a plugin that may start processes.
+            try limits.apply(countsOwnProcesses: WorkerSandbox.inUserNamespace && sandbox?.processes == true)
         } catch {
             return fail(channel, error.message)
         }
@@ -162,7 +163,7 @@ public enum WorkerServer {
             dataDirectory: request.dataDirectory, sessionContext: session, log: memo.log)
         context.configurationText = configuration.text
         let result = library.invoke(skillID: request.skillID, arguments: request.argumentsJSON, context: context)
-        guard result.bytes.count <= WorkerCallReply.maximumResultBytes else {
+        guard PluginResult.isWithinLimit(result.bytes.count) else {
             return WorkerCallReply(status: WorkerCallReply.resultTooLarge, json: Array(String(result.bytes.count).utf8))
         }
         var changes: [(key: String, json: [UInt8])] = []

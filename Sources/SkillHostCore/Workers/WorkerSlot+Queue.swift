@@ -67,7 +67,7 @@ extension WorkerSlot {
     nonisolated(nonsending) func queuedCall(
         _ request: WorkerCallRequest, timeout: Double, poller: CallReplyPoller, configuration: WorkerPoolConfiguration
     ) async -> Outcome {
-        if !queue.withLock({ _ in loadedFileIsCurrent(configuration) }) {
+        if !owned.withLock({ $0.loadedFileIsCurrent(configuration) }) {
             // A call of its own retires the worker, which runs the old code, and starts a fresh one.
             acceptsQueuedCalls.store(false, ordering: .sequentiallyConsistent)
             return .notStarted(exclusive: true)
@@ -75,14 +75,14 @@ extension WorkerSlot {
         let ticket = QueueTicket()
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome, Never>) in
-                let sequence: UInt64?? = queue.withLock { queue in
-                    guard !queue.draining, let worker = process, worker.canQueue,
-                        queue.entries.count < Self.queuedEntryLimit
+                let sequence: UInt64?? = owned.withLock { owned in
+                    guard !owned.queue.draining, let worker = owned.process, worker.canQueue,
+                        owned.queue.entries.count < Self.queuedEntryLimit
                     else { return .some(nil) }
-                    queue.frame = request.encodedFrame(reusing: queue.frame)
-                    guard queue.frame.count <= Self.queuedFrameLimit else { return nil }
-                    let sequence = worker.enqueue(queue.frame)
-                    queue.entries.append(QueuedEntry(
+                    owned.queue.frame = request.encodedFrame(reusing: owned.queue.frame)
+                    guard owned.queue.frame.count <= Self.queuedFrameLimit else { return nil }
+                    let sequence = worker.enqueue(owned.queue.frame)
+                    owned.queue.entries.append(QueuedEntry(
                         sequence: sequence, timeout: UInt64(max(timeout, 0) * 1e9), continuation: continuation))
                     return sequence
                 }
@@ -105,33 +105,33 @@ extension WorkerSlot {
     func pollQueue(for sequence: UInt64) -> Bool {
         // Calls are resumed under the lock: that only queues their tasks on their executors.
         let resume: Resume = { $0.resume(returning: $1) }
-        return queue.withLock { queue in
-            guard !queue.draining, let index = queue.entries.firstIndex(where: { $0.sequence == sequence }),
-                queue.entries[index].continuation != nil
+        return owned.withLock { owned in
+            guard !owned.queue.draining, let index = owned.queue.entries.firstIndex(where: { $0.sequence == sequence }),
+                owned.queue.entries[index].continuation != nil
             else { return true }
-            guard let worker = process else {
-                startDraining(&queue, failure: nil, resume: resume)
+            guard let worker = owned.process else {
+                startDraining(&owned, failure: nil, resume: resume)
                 return true
             }
             // Only the first call still waiting reads; the checks of the others just look.
-            if queue.entries.firstIndex(where: { $0.continuation != nil }) != index { return false }
+            if owned.queue.entries.firstIndex(where: { $0.continuation != nil }) != index { return false }
             if case .failure(let failure) = worker.flush() {
-                startDraining(&queue, failure: failure, resume: resume)
+                startDraining(&owned, failure: failure, resume: resume)
                 return true
             }
-            Self.markWritten(&queue)
+            Self.markWritten(&owned.queue)
             while let next = worker.readyReply() {
                 guard case .success(let reply) = next else {
-                    startDraining(&queue, failure: next.failure, resume: resume)
+                    startDraining(&owned, failure: next.failure, resume: resume)
                     return true
                 }
-                guard let failure = Self.deliver(reply, to: &queue, resume: resume) else { continue }
-                startDraining(&queue, failure: failure, resume: resume)
+                guard let failure = Self.deliver(reply, to: &owned.queue, resume: resume) else { continue }
+                startDraining(&owned, failure: failure, resume: resume)
                 return true
             }
-            if !queue.entries.contains(where: { $0.sequence == sequence && $0.continuation != nil }) { return true }
-            if Posix.monotonicNanoseconds() &- queue.headSince > Self.pollNanoseconds {
-                startDraining(&queue, failure: nil, resume: resume)
+            if !owned.queue.entries.contains(where: { $0.sequence == sequence && $0.continuation != nil }) { return true }
+            if Posix.monotonicNanoseconds() &- owned.queue.headSince > Self.pollNanoseconds {
+                startDraining(&owned, failure: nil, resume: resume)
                 return true
             }
             return false
@@ -168,22 +168,22 @@ extension WorkerSlot {
     /// Hands the replies to the slot's thread (under the queue's lock): no more calls are queued here, and
     /// every call the worker has not started is taken back (``Outcome/notStarted``), so that none waits
     /// behind a slow one or a dead worker.
-    private func startDraining(_ queue: inout CallQueue, failure: FrameChannel.Failure?, resume: Resume) {
-        queue.draining = true
+    private func startDraining(_ owned: inout Owned, failure: FrameChannel.Failure?, resume: Resume) {
+        owned.queue.draining = true
         acceptsQueuedCalls.store(false, ordering: .sequentiallyConsistent)
-        let worker = process
-        for index in queue.entries.indices where queue.entries[index].continuation != nil {
-            guard let worker, worker.withdraw(queue.entries[index].sequence) else { continue }
-            queue.entries[index].withdrawn = true
-            resume(queue.entries[index].continuation!, .notStarted(exclusive: false))
-            queue.entries[index].continuation = nil
+        let worker = owned.process
+        for index in owned.queue.entries.indices where owned.queue.entries[index].continuation != nil {
+            guard let worker, worker.withdraw(owned.queue.entries[index].sequence) else { continue }
+            owned.queue.entries[index].withdrawn = true
+            resume(owned.queue.entries[index].continuation!, .notStarted(exclusive: false))
+            owned.queue.entries[index].continuation = nil
         }
         let accepted = thread.submit { [self] in drainQueue(failure: failure) }
         if !accepted {
             // The pool shut down: nobody will wait for the rest.
-            for index in queue.entries.indices {
-                if let continuation = queue.entries[index].continuation { resume(continuation, .cancelled) }
-                queue.entries[index].continuation = nil
+            for index in owned.queue.entries.indices {
+                if let continuation = owned.queue.entries[index].continuation { resume(continuation, .cancelled) }
+                owned.queue.entries[index].continuation = nil
             }
         }
     }
@@ -193,7 +193,7 @@ extension WorkerSlot {
     /// ``Outcome/notStarted``. Ends the draining (the slot takes queued calls again when its worker lives).
     /// `failure` is what the poller met, if anything: an end of file is met again here and settled.
     private func drainQueue(failure: FrameChannel.Failure?) {
-        guard let worker = process else {
+        guard let worker = owned.withLock({ $0.process }) else {
             finishDraining(after: .system("the worker vanished"))
             return
         }
@@ -210,17 +210,17 @@ extension WorkerSlot {
             break
         }
         while true {
-            let next: (deadline: UInt64, live: Bool)? = queue.withLock { queue in
-                guard let head = queue.entries.first else { return nil }
-                return (queue.headSince &+ head.timeout, !head.withdrawn)
+            let next: (deadline: UInt64, live: Bool)? = owned.withLock { owned in
+                guard let head = owned.queue.entries.first else { return nil }
+                return (owned.queue.headSince &+ head.timeout, !head.withdrawn)
             }
             guard let next else { break }
             // A withdrawn request is answered at once (after the calls before it): bound that wait anyway.
             let deadline = next.live ? next.deadline : Posix.monotonicNanoseconds() + 5_000_000_000
             switch worker.awaitQueuedReply(deadline: deadline) {
             case .success(let reply):
-                let mismatch: FrameChannel.Failure? = queue.withLock { queue in
-                    Self.deliver(reply, to: &queue) { $0.resume(returning: $1) }
+                let mismatch: FrameChannel.Failure? = owned.withLock { owned in
+                    Self.deliver(reply, to: &owned.queue) { $0.resume(returning: $1) }
                 }
                 if let mismatch, case .corrupt(let error) = mismatch {
                     worker.stop()
@@ -232,52 +232,53 @@ extension WorkerSlot {
                 return
             }
         }
-        let idle: Bool = queue.withLock { queue in
-            guard queue.entries.isEmpty else { return false }
-            queue.draining = false
+        let idle: Bool = owned.withLock { owned in
+            guard owned.queue.entries.isEmpty else { return false }
+            owned.queue.draining = false
             return true
         }
         if idle {
             acceptsQueuedCalls.store(true, ordering: .sequentiallyConsistent)
-            becameIdle?()
+            becameIdle()
         }
     }
 
     /// The worker failed while calls were out: the call it was running gets `failure` (or ``Outcome/cancelled``
     /// when it was cancelled), the others ``Outcome/notStarted``; the worker is stopped and removed.
     private func finishDraining(after failure: WorkerProcess.Failure) {
-        let worker = process
         var resumes: [(UnsafeContinuation<Outcome, Never>, Outcome)] = []
-        queue.withLock { queue in
-            for entry in queue.entries {
+        let worker = owned.withLock { owned in
+            let worker = owned.process
+            for entry in owned.queue.entries {
                 guard let continuation = entry.continuation else { continue }
                 let started = worker?.hasStarted(entry.sequence) ?? false
                 let outcome: Outcome =
                     entry.cancelled ? .cancelled : started ? .failure(failure, whileLoading: false) : .notStarted(exclusive: false)
                 resumes.append((continuation, outcome))
             }
-            queue.entries.removeAll()
-            process = nil
-            queue.draining = false
+            owned.queue.entries.removeAll()
+            owned.process = nil
+            owned.queue.draining = false
+            return worker
         }
         for (continuation, outcome) in resumes { continuation.resume(returning: outcome) }
         worker?.stop()
-        becameIdle?()
+        becameIdle()
     }
 
     /// Cancels queued call `sequence`: takes it back when the worker has not started it, else kills the worker
     /// (the call then reports ``Outcome/cancelled``). Any thread.
     func cancelQueued(_ sequence: UInt64) {
-        let resume: UnsafeContinuation<Outcome, Never>? = queue.withLock { queue in
-            guard let index = queue.entries.firstIndex(where: { $0.sequence == sequence }),
-                let continuation = queue.entries[index].continuation, let worker = process
+        let resume: UnsafeContinuation<Outcome, Never>? = owned.withLock { owned in
+            guard let index = owned.queue.entries.firstIndex(where: { $0.sequence == sequence }),
+                let continuation = owned.queue.entries[index].continuation, let worker = owned.process
             else { return nil }
             if worker.withdraw(sequence) {
-                queue.entries[index].withdrawn = true
-                queue.entries[index].continuation = nil
+                owned.queue.entries[index].withdrawn = true
+                owned.queue.entries[index].continuation = nil
                 return continuation
             }
-            queue.entries[index].cancelled = true
+            owned.queue.entries[index].cancelled = true
             worker.kill(SIGKILL)
             return nil
         }

@@ -7,14 +7,14 @@ import Glibc
 /// thread talks to. A slot serves one call at a time, or up to the queue depth of pipelined calls queued in its
 /// worker (`WorkerSlot+Queue.swift`); the pool hands slots out.
 ///
-/// Threading: the slot's state (`process`, `loadedFile`) belongs to whoever holds the slot from the pool,
-/// and is used by one thread at a time: the calling task's thread for the fast path, then the slot's own
-/// ``thread`` for anything that blocks. Queued calls (`WorkerSlot+Queue.swift`), which share the slot, use
-/// it under ``queue``'s lock, or on ``thread`` while the slot drains; a call of the slot's own starts only
-/// once no queued call holds the slot, and reads what queued calls left on ``thread`` first. Hand-offs go
-/// through the thread's queue and the continuation, which order the accesses. ``cancel()`` (and
-/// ``cancelQueued(_:)``) are the only calls from elsewhere.
-final class WorkerSlot: @unchecked Sendable {
+/// Ownership, as the compiler checks it: everything the slot owns that changes — its worker process, the
+/// file it loaded, the request buffer, the queued calls — is one value, ``Owned``, reachable only through
+/// ``owned``'s lock; the rest is immutable or atomic, so the slot is `Sendable` without `@unchecked`. Work that
+/// blocks (writing a request, waiting for a reply, starting a worker) runs outside the lock on a reference
+/// taken under it: the holder of the slot's place (the calling task for the fast path, then the slot's own
+/// ``thread``), or the poller of queued calls. ``cancel()`` and ``cancelQueued(_:)`` are the only calls from
+/// elsewhere, and touch only atomics and the lock.
+final class WorkerSlot: Sendable {
     /// How one call through this slot ended.
     enum Outcome: Sendable {
         /// The worker answered.
@@ -41,26 +41,53 @@ final class WorkerSlot: @unchecked Sendable {
     /// `write` never waits for the worker (a pipe holds 64 KiB), so the loop that writes it never blocks.
     static let queuedFrameLimit = 4 << 10
 
-    /// Calls queued in the worker (`WorkerSlot+Queue.swift`).
-    let queue = Mutex(CallQueue())
+    /// What the slot owns, behind one lock: its worker and what it knows about it, and the calls queued in it.
+    struct Owned {
+        /// The worker process, while it lives.
+        var process: WorkerProcess?
+        /// The plugin file as it was when ``process`` loaded it; a changed file retires the worker.
+        var loadedFile: Posix.FileStatus?
+        /// When the fast path last compared the plugin file with ``loadedFile`` (CLOCK_MONOTONIC nanoseconds).
+        var lastFileCheck: UInt64 = 0
+        /// The last request frame of the slot's own calls (its storage is reused for the next).
+        var sendBuffer: [UInt8] = []
+        /// Whether the call in flight is collected by a ``CallReplyPoller`` (its caller is a loop that does
+        /// other work between requests); told to the worker with each request (``WorkerProcess/pipelined``).
+        var pipelined = false
+        /// Calls queued in the worker (`WorkerSlot+Queue.swift`).
+        var queue = CallQueue()
+
+        /// Whether the plugin file is still the one the worker loaded, looked at (a `stat`) at most every
+        /// ``fileCheckInterval``; the fast path and queued calls ask it, the slow path always looks itself.
+        mutating func loadedFileIsCurrent(_ configuration: WorkerPoolConfiguration) -> Bool {
+            let now = Posix.monotonicNanoseconds()
+            guard now &- lastFileCheck > WorkerSlot.fileCheckInterval else { return true }
+            guard (try? Posix.status(ofPath: configuration.pluginPath)) == loadedFile else { return false }
+            lastFileCheck = now
+            return true
+        }
+
+        /// Removes the worker (to stop it after reporting).
+        mutating func takeProcess() -> WorkerProcess? {
+            defer {
+                process = nil
+                loadedFile = nil
+            }
+            return process
+        }
+    }
+
+    /// Everything the slot owns that changes.
+    let owned = Mutex(Owned())
     /// Whether the pool may give this slot to queued calls: its worker lives, can queue, and the slot is
     /// not draining. Kept by the slot, read by the pool.
     let acceptsQueuedCalls = Atomic<Bool>(false)
     /// Told when the slot takes queued calls again, or lost its worker, after draining (the pool serves its
-    /// waiters then). Set once, by the pool, before the slot is used.
-    nonisolated(unsafe) var becameIdle: (@Sendable () -> Void)?
+    /// waiters then).
+    let becameIdle: @Sendable () -> Void
 
     /// The thread all of this slot's blocking work runs on.
     let thread = BlockingThread()
-    var process: WorkerProcess?
-    /// The plugin file as it was when ``process`` loaded it; a changed file retires the worker.
-    private var loadedFile: Posix.FileStatus?
-    private var sendBuffer: [UInt8] = []
-    /// Whether the call in flight is collected by a ``CallReplyPoller`` (its caller is a loop that does
-    /// other work between requests); told to the worker with each request (``WorkerProcess/pipelined``).
-    private var pipelined = false
-    /// When the fast path last compared the plugin file with ``loadedFile`` (CLOCK_MONOTONIC nanoseconds).
-    private var lastFileCheck: UInt64 = 0
     /// How often the fast path looks at the plugin file (a `stat`); the slow path always does.
     static let fileCheckInterval: UInt64 = 50_000_000
     /// The worker of the call in flight, for ``cancel()`` from another thread.
@@ -68,6 +95,11 @@ final class WorkerSlot: @unchecked Sendable {
     private let cancelled = Atomic<Bool>(false)
     /// The pid of the worker this slot started last (0: none yet, or its launch failed), for ``workerPID``.
     private let launchedPID = Atomic<Int32>(0)
+
+    /// A slot without a worker yet; `becameIdle` hears when it takes queued calls again after draining.
+    init(becameIdle: @escaping @Sendable () -> Void = {}) {
+        self.becameIdle = becameIdle
+    }
 
     /// The pid of the worker that served (or failed) this slot's last call; nil when it never got one.
     /// Read by the slot's holder after ``call(_:deadline:configuration:)`` returns.
@@ -85,12 +117,18 @@ final class WorkerSlot: @unchecked Sendable {
     ) async -> Outcome {
         cancelled.store(false, ordering: .sequentiallyConsistent)
         let outcome: Outcome = await withTaskCancellationHandler {
-            sendBuffer = request.encodedFrame(reusing: sendBuffer)
             let poller = CallReplyPoller.current
-            pipelined = poller != nil
+            // The frame is made in the slot's buffer, taken out of the lock and put back (no copy of it).
+            let (buffer, idle) = owned.withLock { owned in
+                owned.pipelined = poller != nil
+                defer { owned.sendBuffer = [] }
+                return (owned.sendBuffer, owned.queue.isIdle)
+            }
+            let frame = request.encodedFrame(reusing: buffer)
+            owned.withLock { $0.sendBuffer = frame }
             // Answers to withdrawn queued calls may still be out: the slot's thread reads them first.
             let fast: (outcome: Outcome?, sent: Bool) =
-                queue.withLock({ $0.isIdle }) ? fastPath(deadline: deadline, configuration: configuration, spin: poller == nil) : (nil, false)
+                idle ? fastPath(frame, deadline: deadline, configuration: configuration, spin: poller == nil) : (nil, false)
             if let outcome = fast.outcome { return outcome }
             let sent = fast.sent
             if sent, let poller {
@@ -98,7 +136,7 @@ final class WorkerSlot: @unchecked Sendable {
                 return await withUnsafeContinuation { continuation in
                     let since = Posix.monotonicNanoseconds()
                     poller.add { [self] in
-                        if let worker = process, worker.pollSlotReply(),
+                        if let worker = owned.withLock({ $0.process }), worker.pollSlotReply(),
                             case .success(let reply) = worker.receiveReply(deadline: deadline)
                         {
                             inFlight.withLock { $0 = nil }
@@ -122,7 +160,7 @@ final class WorkerSlot: @unchecked Sendable {
             cancel()
         }
         var queueable = false
-        if case .reply = outcome { queueable = process?.canQueue ?? false }
+        if case .reply = outcome { queueable = owned.withLock { $0.process?.canQueue ?? false } }
         acceptsQueuedCalls.store(queueable, ordering: .sequentiallyConsistent)
         return outcome
     }
@@ -137,7 +175,7 @@ final class WorkerSlot: @unchecked Sendable {
             let outcome = sent ? awaitSentCall(deadline: deadline) : run(deadline: deadline, configuration: configuration)
             inFlight.withLock { $0 = nil }
             var retired: WorkerProcess?
-            if case .reply = outcome {} else { retired = takeProcess() }
+            if case .reply = outcome {} else { retired = owned.withLock { $0.takeProcess() } }
             continuation.resume(returning: outcome)
             retired?.stop()
         }
@@ -153,22 +191,26 @@ final class WorkerSlot: @unchecked Sendable {
 
     /// Stops the worker, if any, and ends the thread after queued work. Returns once done.
     func shutdown() async {
-        await thread.run { [self] in takeProcess()?.stop() }
+        await thread.run { [self] in owned.withLock { $0.takeProcess() }?.stop() }
         thread.finish()
     }
 
-    /// On the calling thread: with a live worker for an unchanged file, sends the request and polls briefly
-    /// for the reply. Returns the outcome when the reply came back whole; otherwise whether the request was
-    /// sent, and the slot's thread takes over.
+    /// On the calling thread: with a live worker for an unchanged file, sends the request `frame` and polls
+    /// briefly for the reply. Returns the outcome when the reply came back whole; otherwise whether the request
+    /// was sent, and the slot's thread takes over.
     /// With `spin` false (a ``CallReplyPoller`` waits for the reply instead) it looks for the reply once.
-    private func fastPath(deadline: UInt64, configuration: WorkerPoolConfiguration, spin: Bool) -> (outcome: Outcome?, sent: Bool) {
-        guard sendBuffer.count <= Self.fastPathFrameLimit, let worker = process,
-            worker.requestsSent == worker.repliesReceived, !cancelled.load(ordering: .sequentiallyConsistent)
+    private func fastPath(_ frame: [UInt8], deadline: UInt64, configuration: WorkerPoolConfiguration, spin: Bool) -> (outcome: Outcome?, sent: Bool) {
+        guard frame.count <= Self.fastPathFrameLimit, !cancelled.load(ordering: .sequentiallyConsistent),
+            let (worker, pipelined) = owned.withLock({ owned -> (WorkerProcess, Bool)? in
+                guard let worker = owned.process, worker.requestsSent == worker.repliesReceived,
+                    owned.loadedFileIsCurrent(configuration)
+                else { return nil }
+                return (worker, owned.pipelined)
+            })
         else { return (nil, false) }
-        guard loadedFileIsCurrent(configuration) else { return (nil, false) }
         inFlight.withLock { $0 = worker }
         worker.pipelined = pipelined
-        guard case .success = worker.send(sendBuffer) else { return (nil, false) }
+        guard case .success = worker.send(frame) else { return (nil, false) }
         guard spin ? worker.replyArrives(within: Self.spinNanoseconds) : worker.pollSlotReply(),
             case .success(let reply) = worker.receiveReply(deadline: deadline)
         else { return (nil, true) }
@@ -176,19 +218,9 @@ final class WorkerSlot: @unchecked Sendable {
         return (.reply(reply), true)
     }
 
-    /// Whether the plugin file is still the one the worker loaded, looked at (a `stat`) at most every
-    /// ``fileCheckInterval``; the fast path and queued calls ask it, the slow path always looks itself.
-    func loadedFileIsCurrent(_ configuration: WorkerPoolConfiguration) -> Bool {
-        let now = Posix.monotonicNanoseconds()
-        guard now &- lastFileCheck > Self.fileCheckInterval else { return true }
-        guard (try? Posix.status(ofPath: configuration.pluginPath)) == loadedFile else { return false }
-        lastFileCheck = now
-        return true
-    }
-
     /// On ``thread``: the rest of a call whose request the fast path already sent.
     private func awaitSentCall(deadline: UInt64) -> Outcome {
-        guard let worker = process else { return .failure(.system("the worker vanished"), whileLoading: false) }
+        guard let worker = owned.withLock({ $0.process }) else { return .failure(.system("the worker vanished"), whileLoading: false) }
         return finish(worker.awaitReply(deadline: deadline))
     }
 
@@ -196,21 +228,24 @@ final class WorkerSlot: @unchecked Sendable {
     private func run(deadline: UInt64, configuration: WorkerPoolConfiguration) -> Outcome {
         if cancelled.load(ordering: .sequentiallyConsistent) { return .cancelled }
         // What queued calls left: entries taken back, whose answers are still on the pipe.
-        queue.withLock { $0.entries.removeAll() }
-        if let worker = process, !worker.discardRepliesOut(deadline: Posix.monotonicNanoseconds() + 5_000_000_000) {
-            takeProcess()?.stop()
+        let (left, frame, pipelined) = owned.withLock { owned in
+            owned.queue.entries.removeAll()
+            return (owned.process, owned.sendBuffer, owned.pipelined)
+        }
+        if let worker = left, !worker.discardRepliesOut(deadline: Posix.monotonicNanoseconds() + 5_000_000_000) {
+            owned.withLock { $0.takeProcess() }?.stop()
         }
         let file = try? Posix.status(ofPath: configuration.pluginPath)
-        if process != nil, file != loadedFile {
-            // The file was replaced or rewritten: the worker runs the old code (or a torn mapping of it).
-            takeProcess()?.stop()
-        }
-        process?.pipelined = pipelined
-        if let idle = process, case .failure(.closed) = idle.send(sendBuffer) {
+        // The file was replaced or rewritten: the worker runs the old code (or a torn mapping of it).
+        let stale = owned.withLock { owned in owned.process != nil && file != owned.loadedFile ? owned.takeProcess() : nil }
+        stale?.stop()
+        let idle = owned.withLock { $0.process }
+        idle?.pipelined = pipelined
+        if let idle, case .failure(.closed) = idle.send(frame) {
             // The worker died while idle (killed from outside, out of memory): the request never reached
             // it, so a fresh worker can take it without running anything twice.
-            takeProcess()?.stop()
-        } else if let worker = process {
+            owned.withLock { $0.takeProcess() }?.stop()
+        } else if let worker = idle {
             inFlight.withLock { $0 = worker }
             return finish(worker.awaitReply(deadline: deadline))
         }
@@ -235,12 +270,14 @@ final class WorkerSlot: @unchecked Sendable {
         } catch {
             return cancelled.load(ordering: .sequentiallyConsistent) ? .cancelled : .failure(error, whileLoading: true)
         }
-        process = worker
-        loadedFile = file
+        owned.withLock { owned in
+            owned.process = worker
+            owned.loadedFile = file
+        }
         inFlight.withLock { $0 = worker }
         if cancelled.load(ordering: .sequentiallyConsistent) { return .cancelled }
         worker.pipelined = pipelined
-        if case .failure(let failure) = worker.send(sendBuffer), case .system = failure {
+        if case .failure(let failure) = worker.send(frame), case .system = failure {
             return finish(.failure(.system("cannot write to the worker: \(failure)")))
         }
         return finish(worker.awaitReply(deadline: deadline))
@@ -254,13 +291,4 @@ final class WorkerSlot: @unchecked Sendable {
         }
     }
 
-    /// Removes the worker from the slot (to stop it after reporting).
-    @discardableResult
-    private func takeProcess() -> WorkerProcess? {
-        defer {
-            process = nil
-            loadedFile = nil
-        }
-        return process
-    }
 }

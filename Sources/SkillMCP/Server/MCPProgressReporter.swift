@@ -1,3 +1,4 @@
+import SkillHostCore
 import SkillJSON
 import Synchronization
 
@@ -17,7 +18,7 @@ final class MCPProgressReporter: Sendable {
                 elapsed += seconds
                 let line = JSONRPCMessage.notificationLine(method: "notifications/progress", params: [
                     "progressToken": token, "progress": .double(elapsed),
-                    "message": .string("\(skillID) is still running (\(Int(elapsed.rounded())) s)"),
+                    "message": .string("\(skillID) is still running (\(SecondsText.format(elapsed)) s)"),
                 ])
                 let sent = stopped.withLock { stopped -> Bool in
                     if stopped { return false }

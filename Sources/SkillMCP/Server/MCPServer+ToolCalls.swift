@@ -1,4 +1,4 @@
-import SkillAgent
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 
@@ -12,16 +12,17 @@ extension MCPServer {
 
     /// A `tools/call` of tool `name` (nil: params had no string name) with `givenArguments` (nil: none given).
     func startCall(id: JSONValue, name: String?, arguments givenArguments: JSONValue?, progressToken: JSONValue?) {
-        let tool: AgentTool
-        let arguments: JSONValue
-        let limit: MCPCallLimit?
+        let tool: SkillTool
+        let limit: CallLimit?
+        let origin: CallOrigin
         do throws(JSONRPCError) {
             // The tool is looked up in the stored catalog under the lock (copying the catalog out would
             // cost a retain and release of each of its parts per call).
-            let (phase, known) = state.withLock { state -> (Phase, (AgentTool, MCPCallLimit?)?) in
-                guard let name, let found = state.catalog?.call(named: name) else { return (state.phase, nil) }
-                return (state.phase, found)
+            let (phase, known, who) = state.withLock { state -> (Phase, (SkillTool, CallLimit?)?, CallOrigin) in
+                guard let name, let found = state.catalog?.call(named: name) else { return (state.phase, nil, state.origin) }
+                return (state.phase, found, state.origin)
             }
+            origin = who
             guard phase != .new else {
                 throw JSONRPCError(code: JSONRPCError.invalidRequestCode, "tools/call before initialize; send initialize first")
             }
@@ -34,23 +35,17 @@ extension MCPServer {
                 // Not listed yet, or enabled since the last look.
                 let catalog = try refreshedCatalog()
                 guard let found = catalog.tool(named: name) else {
-                    let served = catalog.tools.compactMap { catalog.names.toolName(for: $0.skillID) }
-                    let hint = NearestName.suggestion(for: name, among: served).map { "did you mean \"\($0)\"? " } ?? ""
-                    throw JSONRPCError.invalidParams("tools/call: unknown tool \"\(name)\"; \(hint)call tools/list for the tools served (a disabled skill is not served)")
+                    throw JSONRPCError.invalidParams("tools/call: " + catalog.names.unknownTool(
+                        name, use: "call tools/list for the tools served (a disabled skill is not served)"))
                 }
                 tool = found
-                limit = catalog.limits[found.skillID]
+                limit = catalog.limits[found.id]
             }
-            arguments = givenArguments ?? .object([:])
         } catch {
             send(JSONRPCMessage.errorLine(id: id, error: error))
             return
         }
-        guard case .object = arguments else {
-            send(JSONRPCMessage.responseLine(id: id, result: MCPToolResult.failure(
-                text: "invalidArguments: the arguments of \(tool.skillID) are a JSON \(arguments.typeName); pass an object matching the tool's inputSchema")))
-            return
-        }
+        let arguments = givenArguments ?? .object([:])
         let key = CallKey(id)
         if callExecutor == nil { places.enter() } else { places.enterWithoutWaiting() }
         // Reserve the id first: the call may finish before its task is stored (see below), and a
@@ -76,7 +71,7 @@ extension MCPServer {
             var answer = ""
             if !Task.isCancelled {
                 answer = await CallReplyPoller.$current.withValue(replyPoller) {
-                    await run(tool, arguments, id: id, callID: callID, progressToken: progressToken)
+                    await run(tool, arguments, id: id, callID: callID, origin: origin, progressToken: progressToken)
                 }
             }
             if let limit { limiter.release(limit) }
@@ -150,44 +145,14 @@ extension MCPServer {
         }
     }
 
-    /// Runs one call; returns the response line for request `id`.
-    nonisolated(nonsending) private func run(_ tool: AgentTool, _ arguments: JSONValue, id: JSONValue, callID: String, progressToken: JSONValue?) async -> String {
-        let result = await result(tool, arguments, callID: callID, progressToken: progressToken)
-        switch result {
-        case .success(let value):
-            return MCPToolResult.responseLine(id: id, success: value, tool: tool, check: resultCheck)
-        case .failure(let failure):
-            return JSONRPCMessage.responseLine(id: id, result: failure.result)
-        }
-    }
-
-    /// The skill's result, or the tool result that reports its failure.
-    nonisolated(nonsending) private func result(
-        _ tool: AgentTool, _ arguments: JSONValue, callID: String, progressToken: JSONValue?
-    ) async -> Result<JSONValue, ToolFailure> {
-        let (approval, refused) = configuration.approval.handler()
-        let invocation = SkillInvocation(
-            skillID: tool.skillID, arguments: arguments, callID: callID, sessionID: sessionID, approval: approval)
-        let reporter = progressToken.map { MCPProgressReporter(token: $0, skillID: tool.skillID, interval: configuration.progressInterval, send: send) }
-        let outcome = await backend.run(invocation)
+    /// Runs one call through the tool-call layer; returns the response line for request `id`.
+    nonisolated(nonsending) private func run(
+        _ tool: SkillTool, _ arguments: JSONValue, id: JSONValue, callID: String, origin: CallOrigin, progressToken: JSONValue?
+    ) async -> String {
+        let reporter = progressToken.map { MCPProgressReporter(token: $0, skillID: tool.id, interval: configuration.progressInterval, send: send) }
+        let outcome = await caller.call(
+            ToolCallRequest(toolName: tool.id, tool: tool, arguments: .value(arguments), callID: callID, origin: origin))
         reporter?.stop()
-        switch outcome {
-        case .success(let value):
-            return .success(value)
-        case .failure(let error) where error.kind == .denied && refused.isSet:
-            return .failure(ToolFailure(MCPToolResult.failure(text: configuration.approval.refusal(for: tool))))
-        case .failure(let error) where error.kind == .invalidArguments:
-            var fixed = error
-            fixed.message += " (fix the arguments to match the tool's inputSchema and call again)"
-            return .failure(ToolFailure(MCPToolResult.failure(fixed)))
-        case .failure(let error):
-            return .failure(ToolFailure(MCPToolResult.failure(error)))
-        }
-    }
-
-    /// A tool result with `isError: true`, as an `Error` for `Result`.
-    private struct ToolFailure: Error {
-        let result: JSONValue
-        init(_ result: JSONValue) { self.result = result }
+        return MCPToolResult.responseLine(id: id, outcome: outcome)
     }
 }

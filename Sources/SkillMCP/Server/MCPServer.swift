@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SkillAgent
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 import Synchronization
@@ -27,17 +27,20 @@ public final class MCPServer: Sendable {
 
     /// The configuration.
     public let configuration: MCPServerConfiguration
-    let backend: any MCPToolBackend
+    /// Where `tools/call` goes: the tool-call layer every front end shares (its backend lists the tools, its
+    /// approval is the server's policy, its recorder writes each call to the history).
+    public let caller: ToolCaller
+    var backend: any SkillBackend { caller.backend }
     let skills: SkillsExtension
     let pagination: MCPPagination
     let send: Sink
     let log: Sink
-    let sessionID = "mcp-" + UUID().uuidString.prefix(8).lowercased()
+    /// This connection's session (its calls' session in the history, and the session skills are told).
+    var sessionID: String { caller.sessionID }
     let state = Mutex(State())
     let places: MCPInFlightLimit
     let inFlight = DispatchGroup()
     let limiter = MCPCallLimiter()
-    let resultCheck = ResultSchemaCheck()
     /// Where `tools/call` tasks run (the stdio transport's read loop), nil for the caller's thread first
     /// and the Swift pool after.
     let callExecutor: (any TaskExecutor)?
@@ -53,7 +56,7 @@ public final class MCPServer: Sendable {
         /// Its task, for `notifications/cancelled`.
         case running(Task<Void, Never>)
         /// Waiting in the limiter for a place (no task yet), as `ticket`.
-        case queued(MCPCallLimit, ticket: Int)
+        case queued(CallLimit, ticket: Int)
         /// Cancelled while its start was under way: its task is cancelled as soon as it is stored.
         case cancelling
     }
@@ -80,11 +83,32 @@ public final class MCPServer: Sendable {
         var nextCall = 0
         var catalog: MCPToolCatalog?
         var instructionSkills: [MCPInstructionSkill]?
+        /// Who made the calls: the client's name from `initialize`.
+        var origin = CallOrigin.mcp(client: nil)
+    }
+
+    /// A new connection's session id: `mcp-` and 8 hex digits.
+    public static func newSessionID() -> String { "mcp-" + UUID().uuidString.prefix(8).lowercased() }
+
+    /// A server whose calls go through `backend` with the configuration's approval policy, in a session of
+    /// their own, recorded nowhere (tests; the CLI passes a ``ToolCaller`` with a recorder).
+    public convenience init(
+        configuration: MCPServerConfiguration, backend: any SkillBackend,
+        skills: any InstructionSkillSource = EmptyInstructionSkillSource(),
+        send: @escaping Sink, log: @escaping Sink = { _ in }, callExecutor: (any TaskExecutor)? = nil,
+        replyPoller: CallReplyPoller? = nil
+    ) {
+        self.init(
+            configuration: configuration,
+            caller: ToolCaller(
+                backend: backend, approval: configuration.approval, sessionID: Self.newSessionID(), forwardsCallIDs: true),
+            skills: skills, send: send, log: log, callExecutor: callExecutor, replyPoller: replyPoller)
     }
 
     /// A server.
     /// - Parameters:
-    ///   - backend: the native skills (``HostMCPBackend`` over the host).
+    ///   - caller: the tool-call layer over the native skills (``HostSkillBackend`` over the host), with
+    ///     the server's approval policy and recorder; its call ids are the server's (unique per call).
     ///   - skills: the instruction skills of the Skills extension.
     ///   - send: receives every outgoing line.
     ///   - log: receives diagnostics (the CLI writes them to stderr).
@@ -96,7 +120,7 @@ public final class MCPServer: Sendable {
     ///   - replyPoller: polled by the loop that runs the calls (``MCPStdioTransport/replyPoller``): the
     ///     calls' workers then reply into it instead of being spun for. Ignored without `callExecutor`.
     public init(
-        configuration: MCPServerConfiguration, backend: any MCPToolBackend,
+        configuration: MCPServerConfiguration, caller: ToolCaller,
         skills: any InstructionSkillSource = EmptyInstructionSkillSource(),
         send: @escaping Sink, log: @escaping Sink = { _ in }, callExecutor: (any TaskExecutor)? = nil,
         replyPoller: CallReplyPoller? = nil
@@ -105,7 +129,7 @@ public final class MCPServer: Sendable {
         // Only a loop that runs the calls polls for their replies: without one, nobody would.
         self.replyPoller = callExecutor == nil ? nil : replyPoller
         self.configuration = configuration
-        self.backend = backend
+        self.caller = caller
         self.pagination = MCPPagination(pageSize: configuration.pageSize)
         self.skills = SkillsExtension(source: skills, pagination: pagination)
         self.send = send
@@ -164,7 +188,7 @@ public final class MCPServer: Sendable {
 
     /// New input was read: the requests handed to ``receive(_:)`` from now on arrived before this call, so
     /// the host may look at its files (registry, plugins) once for all of them instead of once per call
-    /// (``MCPToolBackend/inputArrived()``). The stdio transport calls it for every chunk it reads; a
+    /// (``SkillBackend/inputArrived()``). The stdio transport calls it for every chunk it reads; a
     /// caller that never does gets a look per call.
     public func inputArrived() { backend.inputArrived() }
 
@@ -225,8 +249,9 @@ public final class MCPServer: Sendable {
             state.phase = .initialized
             state.protocolVersion = version
         }
-        let client = object["clientInfo"]?["name"]?.stringValue ?? "an unnamed client"
-        log("mcp: initialized by \(client), protocol \(version) (asked for \(requested))")
+        let name = object["clientInfo"]?["name"]?.stringValue
+        state.withLock { $0.origin = .mcp(client: name) }
+        log("mcp: initialized by \(name ?? "an unnamed client"), protocol \(version) (asked for \(requested))")
         var result: JSONObject = [
             "protocolVersion": .string(version), "capabilities": capabilities, "serverInfo": serverInfo,
         ]

@@ -1,37 +1,7 @@
+import SkillCalls
 import Synchronization
 
-/// How many calls of a group of skills may be inside the backend at once: the host's worker pool runs
-/// `max_workers` calls of a plugin at a time and counts the wait for a free worker against the skill's
-/// timeout, so the server keeps the rest of a pipelined burst waiting here instead (the wait here is not
-/// timed). A cancelled waiter leaves the queue.
-public struct MCPCallLimit: Sendable, Equatable {
-    /// Skills with the same group share the limit (the host: one plugin file and isolation mode).
-    public var group: String
-    /// Calls at once.
-    public var limit: Int
-    /// The group as the limiter keys it: its name's hash is taken once, here, not twice per call (a group
-    /// names a plugin file by its path).
-    var key: GroupKey { GroupKey(name: group, hash: groupHash) }
-    private var groupHash: Int
-
-    /// A limit.
-    public init(group: String, limit: Int) {
-        self.group = group
-        self.limit = max(1, limit)
-        groupHash = group.hashValue
-    }
-
-    /// A group's name with its hash.
-    struct GroupKey: Hashable {
-        let name: String
-        let hash: Int
-
-        static func == (lhs: GroupKey, rhs: GroupKey) -> Bool { lhs.hash == rhs.hash && lhs.name == rhs.name }
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-    }
-}
-
-/// The counting gate behind ``MCPCallLimit``. A call that finds a free place starts at once; the others
+/// The counting gate behind ``CallLimit``. A call that finds a free place starts at once; the others
 /// wait in order as a start closure, not as a suspended task: a call's task exists only once it holds a
 /// place, so a pipelined burst costs no suspension, continuation or cancellation handler per waiting call.
 final class MCPCallLimiter: Sendable {
@@ -77,7 +47,7 @@ final class MCPCallLimiter: Sendable {
         var waiting = Queue()
 
         /// Takes a place when one is free and nobody waits for it; else queues `waiter`.
-        mutating func take(_ limit: MCPCallLimit, else waiter: Waiter) -> Bool {
+        mutating func take(_ limit: CallLimit, else waiter: Waiter) -> Bool {
             if running < limit.limit, waiting.isEmpty {
                 running += 1
                 return true
@@ -94,23 +64,23 @@ final class MCPCallLimiter: Sendable {
         }
     }
 
-    private let groups = Mutex<[MCPCallLimit.GroupKey: Group]>([:])
+    private let groups = Mutex<[CallLimit.GroupKey: Group]>([:])
 
     /// Takes a place in `limit.group` and returns true, or queues `start` (to run once a place passes to
     /// it) and returns false. `ticket` names the waiter for ``cancel(_:ticket:)``.
-    func takeOrQueue(_ limit: MCPCallLimit, ticket: Int, start: @escaping Start) -> Bool {
+    func takeOrQueue(_ limit: CallLimit, ticket: Int, start: @escaping Start) -> Bool {
         groups.withLock { groups in
             groups[limit.key, default: Group()].take(limit, else: Waiter(ticket: ticket, start: start))
         }
     }
 
     /// Removes a waiter that has not started; false when it is not queued (it started, or never waited).
-    func cancel(_ limit: MCPCallLimit, ticket: Int) -> Bool {
+    func cancel(_ limit: CallLimit, ticket: Int) -> Bool {
         groups.withLock { groups in groups[limit.key]?.waiting.remove(ticket: ticket) } != nil
     }
 
     /// Gives the place back: the first waiter of the group gets it and starts, on this thread.
-    func release(_ limit: MCPCallLimit) {
+    func release(_ limit: CallLimit) {
         let next: Waiter? = groups.withLock { groups in groups[limit.key]?.release() }
         next?.start()
     }

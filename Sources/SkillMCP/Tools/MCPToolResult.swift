@@ -1,35 +1,35 @@
-import SkillAgent
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 
-/// `tools/call` results (spec 2025-11-25, server/tools "Tool Result" and "Error Handling"): a skill's
-/// result becomes a text content (the manifest's summary template when it renders, else the JSON) plus
-/// `structuredContent` when it is an object; a failure becomes `isError: true` with a text the model can
-/// act on.
+/// `tools/call` results (spec 2025-11-25, server/tools "Tool Result" and "Error Handling"), from the
+/// tool-call layer's outcome: a skill's result becomes a text content (the manifest's summary template when
+/// it renders, else the JSON) plus `structuredContent` when it is an object; a failure becomes `isError:
+/// true` with a text the model can act on.
 public enum MCPToolResult {
-    /// The result of a call that succeeded; with `check`, a result that does not conform to the tool's
-    /// output schema is a failure instead (the spec requires conforming `structuredContent`).
-    public static func success(_ result: JSONValue, tool: AgentTool, check: ResultSchemaCheck?) -> JSONValue {
-        if let check, let problem = check.problem(with: result, of: tool.skill) {
-            return failure(text: "invalidResult: " + problem)
+    /// The whole JSON-RPC response line for request `id` of a call that ended with `outcome` (the tool-call
+    /// layer has checked a result against the tool's output schema).
+    public static func responseLine(id: JSONValue, outcome: ToolCallOutcome) -> String {
+        switch outcome.result {
+        case .success(let result):
+            guard let tool = outcome.tool else { return JSONRPCMessage.responseLine(id: id, result: success(result, tool: nil)) }
+            return responseLine(id: id, success: result, tool: tool)
+        case .failure(let error):
+            return JSONRPCMessage.responseLine(id: id, result: failure(error))
         }
-        return success(result, tool: tool)
     }
 
     /// The whole JSON-RPC response line for request `id` whose call succeeded with `result`: the same bytes
-    /// as ``JSONRPCMessage/responseLine(id:result:)`` of ``success(_:tool:check:)``, with the result
-    /// serialized once (the text content and `structuredContent` share it) and no intermediate objects.
-    public static func responseLine(id: JSONValue, success result: JSONValue, tool: AgentTool, check: ResultSchemaCheck?) -> String {
-        if let check, check.problem(with: result, of: tool.skill) != nil {
-            return JSONRPCMessage.responseLine(id: id, result: success(result, tool: tool, check: check))
-        }
+    /// as ``JSONRPCMessage/responseLine(id:result:)`` of ``success(_:tool:)``, with the result serialized
+    /// once (the text content and `structuredContent` share it) and no intermediate objects.
+    public static func responseLine(id: JSONValue, success result: JSONValue, tool: SkillTool) -> String {
         // Built as bytes (appending to a String costs far more per piece), made a String once.
         var line: [UInt8] = []
         line.reserveCapacity(256)
         line.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
         id.write(to: &line)
         line.append(contentsOf: #","result":{"content":[{"type":"text","text":"#.utf8)
-        if let text = tool.summary.flatMap({ ResultSummaryTemplate($0).render(result) }) {
+        if let text = ToolCallOutcome.templatedText(of: result, tool: tool) {
             JSONValue.writeString(text, to: &line)
             line.append(contentsOf: #"}],"isError":false"#.utf8)
             if case .object = result {
@@ -51,23 +51,19 @@ public enum MCPToolResult {
     }
 
     /// The result of a call that succeeded.
-    public static func success(_ result: JSONValue, tool: AgentTool) -> JSONValue {
-        let text = tool.summary.flatMap { ResultSummaryTemplate($0).render(result) } ?? result.serialized()
+    public static func success(_ result: JSONValue, tool: SkillTool?) -> JSONValue {
+        let text = tool.flatMap { ToolCallOutcome.templatedText(of: result, tool: $0) } ?? result.serialized()
         var object: JSONObject = ["content": [["type": "text", "text": .string(text)]], "isError": false]
         if case .object = result { object["structuredContent"] = result }
         return .object(object)
     }
 
-    /// The result of a call that failed: the host's one-line message (what, where, how to fix it), led by
-    /// the failure kind, with `details` (e.g. every invalid argument's JSON pointer) as structured content.
+    /// The result of a call that failed: one line led by the failure kind, the host's message (what, where,
+    /// how to fix it) and the next step (``ToolCallOutcome/text(of:)``, the one wording of every front end),
+    /// with `details` (e.g. every invalid argument's JSON pointer) as structured content.
     public static func failure(_ error: HostError) -> JSONValue {
-        failure(text: "\(error.kind.rawValue): \(error.message)", details: error.details)
-    }
-
-    /// A failure with this text.
-    public static func failure(text: String, details: JSONValue? = nil) -> JSONValue {
-        var object: JSONObject = ["content": [["type": "text", "text": .string(text)]], "isError": true]
-        if let details, case .object = details { object["structuredContent"] = details }
+        var object: JSONObject = ["content": [["type": "text", "text": .string(ToolCallOutcome.text(of: error))]], "isError": true]
+        if let details = error.details, case .object = details { object["structuredContent"] = details }
         return .object(object)
     }
 }

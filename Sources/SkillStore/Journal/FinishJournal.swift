@@ -10,6 +10,9 @@ final class FinishJournal {
     var flushScheduled = false
     /// The bytes of the record being logged: one buffer, reused for every record.
     private var encoded: [UInt8] = []
+    /// The sessions the pending records make (``FinishRecord/start`` with a title), kept as they are added
+    /// so a commit does not walk the records for them.
+    private var sessions = Sessions()
 
     init(databasePath: String) {
         self.databasePath = databasePath
@@ -22,18 +25,59 @@ final class FinishJournal {
         encoded.removeAll(keepingCapacity: true)
         FinishRecordCoding.encode(record, into: &encoded)
         try log?.append(encoded)
+        sessions.note(record)
         pending.append(record)
     }
 
+    /// Whether the log has grown past half of what it keeps mapped: its records should be committed now, or
+    /// the next ones are written with a system call each.
+    var wantsCommit: Bool { (log?.size ?? 0) >= FinishLog.mappedSize / 2 }
+
     /// Inside a write transaction: writes the pending finishes.
     func apply(to database: SQLiteDatabase) throws(StoreError) {
+        try sessions.make(database)
         for record in pending { try Self.write(record, onlyIfRunning: false, database) }
+    }
+
+    /// Makes the sessions that `records` name with a title and that do not exist yet (a recovered log).
+    static func makeSessions(of records: [FinishRecord], _ database: SQLiteDatabase) throws(StoreError) {
+        var sessions = Sessions()
+        for record in records { sessions.note(record) }
+        try sessions.make(database)
+    }
+
+    /// The sessions records make: those of `skillhost call` and `mcp`, which have no messages, are made
+    /// with their first row and marked active at their last finish, once per session per transaction,
+    /// before the rows that refer to them.
+    struct Sessions {
+        private var titles: [String: (title: String, last: Int64)] = [:]
+
+        mutating func note(_ record: FinishRecord) {
+            guard let title = record.start?.sessionTitle, let id = record.start?.sessionID else { return }
+            if let known = titles[id], known.last >= record.finishedMilliseconds { return }
+            titles[id] = (title, record.finishedMilliseconds)
+        }
+
+        func make(_ database: SQLiteDatabase) throws(StoreError) {
+            guard !titles.isEmpty else { return }
+            let upsert = try database.statement(
+                """
+                INSERT INTO sessions(id, title, model, created_ms, last_active_ms) VALUES(?, ?, '', ?, ?)
+                ON CONFLICT(id) DO UPDATE SET last_active_ms = max(last_active_ms, excluded.last_active_ms)
+                """)
+            for (id, session) in titles {
+                try upsert.run([.text(id), .text(session.title), .integer(session.last), .integer(session.last)])
+            }
+        }
+
+        mutating func removeAll() { titles.removeAll(keepingCapacity: true) }
     }
 
     /// After the transaction that applied them committed: they are in the database.
     func committed() {
         guard !pending.isEmpty else { return }
         pending.removeAll(keepingCapacity: true)
+        sessions.removeAll()
         log?.clear()
     }
 
@@ -87,16 +131,18 @@ final class FinishJournal {
             .optional(outcome.pluginVersion), .optional(outcome.pluginSHA256), .text(start.argumentsJSON),
             .text(outcome.status.rawValue), .optional(outcome.resultJSON), .optional(outcome.summary), .optional(outcome.errorKind),
             .optional(outcome.error), .integer(outcome.startedMilliseconds ?? record.finishedMilliseconds),
-            outcome.status == .interrupted ? .null : .real(outcome.durationMilliseconds), .optional(outcome.idempotencyKey), outcome.workerPID.map(SQLValue.integer) ?? .null,
+            outcome.status == .interrupted || outcome.status == .refused ? .null : .real(outcome.durationMilliseconds), .optional(outcome.idempotencyKey), outcome.workerPID.map(SQLValue.integer) ?? .null,
             .optional(CallContextChanges.encode(record.context, at: record.finishedMilliseconds)),
+            .optional(start.frontEnd), .optional(start.client),
         ])
     }
 
     /// How the row of a call finished before it had one is written.
     static let insertSQL = """
         INSERT INTO skill_calls(call_id, session_id, message_position, skill_id, plugin_version, plugin_sha256, arguments,
-            status, result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid, context)
-        VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            status, result, summary, error_kind, error, started_ms, duration_ms, idempotency_key, worker_pid, context,
+            front_end, client)
+        VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// How a call row is finished.

@@ -32,32 +32,65 @@ final class FinishLog {
 
     /// Creates a new log for `databasePath`, locks it and maps it.
     init(databasePath: String) throws(StoreError) {
+        let (path, descriptor) = try Self.createLocked(databasePath: databasePath)
+        self.path = path
+        self.descriptor = descriptor
+        var mapping: UnsafeMutableRawPointer?
+        // The blocks are reserved first: a store into a page the file system then could not allocate
+        // (disk full) would kill the process with SIGBUS instead of failing a write.
+        if posix_fallocate(descriptor, 0, off_t(Self.mappedSize)) == 0 {
+            let address = mmap(nil, Self.mappedSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+            if let address, address != MAP_FAILED { mapping = address }
+        }
+        self.mapping = mapping
+    }
+
+    /// A new log file beside `databasePath`, created and locked by this process (read-write descriptor).
+    /// Another process recovering abandoned logs may take a new file's lock in the moment between its
+    /// creation and this process's `flock`, and remove it: a file no longer at its path once locked is
+    /// given up and another is made.
+    static func createLocked(databasePath: String) throws(StoreError) -> (path: String, descriptor: Int32) {
         let pid = getpid()
         for attempt in 0..<1000 {
-            let candidate = Self.prefix(of: databasePath) + "\(pid)-\(attempt)"
+            let candidate = prefix(of: databasePath) + "\(pid)-\(attempt)"
             let descriptor = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if descriptor < 0, errno == EEXIST { continue }  // left by an earlier process with this pid
-            guard descriptor >= 0 else { throw Self.failure(candidate, "create") }
+            guard descriptor >= 0 else { throw failure(candidate, "create") }
             do {
                 try Posix.lock(descriptor, .exclusive, waiting: false, path: candidate)
             } catch {
                 close(descriptor)
                 unlink(candidate)
-                throw Self.failure(candidate, "lock", code: error.code)
+                throw failure(candidate, "lock", code: error.code)
             }
-            self.path = candidate
-            self.descriptor = descriptor
-            var mapping: UnsafeMutableRawPointer?
-            // The blocks are reserved first: a store into a page the file system then could not allocate
-            // (disk full) would kill the process with SIGBUS instead of failing a write.
-            if posix_fallocate(descriptor, 0, off_t(Self.mappedSize)) == 0 {
-                let address = mmap(nil, Self.mappedSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
-                if let address, address != MAP_FAILED { mapping = address }
+            guard Posix.isNamed(descriptor, candidate) else {
+                close(descriptor)  // recovered and removed before it was locked
+                continue
             }
-            self.mapping = mapping
-            return
+            return (candidate, descriptor)
         }
-        throw StoreError(.cannotOpen, "\(Self.prefix(of: databasePath))\(pid)-*: 1000 finish logs of this pid exist; remove them (their process is gone)")
+        throw StoreError(.cannotOpen, "\(prefix(of: databasePath))\(pid)-*: 1000 finish logs of this pid exist; remove them (their process is gone)")
+    }
+
+    /// How many finish logs (of any process, live or not) are beside `databasePath`.
+    static func count(beside databasePath: String) -> Int {
+        let prefix = String(Self.prefix(of: databasePath).split(separator: "/").last ?? "")
+        return (Posix.directoryEntries(Posix.directoryName(of: databasePath)) ?? []).reduce(0) { count, name in
+            name.hasPrefix(prefix) && !name.hasSuffix(".bad") ? count + 1 : count
+        }
+    }
+
+    /// Leaves `bytes` (whole encoded records) in a log file of their own beside `databasePath`, for the
+    /// next process that opens the database: the file is locked while it is written, so nobody recovers
+    /// it half-written, and unlocked (abandoned) when this returns.
+    static func leave(_ bytes: [UInt8], databasePath: String) throws(StoreError) {
+        let (path, descriptor) = try createLocked(databasePath: databasePath)
+        defer { close(descriptor) }
+        guard Posix.writeAll(descriptor, bytes, at: 0) == bytes.count else {
+            let error = failure(path, "write")
+            unlink(path)
+            throw error
+        }
     }
 
     deinit {

@@ -1,3 +1,5 @@
+import StableHash
+
 /// One finished call waiting in a ``FinishLog``: what ``HistoryStore/finishCall(_:with:context:)`` would
 /// write for it.
 struct FinishRecord: Sendable, Equatable {
@@ -21,18 +23,27 @@ struct CallStart: Sendable, Equatable {
     var messagePosition: Int64?
     var skillID: String
     var argumentsJSON: String
+    /// The front end that made the call (version 3).
+    var frontEnd: String? = nil
+    /// Its client, when it has one (version 3).
+    var client: String? = nil
+    /// The title of the call's session when the session may not exist yet: it is made with the row
+    /// (version 3; `skillhost call` and `mcp`, whose sessions have no messages).
+    var sessionTitle: String? = nil
 }
 
 /// The bytes of a ``FinishRecord`` in a finish log, written down as data (all integers little-endian):
 ///
 /// ```
 /// record  := length:u32 checksum:u32 body           length = body bytes; checksum = FNV-1a 32 of body
-/// body    := version:u8(=1|2) row:i64 finished:i64 duration:f64 started:opt-i64 pid:opt-i64
+/// body    := version:u8(=1|2|3) row:i64 finished:i64 duration:f64 started:opt-i64 pid:opt-i64
 ///            status:str result:opt-str summary:opt-str error_kind:opt-str error:opt-str
 ///            idempotency_key:opt-str plugin_version:opt-str plugin_sha256:opt-str
 ///            count:u32 (key:str value:str){count}
-///            start                                   only in version 2
+///            start                                   only in versions 2 and 3
+///            origin                                  only in version 3
 /// start   := call_id:str session:str message_position:opt-i64 skill:str arguments:str
+/// origin  := front_end:opt-str client:opt-str session_title:opt-str
 /// str     := length:u32 UTF-8 bytes            opt-x := 0:u8 | 1:u8 x
 /// ```
 ///
@@ -43,9 +54,11 @@ struct CallStart: Sendable, Equatable {
 /// status, bad UTF-8 or bytes left over all make the record unreadable (a torn tail after a power cut, or a
 /// damaged file).
 enum FinishRecordCoding {
-    /// A finish of a row written before (version 1), or of a call whose row it writes (version 2: with a start).
+    /// A finish of a row written before (version 1), or of a call whose row it writes (version 2: with a
+    /// start; version 3: with its front end, client and session title too, what this build writes).
     static let version: UInt8 = 1
     static let versionWithStart: UInt8 = 2
+    static let versionWithOrigin: UInt8 = 3
     /// Bytes before the body.
     static let headerSize = 8
     /// A record longer than this is refused by the decoder (no finish is this big: results are capped far
@@ -67,7 +80,7 @@ enum FinishRecordCoding {
             + (record.start?.argumentsJSON.utf8.count ?? 0))
         append(UInt64(0), to: &bytes)  // length and checksum, filled in below
         let bodyStart = bytes.count
-        bytes.append(record.start == nil ? version : versionWithStart)
+        bytes.append(record.start == nil ? version : versionWithOrigin)
         append(UInt64(bitPattern: record.rowID), to: &bytes)
         append(UInt64(bitPattern: record.finishedMilliseconds), to: &bytes)
         append(record.outcome.durationMilliseconds.bitPattern, to: &bytes)
@@ -97,6 +110,9 @@ enum FinishRecordCoding {
             appendOptional(start.messagePosition, to: &bytes)
             append(start.skillID, to: &bytes)
             append(start.argumentsJSON, to: &bytes)
+            appendOptional(start.frontEnd, to: &bytes)
+            appendOptional(start.client, to: &bytes)
+            appendOptional(start.sessionTitle, to: &bytes)
         }
         let bodyCount = bytes.count - bodyStart
         let sum = bytes.withUnsafeBufferPointer { checksum($0[bodyStart...]) }
@@ -148,7 +164,7 @@ enum FinishRecordCoding {
         }
         reader.end = end
         let recordVersion = try reader.byte()
-        guard recordVersion == version || recordVersion == versionWithStart else {
+        guard recordVersion == version || recordVersion == versionWithStart || recordVersion == versionWithOrigin else {
             throw Unreadable(offset: offset, reason: "unknown record version")
         }
         let row = Int64(bitPattern: try reader.uint64())
@@ -170,10 +186,15 @@ enum FinishRecordCoding {
             context[key] = try reader.string()
         }
         var start: CallStart?
-        if recordVersion == versionWithStart {
+        if recordVersion != version {
             start = CallStart(
                 callID: try reader.string(), sessionID: try reader.string(), messagePosition: try reader.optionalInt64(),
                 skillID: try reader.string(), argumentsJSON: try reader.string())
+            if recordVersion == versionWithOrigin {
+                start?.frontEnd = try reader.optionalString()
+                start?.client = try reader.optionalString()
+                start?.sessionTitle = try reader.optionalString()
+            }
         }
         guard reader.position == end else { throw Unreadable(offset: offset, reason: "\(end - reader.position) bytes left over") }
         var outcome = CallOutcome(
@@ -188,14 +209,7 @@ enum FinishRecordCoding {
     }
 
     /// FNV-1a, 32 bits.
-    static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
-        var hash: UInt32 = 0x811c_9dc5
-        for byte in bytes {
-            hash ^= UInt32(byte)
-            hash = hash &* 0x0100_0193
-        }
-        return hash
-    }
+    static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 { FNV1a.hash32(bytes) }
 
     private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }

@@ -10,6 +10,10 @@ public enum CallStatus: String, Sendable, Equatable, CaseIterable {
     case interrupted
     /// Not run: the result of an earlier call with the same idempotency key was returned.
     case replayed
+    /// Not run: whoever was asked did not allow it (``CallRecord/errorKind`` `denied`), or the call was
+    /// cancelled while they were asked (`cancelled`). Not a failure of the skill: `inspect` does not count
+    /// it, nor its (zero) duration.
+    case refused
 }
 
 /// One skill call: what ran, with what, how it ended and how long it took.
@@ -48,6 +52,11 @@ public struct CallRecord: Sendable, Equatable {
     public var idempotencyKey: String?
     /// The worker process that ran it, when known.
     public var workerPID: Int64?
+    /// The front end that made the call (`chat`, `mcp`, `call`, …); nil on rows written before schema
+    /// version 5 (all of them by `chat`).
+    public var frontEnd: String?
+    /// The client of the front end, when it has one (an MCP client's `clientInfo.name`).
+    public var client: String?
 
     /// A record with these parts.
     public init(
@@ -55,8 +64,10 @@ public struct CallRecord: Sendable, Equatable {
         pluginVersion: String? = nil, pluginSHA256: String? = nil, argumentsJSON: String, status: CallStatus,
         resultJSON: String? = nil, summary: String? = nil, errorKind: String? = nil, error: String? = nil,
         startedMilliseconds: Int64, durationMilliseconds: Double? = nil, idempotencyKey: String? = nil,
-        workerPID: Int64? = nil
+        workerPID: Int64? = nil, frontEnd: String? = nil, client: String? = nil
     ) {
+        self.frontEnd = frontEnd
+        self.client = client
         self.rowID = rowID
         self.callID = callID
         self.sessionID = sessionID

@@ -83,6 +83,12 @@ enum StoreSchema {
         """
         ALTER TABLE skill_calls ADD COLUMN context TEXT;
         """,
+        // 5: which front end made a call (`chat`, `mcp`, `call`, …; null on rows written before, all of them
+        // by `chat`) and, for MCP, the client's name (docs/history.md, "Front ends").
+        """
+        ALTER TABLE skill_calls ADD COLUMN front_end TEXT;
+        ALTER TABLE skill_calls ADD COLUMN client TEXT;
+        """,
     ]
 
     /// The page size of files this build creates: half SQLite's default, since every page a transaction

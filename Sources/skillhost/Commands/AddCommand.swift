@@ -12,7 +12,7 @@ enum AddCommand: Command {
         copied into a temporary folder there, validated as 'skillhost validate' does, then renamed into
         place; an invalid skill is refused and nothing is left behind.
 
-        Exit codes: 9 invalid skill or archive, 12 the id is already used, 3 no such PATH.
+        Exit codes: \(ExitCode.invalidPlugin) invalid skill or archive, \(ExitCode.registryError) the id is already used, \(ExitCode.notFound) no such PATH.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -1,6 +1,8 @@
 import Foundation
+import SkillCalls
 import SkillHostCore
 import SkillJSON
+import SkillStore
 import Synchronization
 
 /// `skillhost call SKILL_ID [JSON|-] [--yes] [--json]`: calls one skill and prints its result.
@@ -8,19 +10,23 @@ enum CallCommand: Command {
     static let name = "call"
     static let summary = "call one skill with JSON arguments"
     static let help = """
-        usage: skillhost call SKILL_ID [JSON|-] [--yes] [--json]
+        usage: skillhost call SKILL_ID [JSON|-] [--yes] [--json] [--state DIR]
 
         Validates the arguments (a JSON object; '-' reads it from stdin; default {}) against the skill's
         parameter schema, runs the skill and prints its result JSON. Skills with permission write or
         dangerous need approval: a y/N prompt when stdin is a terminal, --yes to allow; when not
-        interactive they are denied.
+        interactive they are denied. The skill's timeout counts from when it starts, not while you answer.
+
+        Every call is recorded in the history (front end "call"; see 'skillhost trace').
 
         Options:
-          --yes     approve write/dangerous skills without asking
-          --json    print {"ok":true,"result":...} or {"ok":false,"error":{"kind","message","details"}}
+          --yes        approve write/dangerous skills without asking
+          --json       print {"ok":true,"result":...} or {"ok":false,"error":{"kind","message","details"}}
+          --state DIR  folder of the history database (env SKILLHOST_STATE; default $XDG_STATE_HOME/skillhost)
 
-        Exit codes: 3 not found, 4 disabled, 5 invalid arguments, 6 skill failed, 7 timeout,
-        8 plugin crashed, 9 invalid plugin, 10 denied, 11 rate limited (docs/cli.md).
+        Exit codes: \(ExitCode.notFound) not found, \(ExitCode.disabled) disabled, \(ExitCode.invalidArguments) invalid arguments,
+        \(ExitCode.skillFailed) skill failed or invalid result, \(ExitCode.timeout) timeout, \(ExitCode.pluginCrashed) plugin crashed,
+        \(ExitCode.invalidPlugin) invalid plugin, \(ExitCode.denied) denied, \(ExitCode.rateLimited) rate limited (docs/cli.md).
         """
 
     /// The spare worker `main` forked before anything else ran (``SpareWorker/forkEarly(executable:)``).
@@ -33,19 +39,12 @@ enum CallCommand: Command {
         }
         // A command line refused before the host exists ends the forked spare here (it loaded nothing).
         defer { early?.discard() }
-        let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json"], options: [])
+        let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json"], options: ["--state"])
         guard (1...2).contains(parsed.positionals.count) else {
             throw UsageError("expected SKILL_ID and optionally a JSON object (or '-' for stdin)")
         }
         let text = parsed.positionals.count == 2 ? parsed.positionals[1] : "{}"
-        let source = text == "-" ? "stdin" : "the command line"
         let bytes = text == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : Array(text.utf8)
-        let callArguments: JSONValue
-        do {
-            callArguments = try JSONValue(parsing: bytes)
-        } catch {
-            throw HostError(.invalidArguments, "the arguments from \(source) are not JSON (\(error.description)); pass an object like '{\"key\": \"value\"}'")
-        }
         let host = HostOptions.host(parsed)
         // The worker is ready for its plugin while this process reads the catalog and runs the gates: forked
         // first thing in main, or started now.
@@ -55,15 +54,36 @@ enum CallCommand: Command {
         } else {
             await host.startSpareWorker()
         }
-        let options = InvocationOptions(approval: TerminalApproval.handler(assumeYes: parsed.has("--yes")))
+        let skillID = parsed.positionals[0]
+        var tool: SkillTool?
+        var unknown: String?
+        var provenance: [String: PluginProvenance] = [:]
         do {
-            let result = try await host.invoke(skillID: parsed.positionals[0], arguments: callArguments, options: options)
+            let skill = try host.skill(skillID)
+            tool = SkillTool(skill)
+            // The plugin's version, and its SHA-256 when the trust gate checks it against the registry's pin.
+            let plugin = try? host.currentCatalog().plugin(skill.pluginID)
+            provenance[skill.id] = PluginProvenance(version: plugin?.manifest?.version, sha256: plugin?.settings.sha256)
+        } catch {
+            unknown = error.message
+        }
+        let recorder = DetachedCallRecorder(
+            directory: HistoryOptions.directory(parsed), redactor: SecretRedactor.standard(environment: Posix.environment()),
+            provenance: provenance, report: { ErrorReporter.printError("warning: history: \($0.message)") })
+        let caller = ToolCaller(
+            backend: HostSkillBackend(host: host), approval: TerminalApproval.handler(assumeYes: parsed.has("--yes")),
+            recorder: recorder)
+        let outcome = await caller.call(ToolCallRequest(
+            toolName: skillID, tool: tool, arguments: .bytes(bytes), callID: UUID().uuidString.lowercased(), origin: .call,
+            unknownTool: unknown))
+        switch outcome.result {
+        case .success(let result):
             // The answer first (flushed, so a reader of the pipe has it), then the worker is stopped.
             HostOptions.printJSON(parsed.has("--json") ? ["ok": true, "result": result] : result)
             fflush(nil)
             await host.shutdown()
             return ExitCode.success
-        } catch {
+        case .failure(let error):
             await host.shutdown()
             if parsed.has("--json") {
                 HostOptions.printJSON([

@@ -1,5 +1,6 @@
 import Foundation
 import SkillAgent
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 import Synchronization
@@ -49,10 +50,9 @@ enum ChatCommand: Command {
 
         Ctrl-C stops the running turn (its skills are cancelled); at the prompt it leaves.
 
-        Exit codes: 0 answered, 1 the model failed (message on stderr), 2 usage, 130 interrupted.
+        Exit codes: \(ExitCode.success) answered, \(ExitCode.failure) the model failed (message on stderr), \(ExitCode.usage) usage,
+        \(ExitCode.interrupted) interrupted.
         """
-
-    /// The shell's code for a run ended by SIGINT.
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(
@@ -97,14 +97,14 @@ enum ChatCommand: Command {
         ErrorReporter.printError("chat: " + session.notice)
         var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: session.id)
         configuration.recorder = session.recorder
+        configuration.sessionContext = session.context
         if let contextTokens {
             configuration.toolBudget = ToolBudget(contextTokens: contextTokens)
             configuration.historyTokenBudget = max(200, min(configuration.historyTokenBudget, contextTokens / 2))
         }
         let agent = Agent(
             provider: provider,
-            backend: InstructionSkillBackend(
-                base: HostSkillBackend(host: host, sessionContext: session.context), library: HostInstructionLibrary(host: host)),
+            backend: InstructionSkillBackend(base: HostSkillBackend(host: host), library: HostInstructionLibrary(host: host)),
             history: session.history, configuration: configuration)
         let ticker = Task {
             while !Task.isCancelled {
@@ -164,13 +164,10 @@ enum ChatCommand: Command {
     }
 
     /// `--yes`, the terminal prompt (with card redraws paused while it is up), or deny.
-    private static func approvalHandler(assumeYes: Bool, renderer: ChatRenderer) -> HostApproval {
-        guard let prompt = TerminalApproval.handler(assumeYes: assumeYes) else { return HostApproval(nil) }
-        if assumeYes { return HostApproval(prompt) }
-        return HostApproval { skill, arguments in
-            renderer.pause(awaitingApprovalOf: skill.id)
-            defer { renderer.resume() }
-            return await prompt(skill, arguments)
-        }
+    private static func approvalHandler(assumeYes: Bool, renderer: ChatRenderer) -> any ApprovalHandler {
+        TerminalApproval.handler(
+            assumeYes: assumeYes,
+            around: TerminalApproval(
+                asking: { renderer.pause(awaitingApprovalOf: $0.skill.id) }, answered: { renderer.resume() }))
     }
 }

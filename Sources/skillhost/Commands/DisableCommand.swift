@@ -10,7 +10,7 @@ enum DisableCommand: Command {
         Disables each plugin or skill (ids are normalized) in the registry, in one locked, atomic update.
         A disabled skill is never offered to a model and never called.
 
-        Exit codes: 3 when an id is unknown (nothing is changed), 12 when the registry is malformed.
+        Exit codes: \(ExitCode.notFound) when an id is unknown (nothing is changed), \(ExitCode.registryError) when the registry is malformed.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -10,7 +10,7 @@ enum EnableCommand: Command {
         Enables each plugin or skill (ids are normalized) in the registry, in one locked, atomic update.
         A skill whose plugin is disabled stays unavailable until the plugin is enabled too.
 
-        Exit codes: 3 when an id is unknown (nothing is changed), 12 when the registry is malformed.
+        Exit codes: \(ExitCode.notFound) when an id is unknown (nothing is changed), \(ExitCode.registryError) when the registry is malformed.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

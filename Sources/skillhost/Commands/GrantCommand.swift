@@ -24,7 +24,7 @@ enum GrantCommand: Command {
           --revoke  remove the grant
           --json    print {"plugin","capability","granted","grants","previous_grants"}
 
-        Exit codes: 2 not a capability, 3 unknown plugin, 12 registry malformed.
+        Exit codes: \(ExitCode.usage) not a capability, \(ExitCode.notFound) unknown plugin, \(ExitCode.registryError) registry malformed.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -13,8 +13,9 @@ enum HistoryCommand: Command {
 
         Without ID: the stored sessions, most recently active first (id, last active, messages, calls, title).
         With ID: that session's transcript; each assistant message is followed by the cards of the skill
-        calls it made (ok, failed, interrupted, replayed) with their durations. --delete removes a session
-        with its messages, calls and context. Resume a session with 'skillhost chat --session ID'.
+        calls it made (ok, failed, interrupted, replayed, refused) with their durations; a session of
+        'skillhost mcp' (one per connection) or of 'skillhost call' (one per day) lists its calls. --delete
+        removes a session with its messages, calls and context. Resume a chat with 'skillhost chat --session ID'.
 
         Options:
           --json            print JSON (shapes in docs/cli.md)
@@ -23,7 +24,7 @@ enum HistoryCommand: Command {
           --state DIR       folder of the history database (env SKILLHOST_STATE)
           --keep-days N, --keep-sessions N   retention applied on start (docs/history.md)
 
-        Exit codes: 3 when there is no session ID.
+        Exit codes: \(ExitCode.notFound) when there is no session ID.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -87,6 +88,8 @@ enum HistoryCommand: Command {
                 print(card(call))
             }
         }
+        // Calls no message asked for: those of the front ends without a conversation (mcp, call).
+        for call in calls where call.messagePosition == nil { print(card(call)) }
         if !context.isEmpty { print("context keys: " + context.keys.sorted().joined(separator: ", ")) }
     }
 
@@ -98,6 +101,7 @@ enum HistoryCommand: Command {
         case .replayed: return "  [ok] \(call.skillID): replayed: \(call.summary ?? "")\(duration)"
         case .failed: return "  [failed] \(call.skillID): \(call.errorKind ?? "error"): \(call.error ?? "")\(duration)"
         case .interrupted: return "  [interrupted] \(call.skillID): \(call.error ?? "")"
+        case .refused: return "  [refused] \(call.skillID): \(call.error ?? "")"
         case .started: return "  [running] \(call.skillID)"
         }
     }

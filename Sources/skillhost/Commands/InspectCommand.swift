@@ -16,7 +16,7 @@ enum InspectCommand: Command {
         Options:
           --json    print the plugin's or skill's JSON object
 
-        Exit codes: 3 when no plugin or skill has that id.
+        Exit codes: \(ExitCode.notFound) when no plugin or skill has that id.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -66,7 +66,7 @@ enum InspectCommand: Command {
         var lines = ["skill \(skill.id): \(skill.title)", "  plugin:      \(skill.pluginID) (\(skill.pluginPath))",
                      "  enabled:     \(skill.enabled ? "yes" : "no")",
                      "  permission:  \(skill.permission.rawValue) (approval: \(skill.approval.rawValue))",
-                     "  timeout:     \(PluginTimeout.format(skill.timeout)) s",
+                     "  timeout:     \(SecondsText.format(skill.timeout)) s",
                      "  rate limit:  " + (skill.rateLimitPerMinute.map { "\($0) calls per minute" } ?? "none"),
                      "  idempotent:  \(skill.idempotent ? "yes" : "no")",
                      "  description: \(skill.description)",
@@ -75,13 +75,6 @@ enum InspectCommand: Command {
         if let summary = skill.summary { lines.append("  summary:     " + summary) }
         if let schema = skill.manifest.outputSchema { lines.append("  output:      " + schema.serialized()) }
         return lines.joined(separator: "\n")
-    }
-}
-
-/// Seconds as shown to people: "5", "2.5".
-enum PluginTimeout {
-    static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }
 

@@ -31,8 +31,8 @@ enum InstallCommand: Command {
           --allow-unsigned   install a package whose signature is missing, unknown or wrong
           --json             print {"plugin","version","path","replaced","sha256","publisher","previous_version"}
 
-        Exit codes: 0 installed, 9 invalid package or plugin, 10 signature or policy refused it, 5 installed
-        already or not an upgrade, 8 the file crashed the checker, 3 no such file.
+        Exit codes: \(ExitCode.success) installed, \(ExitCode.invalidPlugin) invalid package or plugin, \(ExitCode.denied) signature or policy refused it,
+        \(ExitCode.invalidArguments) installed already or not an upgrade, \(ExitCode.pluginCrashed) the file crashed the checker, \(ExitCode.notFound) no such file.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -23,8 +23,8 @@ enum KeysCommand: Command {
                      default ~/.minisign/minisign.key, as minisign) and the public key to give your users
                      (default ./minisign.pub). Protect the secret key with a password: 'minisign -C -s FILE'.
 
-        Exit codes: 3 unknown key id, 5 a file that is no minisign key or exists (generate without --force),
-        12 registry malformed.
+        Exit codes: \(ExitCode.notFound) unknown key id, \(ExitCode.invalidArguments) a file that is no minisign key or exists (generate without
+        --force), \(ExitCode.registryError) registry malformed.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -25,7 +25,7 @@ enum NewCommand: Command {
 
         Environment: SKILLHOST_SDK names the SDK folder when --sdk is not given.
 
-        Exit codes: 0 written, 5 bad NAME, --lang or --sdk, 3 no SDK found, 1 NAME exists.
+        Exit codes: \(ExitCode.success) written, \(ExitCode.invalidArguments) bad NAME, --lang or --sdk, \(ExitCode.notFound) no SDK found, \(ExitCode.failure) NAME exists.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

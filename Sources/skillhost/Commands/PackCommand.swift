@@ -29,8 +29,8 @@ enum PackCommand: Command {
           --readme FILE, --license FILE   the files to include instead of the ones found
           --json            print {"path","plugin","version","architectures","signed_by","size","notes"}
 
-        Exit codes: 0 packed, 9 the library is invalid or none is for this machine, 5 a bad key or
-        arguments, 3 no such file, 8 the library crashed the checker.
+        Exit codes: \(ExitCode.success) packed, \(ExitCode.invalidPlugin) the library is invalid or none is for this machine, \(ExitCode.invalidArguments) a bad key or
+        arguments, \(ExitCode.notFound) no such file, \(ExitCode.pluginCrashed) the library crashed the checker.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -11,7 +11,7 @@ enum RemoveCommand: Command {
         it), or the instruction skill's folder from the skills folder. Its registry entry (enabled state,
         settings) is kept, so installing it again restores them.
 
-        Exit codes: 3 when no plugin or instruction skill has that id.
+        Exit codes: \(ExitCode.notFound) when no plugin or instruction skill has that id.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

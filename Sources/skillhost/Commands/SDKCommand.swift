@@ -17,7 +17,7 @@ enum SDKCommand: Command {
           --pkg-config   print the folder holding skillhost.pc (for PKG_CONFIG_PATH)
           --json         print {"package","include","pkg_config","documentation","abi_version","source"}
 
-        Exit codes: 3 when no SDK is found (install SkillHost with scripts/install.sh).
+        Exit codes: \(ExitCode.notFound) when no SDK is found (install SkillHost with scripts/install.sh).
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

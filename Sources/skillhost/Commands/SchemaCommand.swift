@@ -21,7 +21,7 @@ enum SchemaCommand: Command {
           --assert-formats   make "format" an assertion (date-time, email, uuid, ...), not an annotation
           --max-errors N     report at most N errors (default 20)
 
-        Exit codes: 0 valid, 1 invalid, 2 bad schema, unreadable or non-JSON file, or usage error.
+        Exit codes: \(ExitCode.success) valid, \(ExitCode.failure) invalid, \(ExitCode.usage) bad schema, unreadable or non-JSON file, or usage error.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -9,8 +9,9 @@ enum TraceCommand: Command {
     static let help = """
         usage: skillhost trace [--skill ID] [--failed] [--since 1h] [--limit N] [--session ID] [--json]
 
-        Recorded skill calls, newest first: start time, status (succeeded, failed, interrupted, replayed,
-        started), skill, duration and the summary or the error (kind: message).
+        Recorded skill calls of every front end (chat, mcp, call), newest first: start time, status
+        (succeeded, failed, interrupted, replayed, refused, started), skill, the front end in brackets (with
+        the MCP client's name: [mcp: Claude Desktop]), duration and the summary or the error (kind: message).
 
         Options:
           --skill ID      only this skill

@@ -17,7 +17,7 @@ enum TrustCommand: Command {
         Options:
           --json    print {"plugin","path","sha256","previous_sha256"}
 
-        Exit codes: 3 unknown plugin, 10 unsafe file permissions, 12 registry malformed.
+        Exit codes: \(ExitCode.notFound) unknown plugin, \(ExitCode.denied) unsafe file permissions, \(ExitCode.registryError) registry malformed.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -10,7 +10,7 @@ enum UntrustCommand: Command {
         Removes plugins.<id>.sha256 from the registry. The plugin is then untrusted: it runs with a warning
         under the "warn" policy and is refused under "required".
 
-        Exit codes: 3 unknown plugin, 12 registry malformed.
+        Exit codes: \(ExitCode.notFound) unknown plugin, \(ExitCode.registryError) registry malformed.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

@@ -18,7 +18,7 @@ enum ValidateCommand: Command {
         Advice lines (e.g. a parameters schema without "additionalProperties": false) do not make the file
         invalid; the SDK's `problems` (import SkillCheck) reports the same problems and advice.
 
-        Exit codes: 0 valid, 9 invalid, 8 the file crashed or hung the checker, 3 no such file.
+        Exit codes: \(ExitCode.success) valid, \(ExitCode.invalidPlugin) invalid, \(ExitCode.pluginCrashed) the file crashed or hung the checker, \(ExitCode.notFound) no such file.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {

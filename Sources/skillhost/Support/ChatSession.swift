@@ -1,5 +1,6 @@
 import Foundation
 import SkillAgent
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 import SkillStore
@@ -33,10 +34,10 @@ struct ChatSession {
             throw UsageError("use --session ID or --continue, not both")
         }
         let store = try HistoryOptions.open(parsed, registry: try? host.registryStore.read())
-        let redactor = SecretRedactor(secrets: ["OPENAI_API_KEY"].compactMap { environment[$0] })
+        let redactor = SecretRedactor.standard(environment: environment)
         let report: @Sendable (StoreError) -> Void = { warn("history: \($0.message)") }
         let catalog = try? host.catalog()
-        let tools = (catalog?.enabledSkills ?? []).map(AgentTool.init)
+        let tools = (catalog?.enabledSkills ?? []).map(SkillTool.init)
         var id = parsed.options["--session"]
         if parsed.has("--continue") {
             guard let latest = try store.latestSession() else {

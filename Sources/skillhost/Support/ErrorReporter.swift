@@ -36,7 +36,7 @@ enum ExitCodeMapping {
         case .notFound: ExitCode.notFound
         case .disabled: ExitCode.disabled
         case .invalidArguments: ExitCode.invalidArguments
-        case .skillFailed: ExitCode.skillFailed
+        case .skillFailed, .invalidResult: ExitCode.skillFailed
         case .timeout: ExitCode.timeout
         case .pluginCrashed: ExitCode.pluginCrashed
         case .invalidPlugin: ExitCode.invalidPlugin

@@ -40,6 +40,8 @@ enum HistoryJSON {
             record.error.map { ["kind": .string(record.errorKind ?? "error"), "message": .string($0)] } ?? .null
         object["idempotency_key"] = record.idempotencyKey.map(JSONValue.string) ?? .null
         object["worker_pid"] = record.workerPID.map(JSONValue.int) ?? .null
+        object["front_end"] = .string(frontEnd(of: record))
+        object["client"] = record.client.map(JSONValue.string) ?? .null
         return .object(object)
     }
 
@@ -51,13 +53,17 @@ enum HistoryJSON {
         ]
     }
 
-    /// One trace line: time, status, skill, duration, then the summary or the error.
+    /// The front end that made a call: rows written before schema version 5 were all made by `chat`.
+    static func frontEnd(of record: CallRecord) -> String { record.frontEnd ?? "chat" }
+
+    /// One trace line: time, status, skill, front end (and client), duration, then the summary or the error.
     static func callLine(_ record: CallRecord) -> String {
         let duration = record.durationMilliseconds.map(milliseconds) ?? "—"
         let detail =
             record.error.map { "\(record.errorKind ?? "error"): \($0)" } ?? record.summary ?? ""
         let status = record.status.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
-        return "\(timestamp(record.startedMilliseconds))  \(status) \(record.skillID)  \(duration)  \(detail)"
+        let origin = "[" + frontEnd(of: record) + (record.client.map { ": " + $0 } ?? "") + "]"
+        return "\(timestamp(record.startedMilliseconds))  \(status) \(record.skillID) \(origin)  \(duration)  \(detail)"
     }
 
     /// `count` and `noun`, the noun in the plural unless the count is 1 ("1 call", "2 calls", "0 calls").

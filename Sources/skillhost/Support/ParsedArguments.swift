@@ -55,8 +55,8 @@ struct ParsedArguments {
                 positionals.append(argument)  // a negative number is a value, not an option
             } else {
                 let names = knownFlags.union(knownOptions).subtracting(["--help", "-h"]).sorted()
-                let hint = NearestName.suggestion(for: name, among: names).map { "; did you mean \($0)?" } ?? ""
-                throw UsageError("unknown option \(name)\(hint)")
+                let hint = NearestName.didYouMean(name, among: names)
+                throw UsageError("unknown option \"\(name)\"" + (hint.isEmpty ? "" : "; " + hint.dropLast()))
             }
         }
     }

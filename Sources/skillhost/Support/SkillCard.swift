@@ -1,4 +1,5 @@
 import SkillAgent
+import SkillHostCore
 
 /// One skill call as the chat shows it under the assistant's message: pending, running with its elapsed
 /// time, ✓ with a one-line summary of the result, or ✗ with the error (whose message carries the remedy).
@@ -70,9 +71,5 @@ struct SkillCard {
     }
 
     /// "0.21 s", "12.4 s".
-    static func format(_ seconds: Double) -> String {
-        let tenths = (seconds * 10).rounded() / 10
-        if seconds < 1 { return String((seconds * 100).rounded() / 100) + " s" }
-        return String(tenths) + " s"
-    }
+    static func format(_ seconds: Double) -> String { SecondsText.format(seconds) + " s" }
 }

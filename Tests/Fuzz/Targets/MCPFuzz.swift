@@ -1,18 +1,24 @@
+import SkillCalls
 import Dispatch
-import SkillAgent
 import SkillHostCore
 import SkillJSON
 import SkillMCP
 
 /// A backend with one read-only tool that answers every call at once.
-private struct EchoBackend: MCPToolBackend {
-    func tools() throws(HostError) -> [AgentTool] {
-        [AgentTool(
-            skillID: "fuzz.echo", title: "Echo", description: "Echoes.",
+private struct EchoBackend: SkillBackend {
+    func tools() throws(HostError) -> [SkillTool] {
+        [SkillTool(
+            id: "fuzz.echo", title: "Echo", description: "Echoes.",
             parameters: ["type": "object", "properties": ["text": ["type": "string"]]],
             permission: .read, timeout: 5, idempotent: true, examples: [], summary: nil)]
     }
-    func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> { .success(.object([:])) }
+    func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
+        guard let tool = try tools().first(where: { $0.id == skillID }) else { throw HostError(.notFound, "no skill \(skillID)") }
+        return PreparedCall(
+            skill: SkillDescription(manifest: tool.skill, pluginID: "fuzz", pluginPath: "", enabled: true, approval: .allow),
+            arguments: arguments)
+    }
+    func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue { .object([:]) }
 }
 
 /// A server, initialized with `initialize` + `notifications/initialized` when `ready`.

@@ -1,76 +1,38 @@
-import JSONSchema
+import SkillCalls
 import SkillAgent
 import SkillHostCore
 import SkillJSON
 import Synchronization
 
-/// A ``SkillBackend`` over Swift closures, doing what the host does before dispatch: unknown id, disabled,
-/// schema validation (with the real validator), approval for `write`/`dangerous`. Records every call.
+/// The agent tests' skills: a ``MemoryBackend`` (what the host does around a skill: unknown, disabled, the
+/// host's validator, approval by the registry's policy, the skill's deadline), built from closures over the
+/// arguments. Records every call that reached a skill.
 final class InMemorySkillBackend: SkillBackend {
     struct Skill: Sendable {
-        var tool: AgentTool
+        var tool: SkillTool
         var enabled = true
         var body: @Sendable (JSONValue) async throws -> JSONValue
     }
 
-    private let skills: [String: Skill]
-    private let order: [String]
-    private let log = Mutex<[SkillInvocation]>([])
-    private let inFlight = Mutex<(now: Int, peak: Int)>((0, 0))
+    let memory: MemoryBackend
 
     init(_ skills: [Skill]) {
-        self.skills = Dictionary(skills.map { ($0.tool.skillID, $0) }, uniquingKeysWith: { first, _ in first })
-        self.order = skills.map(\.tool.skillID)
+        memory = MemoryBackend(skills.map { skill in
+            MemoryBackend.Skill(tool: skill.tool, enabled: skill.enabled) { arguments, _ in try await skill.body(arguments) }
+        })
     }
 
-    /// The invocations that reached a skill's body, in arrival order.
-    var invocations: [SkillInvocation] { log.withLock { $0 } }
+    /// The calls that reached a skill's body, in arrival order.
+    var invocations: [MemoryBackend.Invocation] { memory.invocations }
     /// The most calls that were running at once.
-    var peakConcurrency: Int { inFlight.withLock { $0.peak } }
+    var peakConcurrency: Int { memory.peakConcurrency }
 
-    /// Like the host: the timer starts after approval.
-    var reportsExecutionStart: Bool { true }
-
-    func tools() async throws -> [AgentTool] {
-        order.compactMap { skills[$0] }.filter(\.enabled).map(\.tool)
+    func tools() throws(HostError) -> [SkillTool] { try memory.tools() }
+    func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
+        try memory.prepare(skillID: skillID, arguments: arguments)
     }
-
-    func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
-        let id = invocation.skillID
-        guard let skill = skills[id] else { return .failure(HostError(.notFound, "no skill \(id)", skillID: id)) }
-        guard skill.enabled else { return .failure(HostError(.disabled, "skill \(id) is disabled", skillID: id)) }
-        do {
-            let schema = try Schema(compiling: skill.tool.parameters)
-            let errors = schema.validate(invocation.arguments)
-            if !errors.isEmpty {
-                return .failure(
-                    HostError(
-                        .invalidArguments,
-                        "arguments of \(id) do not match its schema: " + errors.map(\.description).joined(separator: "; "),
-                        skillID: id, details: .array(errors.map { .string($0.description) })))
-            }
-        } catch {
-            return .failure(HostError(.invalidPlugin, "schema of \(id) does not compile: \(error)", skillID: id))
-        }
-        if skill.tool.permission.needsApproval {
-            let request = ApprovalRequest(skillID: id, permission: skill.tool.permission, arguments: invocation.arguments)
-            guard await invocation.approval.approve(request) else {
-                return .failure(HostError(.denied, "\(id) needs approval and it was refused; rerun with --yes to allow", skillID: id))
-            }
-        }
-        invocation.executionStarted()
-        log.withLock { $0.append(invocation) }
-        inFlight.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
-        defer { inFlight.withLock { $0.now -= 1 } }
-        do {
-            return .success(try await skill.body(invocation.arguments))
-        } catch let error as HostError {
-            return .failure(error)
-        } catch is CancellationError {
-            return .failure(HostError(.cancelled, "\(id) was cancelled", skillID: id))
-        } catch {
-            return .failure(HostError(.skillFailed, "\(id) failed: \(error)", skillID: id))
-        }
+    func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
+        try await memory.run(call, options: options)
     }
 }
 
@@ -82,8 +44,8 @@ struct SkillBodyError: Error, CustomStringConvertible {
 /// The skills most tests use.
 enum TestSkills {
     static let clockNow = InMemorySkillBackend.Skill(
-        tool: AgentTool(
-            skillID: "clock.now", title: "Current time", description: "The current time in a time zone.",
+        tool: SkillTool(
+            id: "clock.now", title: "Current time", description: "The current time in a time zone.",
             parameters: [
                 "type": "object", "properties": ["timezone": ["type": "string", "minLength": 1]],
                 "required": ["timezone"], "additionalProperties": false,
@@ -96,8 +58,8 @@ enum TestSkills {
         })
 
     static let countWords = InMemorySkillBackend.Skill(
-        tool: AgentTool(
-            skillID: "text.count_words", title: "Word count", description: "Counts the words in a text.",
+        tool: SkillTool(
+            id: "text.count_words", title: "Word count", description: "Counts the words in a text.",
             parameters: [
                 "type": "object", "properties": ["text": ["type": "string"]], "required": ["text"],
                 "additionalProperties": false,
@@ -109,8 +71,8 @@ enum TestSkills {
         })
 
     static let addReminder = InMemorySkillBackend.Skill(
-        tool: AgentTool(
-            skillID: "reminders.add", title: "Add reminder", description: "Adds a reminder at a time.",
+        tool: SkillTool(
+            id: "reminders.add", title: "Add reminder", description: "Adds a reminder at a time.",
             parameters: [
                 "type": "object",
                 "properties": ["title": ["type": "string"], "time": ["type": "string", "format": "time"]],
@@ -122,8 +84,8 @@ enum TestSkills {
         })
 
     static let failing = InMemorySkillBackend.Skill(
-        tool: AgentTool(
-            skillID: "files.read", title: "Read file", description: "Reads a file.",
+        tool: SkillTool(
+            id: "files.read", title: "Read file", description: "Reads a file.",
             parameters: ["type": "object", "properties": ["path": ["type": "string"]], "required": ["path"]],
             timeout: 5, examples: ["read the file {path}"]),
         body: { arguments in
@@ -132,8 +94,8 @@ enum TestSkills {
 
     static func sleeper(id: String = "slow.wait", seconds: Double, timeout: Double) -> InMemorySkillBackend.Skill {
         InMemorySkillBackend.Skill(
-            tool: AgentTool(
-                skillID: id, title: "Wait", description: "Waits.",
+            tool: SkillTool(
+                id: id, title: "Wait", description: "Waits.",
                 parameters: ["type": "object", "properties": ["label": ["type": "string"]]], timeout: timeout,
                 examples: ["wait for {label}"]),
             body: { arguments in

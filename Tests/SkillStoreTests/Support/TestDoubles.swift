@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillAgent
 import SkillHostCore
 import SkillJSON
@@ -28,33 +29,32 @@ final class ScriptModel: ModelProvider {
 /// Skills as closures over a shared session context; counts how often each body ran.
 final class ClosureBackend: SkillBackend {
     struct Skill: Sendable {
-        var tool: AgentTool
+        var tool: SkillTool
         var body: @Sendable (JSONValue, SessionContext) async -> Result<JSONValue, HostError>
     }
 
     let skills: [Skill]
     let context: SessionContext
-    private let counts = Mutex<[String: Int]>([:])
-    private let keys = Mutex<[String]>([])
+    let memory: MemoryBackend
 
     init(_ skills: [Skill], context: SessionContext) {
         self.skills = skills
         self.context = context
+        memory = MemoryBackend(skills.map { skill in
+            MemoryBackend.Skill(tool: skill.tool) { arguments, _ in try await skill.body(arguments, context).get() }
+        })
     }
 
-    func runs(of skillID: String) -> Int { counts.withLock { $0[skillID] ?? 0 } }
+    func runs(of skillID: String) -> Int { memory.invocations.filter { $0.skillID == skillID }.count }
     /// The idempotency keys the skills were given, in order.
-    var idempotencyKeys: [String] { keys.withLock { $0 } }
+    var idempotencyKeys: [String] { memory.invocations.map { $0.options.idempotencyKey ?? "" } }
 
-    func tools() async throws -> [AgentTool] { skills.map(\.tool) }
-
-    func run(_ invocation: SkillInvocation) async -> Result<JSONValue, HostError> {
-        guard let skill = skills.first(where: { $0.tool.skillID == invocation.skillID }) else {
-            return .failure(HostError(.notFound, "no \(invocation.skillID)"))
-        }
-        counts.withLock { $0[invocation.skillID, default: 0] += 1 }
-        keys.withLock { $0.append(invocation.idempotencyKey ?? "") }
-        return await skill.body(invocation.arguments, context)
+    func tools() throws(HostError) -> [SkillTool] { try memory.tools() }
+    func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
+        try memory.prepare(skillID: skillID, arguments: arguments)
+    }
+    func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
+        try await memory.run(call, options: options)
     }
 }
 

@@ -1,14 +1,16 @@
+import SkillCalls
+
 /// An installed skill that is switched off (itself or its plugin), as the offline planner sees it: the
 /// planner still reads requests against it, so a request for it is answered with its name and the command
 /// that enables it instead of "could not map".
 public struct DisabledSkill: Sendable, Equatable {
     /// The skill as its manifest declares it.
-    public var tool: AgentTool
+    public var tool: SkillTool
     /// What `skillhost enable` needs: the plugin's id when the plugin is off, the skill's id when the skill is.
     public var enable: [String]
 
     /// A disabled skill and the ids that enable it.
-    public init(tool: AgentTool, enable: [String]) {
+    public init(tool: SkillTool, enable: [String]) {
         self.tool = tool
         self.enable = enable
     }
@@ -24,7 +26,7 @@ public struct DisabledSkill: Sendable, Equatable {
         var off: [String: DisabledSkill] = [:]
         var specs = tools
         for skill in disabled {
-            var name = "disabled_" + skill.tool.skillID.replacingOccurrences(of: ".", with: "_")
+            var name = "disabled_" + skill.tool.id.replacingOccurrences(of: ".", with: "_")
             while taken.contains(name) || off[name] != nil { name += "_" }
             off[name] = skill
             specs.append(ToolSpec(name: name, tool: skill.tool))
@@ -32,7 +34,7 @@ public struct DisabledSkill: Sendable, Equatable {
         var plan = planner.plan(text, tools: specs)
         func note(_ clause: String, _ name: String) -> OfflinePlan.Unmapped? {
             guard let skill = off[name] else { return nil }
-            return .init(clause: clause, reason: .disabled(skillID: skill.tool.skillID, title: skill.tool.title, enable: skill.enable))
+            return .init(clause: clause, reason: .disabled(skillID: skill.tool.id, title: skill.tool.title, enable: skill.enable))
         }
         var notes: [OfflinePlan.Unmapped] = []
         plan.steps.removeAll { step in

@@ -1,3 +1,4 @@
+import SkillCalls
 import Foundation
 import SkillJSON
 
@@ -112,13 +113,13 @@ struct OfflineAnswer {
             let example = spec.tool.examples.first { example in parameters.allSatisfy { example.contains("{\($0)}") } }
                 ?? spec.tool.examples.first
             let hint = example.map { " Say it like: \"\($0)\"." } ?? ""
-            return "\(clause) sounds like \(Self.title(spec)) (\(spec.tool.skillID)), but I could not find its "
+            return "\(clause) sounds like \(Self.title(spec)) (\(spec.tool.id)), but I could not find its "
                 + wanted.joined(separator: " and ") + " in it, so I did not run it." + hint
         case .unreadable(let toolName, let parameter, let text):
             guard let spec = specs[toolName] else { return "I could not map \(clause) to any enabled skill." }
             let example = spec.tool.examples.first { $0.contains("{\(parameter)}") } ?? spec.tool.examples.first
             let hint = example.map { " Say it like: \"\($0)\"." } ?? ""
-            return "\(clause) sounds like \(Self.title(spec)) (\(spec.tool.skillID)), but \"\(text)\" is not a "
+            return "\(clause) sounds like \(Self.title(spec)) (\(spec.tool.id)), but \"\(text)\" is not a "
                 + "\(Self.parameterName(parameter, in: spec)) I can read, so I did not run it." + hint
         case .question(let toolName, let parameter, let text, let why):
             return question(clause: clause, toolName: toolName, parameter: parameter, text: text, why: why)
@@ -129,9 +130,9 @@ struct OfflineAnswer {
         case .ambiguous(let toolNames):
             let candidates = toolNames.compactMap { specs[$0] }
             let names = toolNames.compactMap { name -> String? in
-                if let spec = specs[name] { return "\(Self.title(spec)) (\(spec.tool.skillID))" }
+                if let spec = specs[name] { return "\(Self.title(spec)) (\(spec.tool.id))" }
                 guard let skill = disabled[name] else { return nil }
-                return "\(skill.tool.title) (\(skill.tool.skillID), disabled: 'skillhost enable \(skill.enable.joined(separator: " "))')"
+                return "\(skill.tool.title) (\(skill.tool.id), disabled: 'skillhost enable \(skill.enable.joined(separator: " "))')"
             }
             let phrasings = candidates.compactMap { $0.tool.examples.first }.map { "\"\($0)\"" }
             return "I could not tell whether \(clause) means \(names.joined(separator: " or ")), so I ran neither."
@@ -141,7 +142,7 @@ struct OfflineAnswer {
 
     /// A tool's title, else its skill id.
     static func title(_ spec: ToolSpec) -> String {
-        spec.tool.title.isEmpty ? spec.tool.skillID : spec.tool.title
+        spec.tool.title.isEmpty ? spec.tool.id : spec.tool.title
     }
 
     /// A parameter description up to its first comma or semicolon, without asides in parentheses and
@@ -176,10 +177,10 @@ struct OfflineAnswer {
     /// A few example utterances of the enabled tools, quoted: one skill of each plugin in turn (the plugin
     /// is the part of the skill id before its first dot), so the hint shows the range of what works.
     static func examples(_ tools: [ToolSpec]) -> String {
-        let withExamples = tools.filter { !$0.tool.examples.isEmpty }.sorted { $0.tool.skillID < $1.tool.skillID }
+        let withExamples = tools.filter { !$0.tool.examples.isEmpty }.sorted { $0.tool.id < $1.tool.id }
         guard !withExamples.isEmpty else { return "(no enabled skill has examples; enable a skill with 'skillhost enable')" }
         var byPlugin: [String: [ToolSpec]] = [:]
-        for spec in withExamples { byPlugin[String(spec.tool.skillID.prefix { $0 != "." }), default: []].append(spec) }
+        for spec in withExamples { byPlugin[String(spec.tool.id.prefix { $0 != "." }), default: []].append(spec) }
         let plugins = byPlugin.keys.sorted()
         var picked: [String] = []
         var round = 0
@@ -198,7 +199,7 @@ extension OfflineAnswer {
     /// a phrasing that works.
     func question(clause: String, toolName: String, parameter: String, text: String, why: OfflinePlan.DateQuestion) -> String {
         guard let spec = specs[toolName] else { return "I could not map \(clause) to any enabled skill." }
-        let name = "\(Self.title(spec)) (\(spec.tool.skillID))"
+        let name = "\(Self.title(spec)) (\(spec.tool.id))"
         switch why {
         case .unreadable:
             return "When should that be? I could not read \"\(text)\" as a date or time, so I did not run \(name). "

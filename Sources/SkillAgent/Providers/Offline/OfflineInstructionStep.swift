@@ -12,7 +12,7 @@ struct OfflineInstructionStep {
 
     /// The reply for this turn, or nil when instruction skills do not apply.
     static func reply(to request: ModelRequest, userText: String, later: [ChatMessage]) -> ModelReply? {
-        guard let spec = request.tools.first(where: { $0.tool.skillID == "activate_skill" }) else { return nil }
+        guard let spec = request.tools.first(where: { $0.tool.id == "activate_skill" }) else { return nil }
         if let result = later.first(where: { $0.role == .tool && $0.toolCallID == callID }) {
             let name = later.flatMap(\.toolCalls).first { $0.id == callID }.flatMap { try? $0.parsedArguments()["name"]?.stringValue } ?? "the skill"
             return ModelReply(content: answer(skill: name, result: result.content), finishReason: "stop")

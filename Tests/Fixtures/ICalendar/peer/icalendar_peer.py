@@ -4,13 +4,28 @@ package reads and writes iCalendar files, `recurring_ical_events` expands recurr
   icalendar_peer.py dump FILE FROM TO   prints the file's events, to-dos and the occurrences between FROM and
                                         TO (YYYY-MM-DD, UTC midnight) as one JSON object
   icalendar_peer.py write FILE          writes a calendar built with icalendar's API
+  icalendar_peer.py corpus              lists the real-world calendars the installed packages ship (icalendar's
+                                        tests/calendars and tests/events, recurring_ical_events' test/calendars)
+                                        and, for each, the occurrences recurring_ical_events lists from
+                                        2000-01-01 to 2030-01-01 (or why it refuses the file) and the number of
+                                        VTODOs icalendar reads, as one JSON object
+  icalendar_peer.py rrule DTSTART RULE…  prints, for each RULE, the first 40 occurrences (floating times,
+                                        YYYYMMDDTHHMMSS) python-dateutil (recurring_ical_events' engine)
+                                        expands from DTSTART before 2100, as one JSON list of lists
+  icalendar_peer.py contents FILE…      prints every property of every component icalendar reads in each FILE, one
+                                        "/VCALENDAR/VEVENT|NAME;PARAMS|value" entry each, as one JSON object by
+                                        file (null for a file icalendar cannot read)
 
 Values: "t:<seconds since the epoch>" for a time with a zone, "floating:YYYY-MM-DDTHH:MM:SS" without one,
 "date:YYYY-MM-DD" for a date. "zone" is the TZID parameter, "UTC" for a UTC time, "" otherwise.
 """
 import datetime
+import glob
+import importlib.metadata
 import json
+import os
 import sys
+import warnings
 import zoneinfo
 
 import icalendar
@@ -131,10 +146,104 @@ def write(path):
     open(path, "wb").write(calendar.to_ical())
 
 
+def corpus():
+    """The occurrences of every calendar of the corpus, each file read as if it were the only one (the
+    time zones icalendar caches from one file's VTIMEZONEs are forgotten before the next)."""
+    from icalendar.timezone import tzp
+
+    folders = [
+        ("icalendar", os.path.join(os.path.dirname(icalendar.__file__), "tests", "calendars")),
+        ("icalendar", os.path.join(os.path.dirname(icalendar.__file__), "tests", "events")),
+        ("recurring-ical-events", os.path.join(os.path.dirname(recurring_ical_events.__file__), "test", "calendars")),
+    ]
+    files = []
+    for package, folder in folders:
+        for path in sorted(glob.glob(os.path.join(folder, "*.ics"))):
+            entry = {"package": package, "file": path, "name": os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path)}
+            tzp.use_zoneinfo()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    calendar = icalendar.Calendar.from_ical(open(path, "rb").read())
+                    found = recurring_ical_events.of(calendar).between((2000, 1, 1), (2030, 1, 1))
+                    entry["occurrences"] = sorted(
+                        [text(item, "UID"), value(item["DTSTART"].dt)] for item in found
+                        if text(item, "STATUS").upper() != "CANCELLED")
+                except Exception as error:  # noqa: BLE001 - any refusal is recorded, not raised
+                    entry["refused"] = "%s: %s" % (type(error).__name__, str(error).splitlines()[0][:200] if str(error) else "")
+                try:
+                    components = icalendar.Component.from_ical(open(path, "rb").read(), multiple=True)
+                    entry["todos"] = sum(len(component.walk("VTODO")) for component in components)
+                except Exception:  # noqa: BLE001
+                    entry["todos"] = None
+            files.append(entry)
+    print(json.dumps({
+        "versions": {name: importlib.metadata.version(name) for name in ("icalendar", "recurring-ical-events")},
+        "files": files,
+    }))
+
+
+def rrules(start, rules):
+    from dateutil.rrule import rrulestr
+
+    first = datetime.datetime.strptime(start, "%Y%m%dT%H%M%S")
+    found = []
+    for rule in rules:
+        occurrences = []
+        for occurrence in rrulestr(rule, dtstart=first):
+            if occurrence.year >= 2100 or len(occurrences) == 40:
+                break
+            occurrences.append(occurrence.strftime("%Y%m%dT%H%M%S"))
+        found.append(occurrences)
+    print(json.dumps(found))
+
+
+def contents(paths):
+    """Every property of every component icalendar reads in each file, as "/VCALENDAR/VEVENT|NAME;PARAMS|value"."""
+    result = {}
+    for path in paths:
+        try:
+            result[path] = entries_of(path)
+        except Exception:  # noqa: BLE001 - a file icalendar cannot read
+            result[path] = None
+    print(json.dumps(result))
+
+
+def entries_of(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        components = icalendar.Component.from_ical(open(path, "rb").read(), multiple=True)
+    entries = []
+
+    def walk(component, where):
+        here = where + "/" + component.name
+        for name, prop in component.property_items(recursive=False, sorted=False):
+            if name in ("BEGIN", "END"):
+                continue
+            params = ";".join("%s=%s" % item for item in sorted(getattr(prop, "params", {}).items()))
+            try:
+                shown = prop.to_ical().decode("utf-8", "replace") if hasattr(prop, "to_ical") else str(prop)
+            except Exception:  # noqa: BLE001 - a property icalendar keeps but cannot write back
+                shown = "!" + repr(prop)
+            entries.append("%s|%s;%s|%s" % (here, name, params, shown))
+        for sub in component.subcomponents:
+            walk(sub, here)
+
+    for component in components:
+        walk(component, "")
+    return entries
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "dump":
         dump(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "write":
         write(sys.argv[2])
+    elif sys.argv[1] == "corpus":
+        corpus()
+    elif sys.argv[1] == "rrule":
+        rrules(sys.argv[2], sys.argv[3:])
+    elif sys.argv[1] == "contents":
+        contents(sys.argv[2:])
     else:
-        sys.exit("usage: icalendar_peer.py dump FILE FROM TO | write FILE")
+        sys.exit("usage: icalendar_peer.py dump FILE FROM TO | write FILE | corpus | rrule DTSTART RULE… | contents FILE…")
