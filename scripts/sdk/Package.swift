@@ -25,9 +25,10 @@ let package = Package(
         .target(name: "SkillPosix"),
         .target(name: "SkillSDK", dependencies: ["CSkillABI", "SkillContract", "SkillJSON", "SkillPosix"]),
         .target(name: "JSONSchema", dependencies: ["SkillJSON"], exclude: ["MetaSchemas/COPYING"]),
+        .target(name: "StableHash"),
         .target(
             name: "ManifestCheck",
-            dependencies: ["SkillContract", "SkillJSON", "JSONSchema"],
+            dependencies: ["SkillContract", "SkillJSON", "JSONSchema", "StableHash"],
             exclude: ["Resources/manifest.schema.json"]
         ),
         .target(name: "SkillCheck", dependencies: ["SkillSDK", "ManifestCheck"]),
