@@ -50,7 +50,14 @@ build_fuzzer() {
     swift build -c "$config" --build-path "$build" --target ZoneInfo -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     local objects=()
     for module in SkillJSON StableHash JSONSchema SkillContract ManifestCheck SkillPosix SkillHostCore SkillStore SkillCalls SkillAgent SkillMCP ICalendar ZoneInfo CSkillABI CSandbox CSQLiteBatch; do
-        objects+=("$build"/$config/$module.build/*.o)
+        local folder="$build/$config/$module.build"
+        if [ -f "$folder/sources" ]; then
+            # A Swift module: the objects of its current sources only (SwiftPM keeps the object of a source
+            # file that was deleted or moved since, and linking it too fails on what it referred to).
+            while IFS= read -r source; do objects+=("$folder/$(basename "$source").o"); done < "$folder/sources"
+        else
+            objects+=("$folder"/*.o)
+        fi
     done
     local sources=(Tests/Fuzz/*.swift Tests/Fuzz/Targets/*.swift)
     # Relink only when a fuzz source or a library object is newer than the binary.
