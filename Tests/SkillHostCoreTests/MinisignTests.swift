@@ -100,7 +100,8 @@ struct MinisignTests {
     @Test("files that are not keys or signatures are refused in one line")
     func malformed() {
         for (text, fragment) in [("", "it has 0 lines"), ("untrusted comment: x\nnot base64!\n", "not base64 of 42 bytes"),
-                                 ("nope\nRWQuqQ3iJh5ba5+8UNGvrsvPWa3cbez9042/3Da1udEehAOnK9NIU6dl\n", "does not start with")] {
+                                 ("nope\nRWQuqQ3iJh5ba5+8UNGvrsvPWa3cbez9042/3Da1udEehAOnK9NIU6dl\n", "does not start with"),
+                                 (String(decoding: [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x00, 0x0A, 0xFF], as: UTF8.self), "it is not text (a binary file?)")] {
             do {
                 _ = try MinisignPublicKey(parsing: text, source: "k.pub")
                 Issue.record("accepted \(text)")

@@ -28,6 +28,9 @@ public struct MinisignPublicKey: Sendable, Equatable, Hashable {
     /// - Parameter source: names the file (or option) in messages.
     /// - Throws: ``HostError`` `invalidArguments` saying what is wrong with it.
     public init(parsing text: String, source: String) throws(HostError) {
+        if text.contains("\u{0}") || text.contains("\u{FFFD}") {
+            throw Self.invalid(source, "it is not text (a binary file?)")
+        }
         let lines = MinisignText.lines(text)
         var comment: String?
         var encoded: String
