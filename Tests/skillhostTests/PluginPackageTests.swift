@@ -159,7 +159,7 @@ struct PluginPackageTests {
     /// Each kind of bad package: refused with exit `status` and one line containing `message`.
     @Test("bad packages are refused in one line and nothing is written",
           arguments: ["wrong signature", "unknown key", "library for another architecture", "no library for this machine",
-                      "manifest differs from the library's", "../ path", "2 GB entry", "file not in package.json"])
+                      "manifest differs from the library's", "../ path", "2 GB entry", "ZIP64 entry", "file not in package.json"])
     func badPackage(kind: String) throws {
         let world = try Self.world()
         let library = try Self.library()
@@ -220,6 +220,9 @@ struct PluginPackageTests {
         case "2 GB entry":
             spec["claim"] = ["path": .string("plugin/\(arch)/big.so"), "size": 2_147_483_648]
             expected = (9, "entry plugin/\(arch)/big.so claims 2147483648 bytes unpacked, more than the 256 MiB an entry may hold")
+        case "ZIP64 entry":
+            spec["claim"] = ["path": .string("plugin/\(arch)/big.so"), "size": .int(0xFFFF_FFFF)]
+            expected = (9, "entry plugin/\(arch)/big.so has ZIP64 sizes (4 GiB or more), more than the 256 MiB an entry may hold")
         case "file not in package.json":
             spec["index"] = nil
             spec["sign"] = nil

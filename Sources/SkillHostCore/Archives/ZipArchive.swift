@@ -68,6 +68,10 @@ struct ZipArchive {
             if (externalAttributes >> 16) & 0o170000 == 0o120000 {
                 throw fail("\(path) is a symbolic link; archive the file itself")
             }
+            // 0xFFFFFFFF says the real size is in a ZIP64 extra field: 4 GiB or more, past any limit here.
+            guard size != 0xFFFF_FFFF, compressedSize != 0xFFFF_FFFF, localOffset != 0xFFFF_FFFF else {
+                throw fail("entry \(path) has ZIP64 sizes (4 GiB or more), more than the \(Self.megabytes(limits.maximumEntrySize)) an entry may hold")
+            }
             guard size <= limits.maximumEntrySize else {
                 throw fail("entry \(path) claims \(size) bytes unpacked, more than the \(Self.megabytes(limits.maximumEntrySize)) an entry may hold")
             }
