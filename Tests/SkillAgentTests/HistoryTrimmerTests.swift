@@ -81,4 +81,21 @@ import Testing
         #expect(!trimmed.contains { $0.toolCallID == "c0" })
         #expect(trimmed.contains { $0.role == .system && $0.content.contains("files_read") })
     }
+
+    /// An instruction skill's activation stays whatever the budget: its instructions hold for the session.
+    @Test func neverDropsAnActivation() {
+        let filler = String(repeating: "y", count: 2000)
+        let activation: [ChatMessage] = [
+            .user("plan a meeting \(filler)"),
+            .assistant("", toolCalls: [ToolCall(id: "call_a", name: "activate_skill", argumentsText: #"{"name":"time-zones"}"#)]),
+            .tool(callID: "call_a", content: #"{"name":"time-zones","instructions":"Use UTC offsets."}"#),
+            .assistant("ok"),
+        ]
+        let messages = [ChatMessage.system("You help.")] + activation + Self.turn(2) + Self.turn(3)
+        let trimmed = HistoryTrimmer(budget: 300).trim(messages)
+        #expect(trimmed.contains { $0.toolCalls.first?.name == "activate_skill" }, "\(trimmed)")
+        #expect(trimmed.contains { $0.role == .tool && $0.content.contains("Use UTC offsets.") })
+        #expect(!trimmed.contains { $0.content.hasPrefix("plan a meeting") }, "the rest of its turn goes")
+        #expect(Self.callsAndResultsTogether(trimmed))
+    }
 }

@@ -137,14 +137,29 @@ import Testing
         #expect(text == big)
     }
 
-    @Test func scriptsAreNeverRunAndTheModelIsToldSo() async throws {
+    /// Scripts are not this backend's: the activation says which tool runs them (``ScriptToolBackend``).
+    @Test func anActivationPointsAtTheScriptTool() async throws {
         let (backend, _) = try Self.backend()
         let result = try await backend.run(
             try backend.prepare(skillID: "activate_skill", arguments: ["name": "release-notes"]), options: InvocationOptions())
         #expect(result["files"] == ["scripts/draft.sh"])
-        #expect(result["scripts"]?.stringValue?.contains("running bundled scripts is not supported") == true)
+        #expect(result["scripts"]?.stringValue?.hasPrefix("run a script with run_skill_script") == true)
         let tools = try backend.tools().map(\.id)
         #expect(!tools.contains { $0.contains("script") || $0.contains("bash") })
+    }
+
+    /// A second activation of the same skill in a session is not sent twice; another session gets it whole.
+    @Test func aSecondActivationInASessionIsNotSentAgain() async throws {
+        let (backend, _) = try Self.backend()
+        let session = InvocationOptions(sessionContext: SessionContext())
+        let prepared = try backend.prepare(skillID: "activate_skill", arguments: ["name": "time-zones"])
+        let first = try await backend.run(prepared, options: session)
+        #expect(first["instructions"]?.stringValue?.isEmpty == false)
+        let second = try await backend.run(prepared, options: session)
+        #expect(second["instructions"] == nil)
+        #expect(second["already_active"]?.stringValue?.contains("earlier in this conversation") == true)
+        let other = try await backend.run(prepared, options: InvocationOptions(sessionContext: SessionContext()))
+        #expect(other["instructions"] == first["instructions"])
     }
 
     @Test func noInstructionToolsWhileNoneIsEnabled() async throws {
@@ -167,7 +182,9 @@ import Testing
         #expect(answer.contains("> Never compute time zone offsets in your head"))
     }
 
-    @Test func theTrimmerDropsAnActivationAsAWholeUnitBeforeTheUserMessage() throws {
+    /// The client guide: an activated skill's instructions are protected from trimming (the call and its
+    /// result stay together, over the budget if need be), as are the user message and the latest unit.
+    @Test func theTrimmerKeepsAnActivationOverTheBudget() throws {
         let body = try Self.timeZonesBody()
         let call = ToolCall(id: "a1", name: "activate_skill", arguments: ["name": "time-zones"])
         let messages: [ChatMessage] = [
@@ -180,8 +197,11 @@ import Testing
         #expect(HistoryTrimmer(budget: all).trim(messages) == messages)  // kept while it fits
         let trimmed = HistoryTrimmer(budget: all - 50).trim(messages)
         #expect(trimmed.contains { $0.role == .user && $0.content == "plan a meeting across zones" })
-        #expect(!trimmed.contains { $0.toolCallID == "a1" })
-        #expect(!trimmed.flatMap(\.toolCalls).contains { $0.id == "a1" })  // call and result go together
-        #expect(trimmed.contains { $0.toolCallID == "n1" })
+        #expect(trimmed == messages, "nothing else could go: the activation stays")
+        let longer = messages + [.assistant("It is 10:00 in Tokyo."), .user("and in Berlin?"), .assistant("09:00.")]
+        let cut = HistoryTrimmer(budget: TokenEstimator.tokens(in: longer) - 50).trim(longer)
+        #expect(cut.contains { $0.toolCallID == "a1" } && cut.flatMap(\.toolCalls).contains { $0.id == "a1" })
+        #expect(!cut.contains { $0.toolCallID == "n1" }, "the other call of the dropped turn goes")
+        #expect(cut.contains { $0.content == "and in Berlin?" })
     }
 }

@@ -5,7 +5,8 @@
 /// tool messages that answer them). Whole turns are dropped oldest first; if the current turn alone is
 /// still too large, its older tool units are dropped, never its user message or its latest unit. A call is
 /// never separated from its result. Dropped messages are replaced by one short system message that says
-/// what they contained.
+/// what they contained. An instruction skill's activation (a call of `activate_skill` with its result) is
+/// never dropped: the skill's instructions stay in force for the whole session (the Agent Skills client guide).
 public struct HistoryTrimmer: Sendable {
     /// The estimated token budget.
     public var budget: Int
@@ -20,24 +21,39 @@ public struct HistoryTrimmer: Sendable {
         var turns = Self.turns(in: Array(messages.dropFirst(head.count)))
         var dropped: [[ChatMessage]] = []
 
+        var kept: [[ChatMessage]] = []
         func assembled() -> [ChatMessage] {
             let summary = dropped.isEmpty ? [] : [Self.summary(of: dropped)]
-            return head + summary + turns.flatMap { $0.flatMap { $0 } }
+            return head + summary + kept.flatMap { $0 } + turns.flatMap { $0.flatMap { $0 } }
         }
 
         while turns.count > 1, TokenEstimator.tokens(in: assembled()) > budget {
-            dropped.append(turns.removeFirst().flatMap { $0 })
+            let turn = turns.removeFirst()
+            kept += turn.filter(Self.isActivation)
+            dropped.append(turn.filter { !Self.isActivation($0) }.flatMap { $0 })
         }
         // The current turn alone is too large: drop its older tool units (keep the user message, which is
         // the first unit when the turn starts with one, and the latest unit).
         if var current = turns.first {
             let firstDroppable = current.first?.first?.role == .user ? 1 : 0
-            while current.count - firstDroppable > 1, TokenEstimator.tokens(in: assembled()) > budget {
-                dropped.append(current.remove(at: firstDroppable))
+            var index = firstDroppable
+            while index < current.count - 1, TokenEstimator.tokens(in: assembled()) > budget {
+                if Self.isActivation(current[index]) {
+                    index += 1
+                    continue
+                }
+                dropped.append(current.remove(at: index))
                 turns[0] = current
             }
         }
         return assembled()
+    }
+
+    /// Whether `unit` is an instruction skill's activation: an assistant message whose calls are all
+    /// `activate_skill`, with their results.
+    static func isActivation(_ unit: [ChatMessage]) -> Bool {
+        guard let first = unit.first, first.role == .assistant, !first.toolCalls.isEmpty else { return false }
+        return first.toolCalls.allSatisfy { $0.name == InstructionTools.activate }
     }
 
     /// Splits messages into turns of units.

@@ -4,7 +4,8 @@ import SkillJSON
 
 /// A ``SkillBackend`` that adds instruction skills to another backend: while any instruction skill is
 /// enabled, the tools `activate_skill` and `read_skill_file` are offered beside the base backend's tools
-/// and answered here; every other call goes to the base backend. Bundled scripts are never run.
+/// and answered here; every other call goes to the base backend (bundled scripts run through
+/// ``ScriptToolBackend``, below this one).
 public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource {
     /// The backend for every other tool.
     public let base: any SkillBackend
@@ -48,7 +49,18 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource {
             guard let name = arguments["name"]?.stringValue else {
                 throw HostError(.invalidArguments, "activate_skill needs {\"name\": skill name}", skillID: call.skill.id)
             }
-            return InstructionTools.activation(try library.skill(named: name))
+            let skill = try library.skill(named: name)
+            // A second activation in a session is not sent twice: the first is still in the conversation
+            // (the history trimmer never drops one).
+            let active = options.sessionContext.value(forKey: InstructionTools.activatedKey)?.arrayValue?.compactMap(\.stringValue) ?? []
+            if active.contains(skill.name) {
+                return [
+                    "name": .string(skill.name),
+                    "already_active": .string("the instructions of \(skill.name) are earlier in this conversation; follow them"),
+                ]
+            }
+            options.sessionContext.set(.array((active + [skill.name]).map(JSONValue.string)), forKey: InstructionTools.activatedKey)
+            return InstructionTools.activation(skill)
         case InstructionTools.readFile:
             guard let name = arguments["name"]?.stringValue, let path = arguments["path"]?.stringValue else {
                 throw HostError(.invalidArguments, "read_skill_file needs {\"name\", \"path\"}", skillID: call.skill.id)

@@ -10,6 +10,8 @@ public enum InstructionTools {
     public static let activate = "activate_skill"
     /// Tool id (and name) of the file reading tool.
     public static let readFile = "read_skill_file"
+    /// The session context key that lists the instruction skills activated in the session.
+    public static let activatedKey = "skillhost.activated_skills"
     /// Most bytes `read_skill_file` returns in one call.
     public static let fileLimit = 16 << 10
     /// Most characters of a body `activate_skill` returns (the spec recommends bodies under 5,000 tokens,
@@ -18,9 +20,9 @@ public enum InstructionTools {
 
     /// Whether results of this tool go to the model untrimmed (they are capped by the tool itself).
     static func keepsWholeResult(_ skillID: String?) -> Bool { skillID == activate || skillID == readFile }
-    /// What the model is told when a skill asks it to run a bundled script.
-    public static let scriptsNotSupported =
-        "running bundled scripts is not supported: read a script with read_skill_file and do its steps with the available tools, or tell the user to run it"
+    /// What the model is told about a skill's bundled scripts.
+    public static let scriptsHint =
+        "run a script with \(ScriptToolBackend.toolID) {name, path, args, stdin}: it runs sandboxed, the session's workspace is its working folder and the only place it writes; read a script with \(readFile) to see its options"
 
     /// The tools for these enabled skills (none when there are none).
     public static func tools(for skills: [(name: String, description: String)]) -> [SkillTool] {
@@ -81,7 +83,7 @@ public enum InstructionTools {
             "files": .array(files.map(JSONValue.string)),
         ]
         if files.contains(where: { $0.hasPrefix("scripts/") }) {
-            object["scripts"] = .string(scriptsNotSupported)
+            object["scripts"] = .string(scriptsHint)
         }
         return .object(object)
     }

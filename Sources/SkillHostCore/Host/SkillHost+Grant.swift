@@ -22,8 +22,9 @@ extension SkillHost {
     public func grant(pluginID: String, capability word: String, revoke: Bool = false) throws(HostError) -> GrantChange {
         let id = Identifier.normalize(pluginID)
         let catalog = try catalog()
-        guard catalog.plugin(id) != nil else {
-            throw HostError(.notFound, "no plugin \"\(id)\"; \(catalog.didYouMean(id, among: [.plugin]))run 'skillhost list' to see the plugin ids", pluginID: id)
+        // A plugin's workers, or an instruction skill's scripts (run_skill_script), get what is granted.
+        guard catalog.plugin(id) != nil || catalog.instruction(id) != nil else {
+            throw HostError(.notFound, "no plugin or instruction skill \"\(id)\"; \(catalog.didYouMean(id, among: [.plugin, .instruction]))run 'skillhost list' to see the ids", pluginID: id)
         }
         guard let capability = Capability(word) else {
             throw HostError(.invalidArguments, "\"\(word)\" is not a capability; use one of \(Capability.syntax)", pluginID: id)

@@ -17,8 +17,11 @@ public struct SkillScriptRunner: Sendable {
     /// The run's resource limits (its processes included).
     public var limits: ResourceLimits
 
+    /// Seconds a run may take unless its runner says otherwise.
+    public static let defaultTimeout: Double = 120
+
     public init(
-        hostExecutable: String, timeout: Double = 120, outputLimit: Int = 1 << 20, errorLimit: Int = 64 << 10,
+        hostExecutable: String, timeout: Double = defaultTimeout, outputLimit: Int = 1 << 20, errorLimit: Int = 64 << 10,
         limits: ResourceLimits = ResourceLimits(addressSpaceMB: 4096, cpuSeconds: 300, openFiles: 256, processes: 64, fileSizeMB: 512)
     ) {
         self.hostExecutable = hostExecutable
@@ -50,7 +53,11 @@ public struct SkillScriptRunner: Sendable {
         var environment = WorkerEnvironment.merged(
             WorkerEnvironment.base(),
             WorkerEnvironment.plugin(dataDirectory: workspace.folder, granted: grants.environment))
-        environment = WorkerEnvironment.merged(environment, ["TMPDIR=\(workspace.temporaryFolder)", "PYTHONDONTWRITEBYTECODE=1"])
+        environment = WorkerEnvironment.merged(environment, [
+            "TMPDIR=\(workspace.temporaryFolder)", "PYTHONDONTWRITEBYTECODE=1",
+            // `from scripts.helpers import …` works as when the skill's folder is the working folder.
+            "PYTHONPATH=\(skillFolder)",
+        ])
         let before = workspace.look()
         let started = Posix.monotonicSeconds()
         let child = ChildProcess(

@@ -11,7 +11,7 @@ enum ChatCommand: Command {
     static let summary = "talk to an agent that calls the enabled skills"
     static let help = """
         usage: skillhost chat [PROMPT] [--json] [--yes] [--max-steps N] [--base-url URL] [--model NAME] [--offline]
-                              [--context-tokens N] [--provider openai|anthropic|offline]
+                              [--context-tokens N] [--provider openai|anthropic|offline] [--attach FILE]
                               [--session ID | --continue] [--state DIR] [--keep-days N] [--keep-sessions N]
 
         One sentence in, skill calls and an answer out. With PROMPT: one turn, then exit. Without: an
@@ -39,6 +39,9 @@ enum ChatCommand: Command {
           --context-tokens N  the model's context size in tokens (default 8192): tool definitions take at
                           most 25 % of it (at most 16 tools, the most relevant first, plus find_skills)
                           and the conversation at most half
+          --attach FILE   copy FILE into the session's workspace (<state>/workspaces/<session>/), where
+                          instruction skills' scripts (run_skill_script) run and write; the first message
+                          says it is there
           --session ID    resume stored session ID with its messages and context (see 'skillhost history')
           --continue      resume the most recently active session
           --state DIR     folder of the history database (env SKILLHOST_STATE; default $XDG_STATE_HOME/skillhost)
@@ -47,6 +50,9 @@ enum ChatCommand: Command {
 
         Every message and skill call is stored as it happens (docs/history.md); a new session's id is printed
         on stderr when chat starts.
+
+        A message that starts with /NAME (an enabled instruction skill) activates that skill directly: its
+        instructions go to the model with the rest of the message.
 
         Ctrl-C stops the running turn (its skills are cancelled); at the prompt it leaves.
 
@@ -57,7 +63,7 @@ enum ChatCommand: Command {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(
             arguments, flags: Set(["--json", "--yes", "--offline"]).union(ChatSession.flags),
-            options: Set(["--max-steps", "--base-url", "--model", "--context-tokens", "--provider"])
+            options: Set(["--max-steps", "--base-url", "--model", "--context-tokens", "--provider", "--attach"])
                 .union(ChatSession.options).union(HistoryOptions.options))
         let environment = ProcessInfo.processInfo.environment
         let selection: ProviderSelection
@@ -95,6 +101,11 @@ enum ChatCommand: Command {
         let provider = selection.makeProvider(environment: environment, disabledSkills: { skills.disabledSkills() })
         let session = try ChatSession.open(parsed, host: host, model: provider.name, environment: environment, warn: renderer.warn)
         ErrorReporter.printError("chat: " + session.notice)
+        var attached: String?
+        if let file = parsed.options["--attach"] {
+            let name = try attach(file, session: session.id, state: HistoryOptions.directory(parsed))
+            attached = "\n\n(Attached: \(name), in the workspace where skills' scripts run.)"
+        }
         var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: session.id)
         configuration.recorder = session.recorder
         configuration.sessionContext = session.context
@@ -104,7 +115,9 @@ enum ChatCommand: Command {
         }
         let agent = Agent(
             provider: provider,
-            backend: InstructionSkillBackend(base: HostSkillBackend(host: host), library: HostInstructionLibrary(host: host)),
+            backend: InstructionSkillBackend(
+                base: ScriptToolBackend(base: skills, host: host, stateDirectory: HistoryOptions.directory(parsed)),
+                library: HostInstructionLibrary(host: host)),
             history: session.history, configuration: configuration)
         let ticker = Task {
             while !Task.isCancelled {
@@ -116,7 +129,11 @@ enum ChatCommand: Command {
 
         let interrupts = InterruptHandler()
         if !parsed.positionals.isEmpty {
-            let failure = await interrupts.run { await turn(agent, parsed.positionals.joined(separator: " "), renderer) }
+            guard let text = slashExpanded(parsed.positionals.joined(separator: " ") + (attached ?? ""), host: host) else {
+                await host.shutdown()
+                return ExitCode.usage
+            }
+            let failure = await interrupts.run { await turn(agent, text, renderer) }
             await host.shutdown()
             if failure?.kind == .cancelled {
                 ErrorReporter.printError("chat: interrupted")
@@ -135,7 +152,9 @@ enum ChatCommand: Command {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if text == "exit" || text == "quit" { break }
-            if let failure = await interrupts.run({ await turn(agent, text, renderer) }) {
+            guard let message = slashExpanded(text + (attached ?? ""), host: host) else { continue }
+            attached = nil
+            if let failure = await interrupts.run({ await turn(agent, message, renderer) }) {
                 ErrorReporter.printError("chat: \(failure.kind == .cancelled ? "interrupted" : failure.message)")
             }
         }
@@ -169,5 +188,39 @@ enum ChatCommand: Command {
             assumeYes: assumeYes,
             around: TerminalApproval(
                 asking: { renderer.pause(awaitingApprovalOf: $0.skill.id) }, answered: { renderer.resume() }))
+    }
+
+    /// Copies `file` into the workspace of `session` (made when missing); its name there.
+    static func attach(_ file: String, session: String, state: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw UsageError("--attach \(file): no such file; give a file to put in the session's workspace")
+        }
+        let workspace = try ScriptWorkspace.forSession(session, stateDirectory: state)
+        let name = Posix.lastPathComponent(of: file)
+        let target = workspace.folder + "/" + name
+        try? FileManager.default.removeItem(atPath: target)
+        do {
+            try FileManager.default.copyItem(atPath: file, toPath: target)
+        } catch {
+            throw HostError(.io, "--attach \(file): cannot copy it into \(workspace.folder): \(error.localizedDescription)")
+        }
+        ErrorReporter.printError("chat: attached \(name) to the workspace \(workspace.folder)")
+        return name
+    }
+
+    /// `text` with a leading `/name` expanded into that instruction skill's activation (said on stderr); nil,
+    /// said on stderr, for a `/name` that names no enabled instruction skill.
+    static func slashExpanded(_ text: String, host: SkillHost) -> String? {
+        switch SlashActivation.read(text, library: HostInstructionLibrary(host: host)) {
+        case .plain:
+            return text
+        case .activated(let skill, let message):
+            ErrorReporter.printError("chat: activated \(skill)")
+            return message
+        case .unknown(let why):
+            ErrorReporter.printError("chat: " + why)
+            return nil
+        }
     }
 }

@@ -11,7 +11,8 @@ enum GrantCommand: Command {
 
         Records your decision that a plugin may do one thing its manifest does not declare, in the registry
         (plugins.<id>.grants); its next worker runs with it. --revoke takes a grant back. Check what a plugin
-        declares first: 'skillhost inspect PLUGIN_ID'.
+        declares first: 'skillhost inspect PLUGIN_ID'. PLUGIN_ID may be an instruction skill's id: its scripts
+        (run_skill_script) then run with the grant (registry plugins.<id>.grants too).
 
         CAPABILITY is one of:
           processes                     start child processes
@@ -42,9 +43,9 @@ enum GrantCommand: Command {
                 "previous_grants": .array(change.previousGrants.map(JSONValue.string)),
             ])
         } else if change.granted {
-            print("granted plugin \(change.pluginID): \(change.capability) (grants: \(change.grants.joined(separator: ", ")))")
+            print("granted \(change.pluginID): \(change.capability) (grants: \(change.grants.joined(separator: ", ")))")
         } else {
-            print("revoked from plugin \(change.pluginID): \(change.capability) (grants left: \(change.grants.isEmpty ? "none" : change.grants.joined(separator: ", ")))")
+            print("revoked from \(change.pluginID): \(change.capability) (grants left: \(change.grants.isEmpty ? "none" : change.grants.joined(separator: ", ")))")
         }
         return ExitCode.success
     }

@@ -36,9 +36,16 @@ enum InspectCommand: Command {
             json = calls.adding(to: skill.detailJSON).adding(policy: notes)
             text = describe(skill) + notes.map { "\n  policy:      " + $0 }.joined() + "\n" + calls.text
         } else if catalog.instruction(id) != nil {
-            let skill = try HostOptions.host(parsed).instructionSkill(id)
-            json = skill.detailJSON
+            let host = HostOptions.host(parsed)
+            let skill = try host.instructionSkill(id)
+            // What its scripts may do beyond the sandbox's defaults (`skillhost grant`).
+            let grants = ((try? host.registryStore.read())?.pluginSettings(skill.name).grants ?? []).map(\.description)
+            var object = skill.detailJSON.objectValue ?? [:]
+            object["grants"] = .array(grants.map(JSONValue.string))
+            json = .object(object)
+            let hasScripts = skill.files.contains { $0.path.hasPrefix("scripts/") }
             text = InstructionSkillText.describe(skill)
+                + (hasScripts ? "\n  scripts:     run sandboxed by run_skill_script; grants: \(grants.isEmpty ? "none" : grants.joined(separator: ", ")) (skillhost grant)" : "")
         } else {
             throw HostError(.notFound, "no plugin or skill \"\(Identifier.normalize(id))\"; \(catalog.didYouMean(id, among: [.plugin, .skill, .instruction]))run 'skillhost list' to see the ids")
         }

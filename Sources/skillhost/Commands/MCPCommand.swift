@@ -61,8 +61,9 @@ enum MCPCommand: Command {
         } catch {
             log("mcp: the history cannot be opened, so calls are not recorded: \(error)")
         }
+        // Instruction skills' scripts run here too, sandboxed, in the connection's workspace.
         let caller = ToolCaller(
-            backend: backend, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
+            backend: ScriptToolBackend(base: backend, host: host, stateDirectory: HistoryOptions.directory(parsed)), approval: configuration.approval, recorder: recorder, sessionID: sessionID,
             sessionContext: context, forwardsCallIDs: true)
         let server = MCPServer(
             configuration: configuration, caller: caller, skills: skills, send: transport.write, log: log,

@@ -1,0 +1,86 @@
+import SkillHostCore
+import SkillJSON
+
+/// A ``SkillBackend`` that adds the script tool to another backend (issue #30): while an enabled instruction
+/// skill bundles scripts, `run_skill_script` (skill `name`, `path` in its folder, `args`, `stdin`) is offered
+/// beside the base backend's tools — to the agent, over MCP, to every front end alike — and runs the script
+/// confined (``SkillHost/runInstructionScript(skill:path:arguments:input:workspace:runner:)``) in the
+/// session's workspace (`<state>/workspaces/<session>/`). A script is code: the tool is a `write` tool, so a
+/// call is approved as a `write` skill's is. Every other call goes to the base backend.
+public struct ScriptToolBackend: SkillBackend {
+    /// The tool's id (and name).
+    public static let toolID = "run_skill_script"
+
+    /// The backend for every other tool.
+    public let base: any SkillBackend
+    /// The host whose instruction skills' scripts run.
+    public let host: SkillHost
+    /// Where the sessions' workspaces are made (the history's state folder).
+    public let stateDirectory: String
+    /// Runs the scripts (limits, caps); nil: the host's defaults.
+    public var runner: SkillScriptRunner?
+    private let validator = ArgumentValidator()
+
+    /// The script tool for `host`'s instruction skills on top of `base`; workspaces under `stateDirectory`.
+    public init(base: any SkillBackend, host: SkillHost, stateDirectory: String) {
+        self.base = base
+        self.host = host
+        self.stateDirectory = stateDirectory
+    }
+
+    public func tools() throws(HostError) -> [SkillTool] {
+        let skills = (try? host.instructionSkillsWithScripts().map(\.id)) ?? []
+        return try base.tools() + (skills.isEmpty ? [] : [Self.tool(for: skills)])
+    }
+
+    /// The tool, offered for the skills named `skills`.
+    public static func tool(for skills: [String]) -> SkillTool {
+        SkillTool(
+            id: toolID, title: "Run a script of an instruction skill",
+            description: "Runs one script bundled with an instruction skill (a path from the file list activate_skill returns, e.g. scripts/fill.py) with the interpreter its #! line or extension names, in a sandbox: the skill's folder read-only, the session's workspace as working folder and the only place it may write, no network. Arguments are a list, never a shell line. Returns the exit status, stdout, stderr, the time it took and the files it wrote in the workspace. Activate the skill first and follow its instructions.",
+            parameters: [
+                "type": "object",
+                "properties": [
+                    "name": ["type": "string", "enum": .array(skills.map(JSONValue.string)), "description": "The skill's name"],
+                    "path": ["type": "string", "minLength": 1, "description": "The script's path relative to the skill folder, e.g. scripts/run.py"],
+                    "args": ["type": "array", "items": ["type": "string"], "maxItems": 256, "description": "Arguments, one string each (paths are relative to the workspace)"],
+                    "stdin": ["type": "string", "description": "Text for the script's standard input (default: none)"],
+                ],
+                "required": ["name", "path"], "additionalProperties": false,
+            ],
+            // No summary template: the model and MCP clients that read text need the output itself.
+            permission: .write, timeout: SkillScriptRunner.defaultTimeout)
+    }
+
+    public func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
+        guard skillID == Self.toolID else { return try base.prepare(skillID: skillID, arguments: arguments) }
+        let skills = try host.instructionSkillsWithScripts().map(\.id)
+        guard !skills.isEmpty else {
+            throw HostError(.notFound, "\(skillID) is offered only while an enabled instruction skill has scripts; run 'skillhost list'", skillID: skillID)
+        }
+        let skill = SkillDescription(manifest: Self.tool(for: skills).skill, pluginID: "", pluginPath: "", enabled: true, approval: .ask)
+        try validator.validate(arguments, for: skill)
+        return PreparedCall(skill: skill, arguments: arguments)
+    }
+
+    public nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
+        guard call.skill.id == Self.toolID else { return try await base.run(call, options: options) }
+        let arguments = call.arguments
+        guard let name = arguments["name"]?.stringValue, let path = arguments["path"]?.stringValue else {
+            throw HostError(.invalidArguments, "\(Self.toolID) needs {\"name\": skill, \"path\": script}", skillID: Self.toolID)
+        }
+        let words = arguments["args"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let workspace = try ScriptWorkspace.forSession(options.sessionID, stateDirectory: stateDirectory)
+        let run = try await host.runInstructionScript(
+            skill: name, path: path, arguments: words, input: arguments["stdin"]?.stringValue, workspace: workspace, runner: runner)
+        guard case .object(var result) = run.json else { return run.json }
+        result["name"] = .string(name)
+        result["path"] = .string(path)
+        result["workspace"] = .string(workspace.folder)
+        return .object(result)
+    }
+
+    public func callLimits() throws(HostError) -> [String: CallLimit] { try base.callLimits() }
+
+    public func inputArrived() { base.inputArrived() }
+}

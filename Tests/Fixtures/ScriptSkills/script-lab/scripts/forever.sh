@@ -1,0 +1,3 @@
+#!/bin/sh
+echo started
+while :; do sleep 1; done
