@@ -190,6 +190,15 @@ struct AdminPolicyTests {
         #expect(try Self.fixture(host).status == .ok)
     }
 
+    @Test("a publisher id may be given as minisign prints it, without leading zeros; 17 digits are an error")
+    func publisherIDs() throws {
+        let root = HostTestSupport.temporaryDirectory("policy-ids")
+        try HostTestSupport.write(#"{"block": [{"publisher": "4e3b756d6f239f2"}]}"#, to: root + "/a.json")
+        #expect(AdminPolicy.load(files: [root + "/a.json"]).block.first?.publisher == "04E3B756D6F239F2")
+        try HostTestSupport.write(#"{"block": [{"publisher": "04E3B756D6F239F2A"}]}"#, to: root + "/b.json")
+        #expect(AdminPolicy.load(files: [root + "/b.json"]).failure?.contains("publisher must be a key id of up to 16 hex digits") == true)
+    }
+
     @Test("the policy files: the system one, and SKILLHOST_POLICY's when it names another")
     func policyFiles() {
         #expect(AdminPolicy.files(environment: [:]) == ["/etc/skillhost/policy.json"])

@@ -92,10 +92,10 @@ extension AdminPolicy {
             rule.sha256 = digest.lowercased()
         }
         if let key = try text("publisher") {
-            guard key.count == 16, key.allSatisfy(\.isHexDigit) else {
-                throw PolicyFailure("publisher must be a key id of 16 hex digits (as 'skillhost keys list' shows it), got \"\(key)\"", at: pointer + "/publisher")
+            guard let id = MinisignText.normalizedKeyID(key) else {
+                throw PolicyFailure("publisher must be a key id of up to 16 hex digits (as 'skillhost keys list' shows it), got \"\(key)\"", at: pointer + "/publisher")
             }
-            rule.publisher = key.uppercased()
+            rule.publisher = id
         }
         let pluginFields = [rule.plugin, rule.skill, rule.versions?.description, rule.publisher].contains { $0 != nil }
         if rule.instructionSkill != nil || rule.mcpSource != nil {

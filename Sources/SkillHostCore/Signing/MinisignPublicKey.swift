@@ -88,9 +88,17 @@ enum MinisignText {
         Data(base64Encoded: text).map { Array($0) }
     }
 
-    /// The id of an 8-byte key number as minisign prints it: the number read little-endian, 16 hex digits.
+    /// The id of an 8-byte key number: the number read little-endian, as 16 hex digits (minisign prints the
+    /// same number without leading zeros: `4E3B756D6F239F2` is `04E3B756D6F239F2`).
     static func keyID(_ keyNumber: [UInt8]) -> String {
         hex(keyNumber.reversed()).uppercased()
+    }
+
+    /// A key id as a person may give it (1 to 16 hex digits, minisign's unpadded form included) in the form
+    /// ``keyID(_:)`` makes; nil when it is not one.
+    static func normalizedKeyID(_ text: String) -> String? {
+        guard (1...16).contains(text.count), text.allSatisfy(\.isHexDigit) else { return nil }
+        return String(repeating: "0", count: 16 - text.count) + text.uppercased()
     }
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String {

@@ -24,7 +24,7 @@ extension SkillHost {
     /// - Throws: ``HostError`` `notFound` for a key that was not trusted, `registry`.
     @discardableResult
     public func untrustPublisher(id: String) throws(HostError) -> TrustedPublisher {
-        let id = id.uppercased()
+        let id = MinisignText.normalizedKeyID(id) ?? id.uppercased()
         var removed: TrustedPublisher?
         try registryStore.update { registry in
             removed = registry.publisher(id: id)
