@@ -21,6 +21,8 @@ command -v yamllint >/dev/null 2>&1 || missing+=(yamllint)
 # The attacker's suite types into a real terminal (tmux) and reads victims' I/O priority (util-linux's ionice).
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v ionice >/dev/null 2>&1 || missing+=(util-linux)
+# Plugin package signatures are checked against the real minisign (keys and signatures both ways).
+command -v minisign >/dev/null 2>&1 || missing+=(minisign)
 # Skills' scripts run with the system's python3 (/usr/bin); the vendored skill-creator's script needs PyYAML.
 [ -x /usr/bin/python3 ] || missing+=(python3)
 /usr/bin/python3 -c 'import yaml' >/dev/null 2>&1 || missing+=(python3-yaml)

@@ -35,7 +35,7 @@ case $config in
     release) optimize=-O; testing=(-Xswiftc -enable-testing); binary=$build/skillhost-fuzz-release ;;
     *) echo "FUZZ_CONFIG must be debug or release, not '$config'" >&2; exit 2 ;;
 esac
-targets=(json json-diff schema schema-diff manifest elf regex frame frame-stream sse http http-request stream openai registry yaml ical mcp mcp-diff tzif)
+targets=(json json-diff schema schema-diff manifest elf regex frame frame-stream sse http http-request stream openai registry yaml ical mcp mcp-diff tzif skillpkg)
 
 usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
@@ -50,7 +50,14 @@ build_fuzzer() {
     swift build -c "$config" --build-path "$build" --target ZoneInfo -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     local objects=()
     for module in SkillJSON StableHash JSONSchema SkillContract ManifestCheck SkillPosix SkillHTTP SkillHostCore SkillStore SkillCalls SkillAgent SkillMCP ICalendar ZoneInfo CSkillABI CSandbox CSQLiteBatch; do
-        objects+=("$build"/$config/$module.build/*.o)
+        local folder="$build/$config/$module.build"
+        if [ -f "$folder/sources" ]; then
+            # A Swift module: the objects of its current sources only (SwiftPM keeps the object of a source
+            # file that was deleted or moved since, and linking it too fails on what it referred to).
+            while IFS= read -r source; do objects+=("$folder/$(basename "$source").o"); done < "$folder/sources"
+        else
+            objects+=("$folder"/*.o)
+        fi
     done
     local sources=(Tests/Fuzz/*.swift Tests/Fuzz/Targets/*.swift)
     # Relink only when a fuzz source or a library object is newer than the binary.

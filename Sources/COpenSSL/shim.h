@@ -1,6 +1,8 @@
-/* OpenSSL (Debian: libssl-dev): libcrypto for SHA-256 of plugin files, libssl for the model provider's
- * HTTPS client (SkillAgent's SocketHTTPTransport). */
+/* OpenSSL (Debian: libssl-dev): libcrypto for SHA-256 of plugin files and for plugin package signatures
+ * (Ed25519, scrypt, random keys), libssl for the model provider's HTTPS client (SkillAgent's
+ * SocketHTTPTransport). */
 #include <openssl/evp.h>
+#include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <openssl/ssl.h>
 #include <openssl/err.h>

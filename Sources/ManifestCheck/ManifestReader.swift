@@ -31,6 +31,10 @@ struct ManifestReader {
         }
         let abiVersion = string(root, "abi_version", "")
         if let abiVersion { checkABIVersion(abiVersion) }
+        if root["min_host_abi"] != nil, let needed = string(root, "min_host_abi", "") {
+            let issue = SkillDefaults.hostABIProblem(needed)
+            if !issue.isEmpty { problem("/min_host_abi", issue) }
+        }
         let description = string(root, "description", "")
         let threadSafe = bool(root, "thread_safe", "", default: false)
         var skills: [SkillManifest] = []

@@ -22,6 +22,7 @@ public enum ManifestSchema {
       "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-((0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?(\\+([0-9a-zA-Z-]+(\\.[0-9a-zA-Z-]+)*))?$"
     },
     "abi_version": {"type": "string", "pattern": "^[0-9]+\\.[0-9]+$"},
+    "min_host_abi": {"type": "string", "pattern": "^[0-9]+\\.[0-9]+$", "description": "The oldest host ABI MAJOR.MINOR the plugin runs on: it uses what that minor added. Absent: any 1.x."},
     "description": {"type": "string", "minLength": 1},
     "thread_safe": {"type": "boolean", "default": false},
     "capabilities": {"$ref": "#/$defs/capabilities"},

@@ -33,4 +33,17 @@ public enum SkillDefaults {
         }
         return ""
     }
+
+    /// Why a plugin whose manifest says `min_host_abi: text` cannot run on this host ("" when it can): it
+    /// needs a later minor (fields or functions appended after this host's), or another major.
+    public static func hostABIProblem(_ text: String) -> String {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let major = Int(parts[0]), let minor = Int(parts[1]), parts.allSatisfy({ $0.allSatisfy(\.isNumber) }) else {
+            return "\"\(text)\" is not MAJOR.MINOR; write e.g. \"\(abiVersion)\""
+        }
+        if major != abiMajor || minor > abiMinor {
+            return "the plugin needs host ABI \(text) and this host implements ABI \(abiVersion); update SkillHost to a release with ABI \(text), or ask the plugin's publisher for a build that does without what \(text) added"
+        }
+        return ""
+    }
 }

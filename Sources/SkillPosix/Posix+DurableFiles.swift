@@ -170,6 +170,11 @@ extension Posix {
         guard Glibc.rename(source, target) == 0 else { throw Failure("rename", path: "\(source) to \(target)") }
     }
 
+    /// `unlink(2)`: removes a file; one that is already gone is no failure.
+    package static func removeFile(_ path: String) throws(Failure) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw Failure("unlink", path: path) }
+    }
+
     /// Creates a folder and its parents (mode 0700 for new ones), like `mkdir -p`.
     package static func createDirectories(_ path: String) throws(Failure) {
         if path.isEmpty || exists(path) { return }

@@ -27,6 +27,7 @@ enum FuzzTargets {
         "mcp": fuzzMCP,
         "mcp-diff": fuzzMCPCallDifferential,
         "tzif": fuzzTZif,
+        "skillpkg": fuzzPackage,
     ]
 
     nonisolated(unsafe) static let selected: ([UInt8]) -> Void = {

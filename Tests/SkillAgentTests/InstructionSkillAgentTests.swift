@@ -30,6 +30,30 @@ import Testing
         return (HostInstructionLibrary(host: SkillHost(paths: paths, helperExecutable: "/bin/false")), root)
     }
 
+    /// An instruction skill the administrator's policy blocks is neither offered nor read, whatever name is
+    /// given (`activate_skill` and `read_skill_file` name skills themselves).
+    @Test func aSkillThePolicyBlocksIsNeverRead() throws {
+        let (open, root) = try Self.library()
+        try #"{"block": [{"instruction_skill": "time-zones", "reason": "not here"}]}"#.write(toFile: root + "/policy.json", atomically: true, encoding: .utf8)
+        let paths = HostPaths(
+            plugins: root + "/plugins", registry: root + "/registry.json", cache: root + "/cache", data: root + "/data",
+            skills: root + "/skills", policyFiles: [root + "/policy.json"])
+        let library = HostInstructionLibrary(host: SkillHost(paths: paths, helperExecutable: "/bin/false"))
+        #expect(try open.skill(named: "time-zones").name == "time-zones", "readable without the policy")
+        #expect(try !library.enabledSkills().map(\.name).contains("time-zones"))
+        #expect(try library.enabledSkills().map(\.name).contains("writing-summaries"))
+        func expectBlocked(_ error: HostError?) {
+            #expect(error?.kind == .denied, "a blocked instruction skill was read")
+            #expect(error?.message.contains("administrator's policy") == true && error?.message.contains("not here") == true, "\(error?.message ?? "")")
+        }
+        var failure: HostError?
+        do { _ = try library.skill(named: "time-zones") } catch { failure = error }
+        expectBlocked(failure)
+        failure = nil
+        do { _ = try library.read(skill: "time-zones", path: "SKILL.md", offset: 0, limit: 100) } catch { failure = error }
+        expectBlocked(failure)
+    }
+
     static func backend() throws -> (InstructionSkillBackend, String) {
         let (library, root) = try library()
         return (InstructionSkillBackend(base: TestSkills.backend(TestSkills.clockNow), library: library), root)

@@ -184,7 +184,7 @@ struct SandboxAttackTests {
         #expect(list.status == 0, "\(list.stderr)")
     }
 
-    @Test("a constructor never runs outside a sandbox: list, validate, install, inspect, rescan, mcp", arguments: AttackWorld.Identity.allCases)
+    @Test("a constructor never runs outside a sandbox: list, validate, pack, install (package and file), inspect, rescan, mcp", arguments: AttackWorld.Identity.allCases)
     func constructorsStayInside(_ identity: AttackWorld.Identity) throws {
         let world = try AttackWorld(identity)
         // A folder anyone may write: without a sandbox the constructor would leave a file here.
@@ -198,7 +198,10 @@ struct SandboxAttackTests {
         try world.own(world.root + "/downloads")
         func marksLeft() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: marks)) ?? [] }
         for (what, arguments) in [
-            ("validate", ["validate", outside]), ("install", ["install", outside]), ("list", ["list"]),
+            ("validate", ["validate", outside]),
+            ("pack", ["pack", outside, "--unsigned", "--output", world.root + "/downloads/attack.skillpkg"]),
+            ("install a package", ["install", world.root + "/downloads/attack.skillpkg", "--allow-unsigned"]),
+            ("install a file", ["install", outside]), ("list", ["list"]),
             ("inspect", ["inspect", "attack"]), ("rescan", ["rescan"]),
         ] {
             let run = try world.skillhost(arguments)

@@ -114,4 +114,42 @@ import Testing
             _ = try? YAMLSubsetParser.parse(String(decoding: bytes, as: UTF8.self))
         }
     }
+
+    /// The `skillpkg` target (Tests/Fuzz/Targets/PackageFuzz.swift): each input is read or refused with a
+    /// message naming it; the seeds themselves are good packages (every one signed by the seed key), so a
+    /// reader that started refusing them would fuzz only its first check.
+    @Test func packageInputsAreReadOrRefusedNamingThePackage() throws {
+        let inputs = FuzzCorpus.inputs("skillpkg")
+        #expect(inputs.count >= 4)
+        var keys: [MinisignPublicKey] = []
+        var signatures: [MinisignSignature] = []
+        var packages: [PluginPackage] = []
+        for (name, bytes) in inputs {
+            if bytes.starts(with: Array("untrusted comment:".utf8)) {
+                let text = String(decoding: bytes, as: UTF8.self)
+                if let key = try? MinisignPublicKey(parsing: text, source: name) { keys.append(key) }
+                if let signature = try? MinisignSignature(parsing: text, source: name) { signatures.append(signature) }
+                continue
+            }
+            do {
+                let package = try PluginPackage(data: bytes, name: name)
+                _ = try? package.hostLibrary()
+                if name.hasPrefix("corpus/") { packages.append(package) }
+            } catch {
+                #expect(error.message.hasPrefix(name + ":"), "\(name): \(error.message)")
+                #expect(!error.message.contains("\n"), "\(name): more than one line")
+                #expect(!name.hasPrefix("corpus/"), "a seed is refused: \(error.message)")
+            }
+        }
+        #expect(keys.count == 1 && signatures.count == 1)
+        #expect(Set(packages.map(\.pluginID)) == ["fixture"])
+        #expect(packages.contains { $0.libraries.count == 2 }, "the zipfile seed holds two architectures")
+        let key = try #require(keys.first)
+        for package in packages {
+            let signature = try #require(package.signature, "\(package.name) is signed")
+            #expect(signature.problem(verifying: package.index, with: key) == nil, "\(package.name)")
+        }
+        let packed = try #require(packages.first { $0.name.contains("pack-") })
+        #expect(try #require(signatures.first).problem(verifying: packed.index, with: key) == nil, "the loose signature is the packed seed's")
+    }
 }

@@ -22,6 +22,8 @@ struct ListingFingerprintTests {
     func everyCatalogInputIsInTheKey() throws {
         let (host, fingerprint) = try populatedHost()
         let paths = CatalogInputs.listing(host.paths).paths
+        let root = (host.paths.plugins as NSString).deletingLastPathComponent
+        #expect(paths.allSatisfy { $0.hasPrefix(root + "/") }, "every input is in the test's folder (never /etc): \(paths)")
         #expect(paths.contains(host.paths.registry) && paths.contains(host.paths.plugins + "/fixture.so"))
         #expect(paths.contains(host.paths.skills + "/notes/SKILL.md"))
         for (index, path) in paths.enumerated() {
@@ -31,6 +33,7 @@ struct ListingFingerprintTests {
                 let moment = Date(timeIntervalSince1970: TimeInterval(1_000_000 + index))
                 try FileManager.default.setAttributes([.modificationDate: moment], ofItemAtPath: path)
             } else {
+                guard path.hasPrefix(root + "/") else { continue }  // created only inside the test's folder
                 try HostTestSupport.write("", to: path)
             }
             #expect(try fingerprint.key(format: "test") != before, "\(path) is a catalog input but not in the listing key")

@@ -27,9 +27,11 @@ public enum HostTestSupport {
     }
 
     /// Paths for a host whose folders all live under `root`.
+    /// The administrator's policy is `root/admin/policy.json` (absent unless a test writes it): a test never
+    /// reads, or writes, the machine's `/etc/skillhost/policy.json`.
     public static func paths(root: String) -> HostPaths {
         HostPaths(plugins: root + "/plugins", registry: root + "/config/skill_registry.json", cache: root + "/cache",
-                  data: root + "/data")
+                  data: root + "/data", policyFiles: [root + "/admin/policy.json"])
     }
 
     /// A host over a fresh folder with the plugins folder created (and empty).

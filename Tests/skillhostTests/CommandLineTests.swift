@@ -24,7 +24,9 @@ struct CommandLineTests {
         let plugins = try #require(document["plugins"]?.arrayValue)
         #expect(plugins.count == 2)
         for plugin in plugins {
-            #expect(Set(plugin.objectValue?.keys ?? []) == ["id", "kind", "path", "status", "enabled", "error", "skills", "sandbox"])
+            #expect(Set(plugin.objectValue?.keys ?? []) == ["id", "kind", "path", "status", "enabled", "error", "skills", "sandbox", "publisher", "policy"])
+            // Not installed from a signed package, no administrator's policy.
+            #expect(plugin["publisher"] == .null && plugin["policy"] == [])
         }
         let fixture = try #require(plugins.first { $0["id"] == "fixture" })
         #expect(fixture["status"] == "ok")

@@ -6,10 +6,11 @@ import Testing
 /// `skillhost new` end to end, for both languages: generate, build (build.sh, which also validates),
 /// run the generated unit test, install into a temporary plugins folder, list, call.
 ///
-/// Slow: the Swift case builds SkillSDK in a separate package. Its SwiftPM build folder is kept in
-/// `.build/scaffold-e2e/` so later runs rebuild only the three small generated targets.
+/// Slow: the Swift case builds the SDK in a separate package: the SDK as installed (``InstalledPrefix``), in
+/// the SwiftPM build folder AuthorPathTests uses too, so the SDK is built once per run and later runs on an
+/// unchanged prefix rebuild only the small generated targets.
 @Suite(.serialized) struct ScaffoldEndToEndTests {
-    static let scratch = HostTestSupport.packageRoot + "/.build/scaffold-e2e/swift-scratch"
+    static var scratch: String { InstalledPrefix.scratch }
 
     /// The environment of build.sh and swift test: the skillhost under test, the shared scratch folder.
     static func environment() throws -> [String: String] {
@@ -19,12 +20,13 @@ import Testing
         return environment
     }
 
-    /// Runs `skillhost new`, then build.sh with `buildArguments`; returns the package folder.
+    /// Runs `skillhost new` (a Swift package against the installed SDK, a C one against the checkout's
+    /// headers), then build.sh with `buildArguments`; returns the package folder.
     static func generateAndBuild(_ name: String, language: String, buildArguments: [String]) throws -> String {
         let parent = HostTestSupport.temporaryDirectory("scaffold")
+        let sdk = language == "swift" ? try InstalledPrefix.install() + "/share/skillhost/sdk/skillhost-sdk-1.0" : HostTestSupport.packageRoot
         let generated = try HostTestSupport.run(
-            try HostTestSupport.skillhostBinary(),
-            ["new", name, "--lang", language, "--dir", parent, "--sdk", HostTestSupport.packageRoot])
+            try HostTestSupport.skillhostBinary(), ["new", name, "--lang", language, "--dir", parent, "--sdk", sdk])
         #expect(generated.status == 0, "\(generated.stderr)")
         #expect(generated.stdout.contains("created \(parent)/\(name)"))
         let folder = parent + "/" + name
@@ -128,7 +130,7 @@ import Testing
         #expect(try String(contentsOfFile: parent + "/taken/notes.txt", encoding: .utf8) == "keep me")
         let noCheckout = try HostTestSupport.run(binary, ["new", "ok", "--dir", parent, "--sdk", parent])
         #expect(noCheckout.status == 3)
-        #expect(noCheckout.stderr.contains("is not a SkillHost checkout"))
+        #expect(noCheckout.stderr.contains("is not a SkillHost SDK"))
     }
 
     @Test func installRefusesAnInvalidFileAndReplacesAtomically() throws {

@@ -37,7 +37,11 @@
  * ----------
  *  SKILL_ABI_VERSION_MAJOR changes only for an incompatible change: the host refuses a plugin with another
  *  major. SKILL_ABI_VERSION_MINOR grows when fields are appended; the host accepts any minor, and uses a
- *  field only when `struct_size` shows it is present.
+ *  field only when `struct_size` shows it is present. A plugin that cannot do without what a later minor
+ *  added says so in its manifest ("min_host_abi": "1.1") and still returns its descriptor on an older host:
+ *  that host then refuses it with one line naming both versions, instead of the plugin failing at a call.
+ *  Every released header is kept in the repository's Tests/Fixtures/ABI/released/, and plugins built
+ *  against each are tested on this host.
  *
  * Plugin ids and skill ids (see docs/ids.md)
  * ------------------------------------------

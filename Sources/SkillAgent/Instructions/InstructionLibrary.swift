@@ -41,8 +41,16 @@ public struct HostInstructionLibrary: InstructionLibrary {
             let known = catalog.enabledInstructions.map(\.id).joined(separator: ", ")
             throw HostError(.notFound, "no instruction skill \"\(name)\"; enabled ones: \(known.isEmpty ? "(none)" : known)")
         }
-        if record.status == .disabled {
+        switch record.status {
+        case .ok:
+            return
+        case .disabled:
             throw HostError(.disabled, "instruction skill \(record.id) is disabled; run 'skillhost enable \(record.id)'")
+        case .denied:
+            // Blocked by the administrator's policy: never read, whatever name a model or a person gives.
+            throw HostError(.denied, record.error ?? "instruction skill \(record.id) may not be used; see 'skillhost list'")
+        case .invalid, .broken:
+            throw HostError(.invalidPlugin, record.error ?? "instruction skill \(record.id) is \(record.status.rawValue); see 'skillhost list'")
         }
     }
 }

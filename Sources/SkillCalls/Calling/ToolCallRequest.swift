@@ -1,3 +1,4 @@
+import SkillHostCore
 import SkillJSON
 
 /// One call a front end asks ``ToolCaller`` to make.
@@ -18,11 +19,15 @@ public struct ToolCallRequest: Sendable {
     public var recordedSkillID: String?
     /// What to say when ``tool`` is nil (the front end's wording of the remedy, from ``ToolNameMap/unknownTool(_:use:)``).
     public var unknownTool: String?
+    /// The error the front end got looking the tool up, when ``tool`` is nil and it is more than "not found"
+    /// (a skill of a plugin that is invalid or broken: `invalidPlugin`, `pluginCrashed`); the call fails
+    /// with it as it is.
+    public var lookupFailure: HostError?
 
     /// A request with these parts.
     public init(
         toolName: String, tool: SkillTool?, arguments: CallArguments, callID: String, origin: CallOrigin,
-        recordedSkillID: String? = nil, unknownTool: String? = nil
+        recordedSkillID: String? = nil, unknownTool: String? = nil, lookupFailure: HostError? = nil
     ) {
         self.toolName = toolName
         self.tool = tool
@@ -31,6 +36,7 @@ public struct ToolCallRequest: Sendable {
         self.origin = origin
         self.recordedSkillID = recordedSkillID
         self.unknownTool = unknownTool
+        self.lookupFailure = lookupFailure
     }
 }
 

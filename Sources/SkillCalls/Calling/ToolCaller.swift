@@ -91,7 +91,7 @@ public final class ToolCaller: Sendable {
         recorded call: inout RecordedCall, attempt: inout Attempt
     ) async {
         guard let tool = request.tool else {
-            attempt.result = .failure(HostError(
+            attempt.result = .failure(request.lookupFailure ?? HostError(
                 .notFound, request.unknownTool ?? "unknown tool \"\(request.toolName)\"; call only the tools offered"))
             return
         }

@@ -237,20 +237,36 @@ struct CPluginTemplate {
         return #"""
             #!/bin/sh
             # Builds out/\#(name).so (-O2), runs \#(name)_test.c against the same code, and checks the plugin with
-            # `skillhost validate`. Usage: ./build.sh     Environment: SKILLHOST, CC, SKILLHOST_INCLUDE.
+            # `skillhost validate`. Usage: ./build.sh     Environment: SKILLHOST, CC, SKILLHOST_INCLUDE, PKG_CONFIG_PATH.
             set -eu
             cd "$(dirname "$0")"
-            include=${SKILLHOST_INCLUDE:-\#(scaffold.skillHostRoot)/Sources/CSkillABI/include}
             \#(scaffold.findSkillhostShell)
+            # The headers (skill_abi.h, skill_json.h): $SKILLHOST_INCLUDE, else pkg-config, else `skillhost sdk path`.
+            \#(defaultInclude)if [ -n "${SKILLHOST_INCLUDE:-}" ]; then
+                headers="-I$SKILLHOST_INCLUDE"
+            elif headers=$(pkg-config --cflags skillhost 2>/dev/null); then
+                :
+            else
+                include=$("$skillhost" sdk path --include) || { echo "build.sh: no SkillHost headers: install SkillHost, set PKG_CONFIG_PATH to its lib/pkgconfig, or set SKILLHOST_INCLUDE" >&2; exit 2; }
+                headers="-I$include"
+            fi
             strict="-std=c99 -pedantic -Wall -Wextra -Werror"
             mkdir -p out
-            ${CC:-cc} $strict -O2 -fPIC -shared -fvisibility=hidden -I "$include" \#(name).c -o out/.\#(name).so.tmp
+            # shellcheck disable=SC2086
+            ${CC:-cc} $strict -O2 -fPIC -shared -fvisibility=hidden $headers \#(name).c -o out/.\#(name).so.tmp
             mv -f out/.\#(name).so.tmp out/\#(name).so
-            ${CC:-cc} $strict -g -I "$include" \#(name)_test.c -o out/\#(name)_test
+            # shellcheck disable=SC2086
+            ${CC:-cc} $strict -g $headers \#(name)_test.c -o out/\#(name)_test
             ./out/\#(name)_test
             "$skillhost" validate out/\#(name).so
 
             """#
+    }
+
+    /// The `SKILLHOST_INCLUDE` default line when `--sdk PATH` named the headers' SDK; empty otherwise.
+    var defaultInclude: String {
+        guard case .path(let location) = scaffold.sdk, location.source == .option else { return "" }
+        return "SKILLHOST_INCLUDE=${SKILLHOST_INCLUDE:-\(location.include)}\n"
     }
 
     var readme: String {
@@ -260,10 +276,13 @@ struct CPluginTemplate {
         ```sh
         ./build.sh                                   # out/\#(scaffold.name).so, unit-tested and validated
         skillhost --plugins out call \#(scaffold.name).greet '{"name": "Ada"}'   # run it from the build folder
+        skillhost install out/\#(scaffold.name).so                 # validate, then replace the installed copy atomically
+        skillhost pack . --key ~/.minisign/minisign.key     # out/\#(scaffold.name)-0.1.0.skillpkg, signed, to publish
         ```
 
-        Headers: skill_abi.h (the ABI) and skill_json.h (reading arguments, writing results) from
-        \#(scaffold.skillHostRoot)/Sources/CSkillABI/include. The guide is docs/authoring.md there.
+        Headers: skill_abi.h (the ABI) and skill_json.h (reading arguments, writing results), installed with
+        SkillHost: `pkg-config --cflags skillhost` (with PKG_CONFIG_PATH=<prefix>/lib/pkgconfig when SkillHost
+        is not in a system prefix) or `skillhost sdk path --include`. The guide is \#(scaffold.guide).
 
         """#
     }

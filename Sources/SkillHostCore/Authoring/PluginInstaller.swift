@@ -7,8 +7,12 @@ public struct InstallReport: Sendable {
     public var installedPath: String
     /// Whether a file was there before (and was replaced in one rename).
     public var replaced: Bool
-    /// The SHA-256 now pinned for the plugin when it had one (`skillhost trust`) and the install moved the
-    /// pin to the new file; nil when the plugin was not trusted (nothing is pinned by an install alone).
+    /// The publisher whose signature verified (a package install); nil otherwise.
+    public var publisher: TrustedPublisher? = nil
+    /// The version replaced by an upgrade.
+    public var previousVersion: String? = nil
+    /// The SHA-256 now pinned for the plugin: by a package install always; by a library install when the
+    /// plugin had a pin (`skillhost trust`) and the install moved it to the new file; nil otherwise.
     public var repinnedSHA256: String? = nil
 }
 
@@ -42,10 +46,16 @@ extension SkillHost {
             try Posix.writeFileAtomically(target, bytes: bytes, mode: 0o644)
         }
         var installed = InstallReport(pluginID: manifest.id, version: manifest.version, installedPath: target, replaced: replaced)
+        // A signature kept from a package install does not describe this file: it goes, with the publisher.
+        for file in InstalledSignature.paths(of: target) where Posix.exists(file) {
+            try Posix.hostError { () throws(Posix.Failure) in try Posix.removeFile(file) }
+        }
         // Only a plugin pinned before gets a new pin (and only then is the registry written).
-        guard (try? registryStore.read())?.pluginSettings(manifest.id).sha256 != nil else { return installed }
+        let before = try? registryStore.read()
+        guard before?.pluginSettings(manifest.id).sha256 != nil || before?.pluginPublisher(manifest.id) != nil else { return installed }
         let digest = FileDigest.sha256(of: bytes)
         try registryStore.update { registry in
+            registry.setPluginValue(nil, forKey: "publisher", plugin: manifest.id)
             guard registry.pluginSettings(manifest.id).sha256 != nil else { return }
             registry.setPluginSHA256(digest, plugin: manifest.id)
             installed.repinnedSHA256 = digest

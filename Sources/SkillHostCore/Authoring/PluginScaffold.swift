@@ -2,10 +2,12 @@ import Foundation
 
 /// A new plugin package, ready to build: what `skillhost new NAME` writes.
 ///
-/// The package depends on a SkillHost checkout by path: its `SkillSDK` (Swift) or its C headers
-/// `skill_abi.h` and `skill_json.h` (C). It holds one sample skill, `<name>.greet`, a unit test of that
-/// skill that needs no host, and `build.sh`, which builds `<name>.so` into `out/` and runs
-/// `skillhost validate` on it.
+/// The package builds against the SkillHost SDK (``SDKDependency``): a Swift package depends on its
+/// `SkillSDK` and `SkillCheck` products (by path, an installed SDK as `skillhost sdk path` prints it, or by
+/// git URL and version, as a published SDK); a C package finds `skill_abi.h` and `skill_json.h` when it
+/// builds, through `pkg-config --cflags skillhost` or `skillhost sdk path --include`. It holds one sample
+/// skill, `<name>.greet`, a unit test of that skill that needs no host, and `build.sh`, which builds
+/// `<name>.so` into `out/` and runs `skillhost validate` on it.
 ///
 /// Swift packages follow the layout that lets several plugins share a package and still `swift test`:
 /// skills in a plain library target, one thin export target per plugin holding only
@@ -15,6 +17,46 @@ public struct PluginScaffold: Sendable {
     public enum Language: String, Sendable, CaseIterable {
         case swift
         case c
+    }
+
+    /// What the package builds against.
+    public enum SDKDependency: Sendable, Equatable {
+        /// An SDK folder on this machine (installed, or a SkillHost checkout).
+        case path(SDKLocation)
+        /// A published SDK package: a git URL and the version to start from (`from:`).
+        case git(url: String, version: String)
+
+        /// `--sdk`'s value: `URL@VERSION` (a URL has `://`, or is `git@host:path`) or a folder.
+        /// - Throws: ``HostError`` `invalidArguments` for a URL without a semantic version after its last
+        ///   `@`; `notFound` for a folder that is no SDK.
+        public init(option: String) throws(HostError) {
+            let isURL = option.contains("://") || option.hasPrefix("git@")
+            guard isURL else {
+                self = .path(try SDKLocation.at(option, source: .option))
+                return
+            }
+            guard let at = option.lastIndex(of: "@"), option[..<at].contains("/") || option[..<at].contains(":"),
+                SemanticVersion.isValid(String(option[option.index(after: at)...]))
+            else {
+                throw HostError(
+                    .invalidArguments,
+                    "--sdk \(option) names a URL without a version; write URL@VERSION, e.g. https://example.com/skillhost-sdk.git@1.0.0")
+            }
+            self = .git(url: String(option[..<at]), version: String(option[option.index(after: at)...]))
+        }
+
+        /// The name SwiftPM gives the dependency (its identity): the folder's or the URL's last component,
+        /// lowercased, without `.git`.
+        public var packageIdentity: String {
+            let last: Substring
+            switch self {
+            case .path(let location): last = location.package.split(separator: "/").last ?? "skillhost-sdk"
+            case .git(let url, _): last = url.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? "skillhost-sdk"
+            }
+            var name = last.lowercased()
+            if name.hasSuffix(".git") { name.removeLast(4) }
+            return name
+        }
     }
 
     /// One file to write, relative to the package folder.
@@ -27,31 +69,35 @@ public struct PluginScaffold: Sendable {
     /// The plugin id, which is also the package folder's name, e.g. `"weather"`.
     public let name: String
     public let language: Language
-    /// The SkillHost checkout the package builds against (holds `Package.swift` and `Sources/SkillSDK`).
-    public let skillHostRoot: String
+    /// What the package builds against.
+    public let sdk: SDKDependency
+    /// The `skillhost` a generated `build.sh` validates with when neither `$SKILLHOST` nor `PATH` has one
+    /// (the one that wrote the package); nil for none.
+    public let skillhost: String?
+    /// The installed guides, named in the README when known.
+    public let documentation: String?
 
     /// A scaffold for the plugin `name`.
-    /// - Throws: ``HostError`` (invalidArguments) when `name` is not a plugin id, or (notFound) when
-    ///   `skillHostRoot` is not a SkillHost checkout.
-    public init(name: String, language: Language, skillHostRoot: String) throws(HostError) {
+    /// - Throws: ``HostError`` (invalidArguments) when `name` is not a plugin id, or a C package is asked to
+    ///   build against a git URL (C needs only the headers).
+    public init(
+        name: String, language: Language, sdk: SDKDependency, skillhost: String? = nil, documentation: String? = nil
+    ) throws(HostError) {
         guard PluginScaffold.isValidName(name) else {
             throw HostError(
                 .invalidArguments,
                 "\"\(name)\" cannot name a plugin: use 1-40 characters of a-z, 0-9, '_' and '-', starting with a letter (e.g. \"weather\")")
         }
-        var root = skillHostRoot
-        while root.count > 1, root.hasSuffix("/") { root.removeLast() }
-        let manager = FileManager.default
-        guard manager.fileExists(atPath: root + "/Sources/SkillSDK"),
-            manager.fileExists(atPath: root + "/Sources/CSkillABI/include/skill_json.h")
-        else {
+        if language == .c, case .git = sdk {
             throw HostError(
-                .notFound,
-                "\(root) is not a SkillHost checkout (no Sources/SkillSDK or Sources/CSkillABI/include/skill_json.h); pass --sdk PATH to the checkout")
+                .invalidArguments,
+                "--sdk URL@VERSION is for Swift packages; a C plugin needs only the headers, which its build.sh finds with 'pkg-config --cflags skillhost' or 'skillhost sdk path --include'")
         }
         self.name = name
         self.language = language
-        self.skillHostRoot = root
+        self.sdk = sdk
+        self.skillhost = skillhost
+        self.documentation = documentation
     }
 
     /// Whether `name` is a plugin id this scaffold can use as a folder and a Swift type name prefix.
@@ -99,24 +145,31 @@ public struct PluginScaffold: Sendable {
         return folder
     }
 
-    /// The `skillhost` a generated `build.sh` runs when neither `$SKILLHOST` nor `PATH` has one.
-    var checkoutSkillhost: String { skillHostRoot + "/.build/debug/skillhost" }
-
-    /// The shell lines of `build.sh` that find `skillhost`: `$SKILLHOST`, then `PATH`, then the checkout's build.
+    /// The shell lines of `build.sh` that find `skillhost`: `$SKILLHOST`, then `PATH`, then the one that
+    /// wrote the package.
     var findSkillhostShell: String {
-        """
-        skillhost=${SKILLHOST:-}
-        if [ -z "$skillhost" ]; then
-            if command -v skillhost > /dev/null 2>&1; then
-                skillhost=skillhost
-            elif [ -x "\(checkoutSkillhost)" ]; then
-                skillhost="\(checkoutSkillhost)"
-            else
-                echo "build.sh: no skillhost to validate with: put it on PATH or set SKILLHOST" >&2
-                exit 2
-            fi
-        fi
-        """
+        var lines = [
+            "skillhost=${SKILLHOST:-}",
+            "if [ -z \"$skillhost\" ]; then",
+            "    if command -v skillhost > /dev/null 2>&1; then",
+            "        skillhost=skillhost",
+        ]
+        if let skillhost {
+            lines += ["    elif [ -x \"\(skillhost)\" ]; then", "        skillhost=\"\(skillhost)\""]
+        }
+        lines += [
+            "    else",
+            "        echo \"build.sh: no skillhost to validate with: put it on PATH or set SKILLHOST\" >&2",
+            "        exit 2",
+            "    fi",
+            "fi",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Where the README sends the author for the guide.
+    var guide: String {
+        documentation.map { "\($0)/authoring.md" } ?? "docs/authoring.md of SkillHost"
     }
 
     /// The sample skill's manifest description, shared by both languages.

@@ -41,10 +41,7 @@ struct SwiftPluginTemplate {
                 return String(path.dropLast())
             }()
 
-            /// The SkillHost checkout whose SkillSDK this plugin uses. SwiftPM names a path dependency after
-            /// its folder, so the product is looked up in the package of that name.
-            let skillHostPath = "\#(scaffold.skillHostRoot)"
-            let skillHost = String(skillHostPath.split(separator: "/").last ?? "skillhost").lowercased()
+            \#(sdkDeclaration)
 
             /// Every Swift plugin links like this: only `skill_plugin_entry` is exported (lld + version script).
             let exportOnlyTheEntryPoint: [LinkerSetting] = [
@@ -57,7 +54,7 @@ struct SwiftPluginTemplate {
                     .library(name: "\#(p)Plugin", type: .dynamic, targets: ["\#(p)Plugin"]),
                 ],
                 dependencies: [
-                    .package(path: skillHostPath),
+                    \#(sdkPackage),
                 ],
                 targets: [
                     .target(name: "\#(p)Skills", dependencies: [.product(name: "SkillSDK", package: skillHost)]),
@@ -70,6 +67,34 @@ struct SwiftPluginTemplate {
             )
 
             """#
+    }
+
+    /// The Swift lines that name the SDK package (`skillHost`, its identity) and say where it comes from.
+    var sdkDeclaration: String {
+        switch scaffold.sdk {
+        case .path(let location):
+            return """
+                /// The SkillHost SDK this plugin builds against (installed with SkillHost: `skillhost sdk path` prints
+                /// it). SwiftPM names a path dependency after its folder: the products are in the package of that name.
+                let sdkPath = "\(location.package)"
+                let skillHost = "\(scaffold.sdk.packageIdentity)"
+                """
+        case .git(let url, let version):
+            return """
+                /// The SkillHost SDK this plugin builds against: the published package at this URL, version \(version) or a
+                /// later compatible one. SwiftPM names a URL dependency after its last path component.
+                let sdkURL = "\(url)"
+                let skillHost = "\(scaffold.sdk.packageIdentity)"
+                """
+        }
+    }
+
+    /// The package dependency on the SDK.
+    var sdkPackage: String {
+        switch scaffold.sdk {
+        case .path: ".package(path: sdkPath)"
+        case .git(_, let version): ".package(url: sdkURL, from: \"\(version)\")"
+        }
     }
 
     var exportsMap: String {
@@ -116,11 +141,11 @@ struct SwiftPluginTemplate {
         ./build.sh                                   # out/\#(scaffold.name).so, validated
         swift test                                   # unit tests of the skills, no host needed
         skillhost --plugins out call \#(scaffold.name).greet '{"name": "Ada"}'   # run it from the build folder
-        install -m 644 out/\#(scaffold.name).so ~/.local/share/skillhost/plugins/.\#(scaffold.name).so.tmp &&
-          mv -f ~/.local/share/skillhost/plugins/.\#(scaffold.name).so.tmp ~/.local/share/skillhost/plugins/\#(scaffold.name).so
+        skillhost install out/\#(scaffold.name).so                 # validate, then replace the installed copy atomically
+        skillhost pack . --key ~/.minisign/minisign.key     # out/\#(scaffold.name)-0.1.0.skillpkg, signed, to publish
         ```
 
-        The guide is docs/authoring.md in the SkillHost checkout (\#(scaffold.skillHostRoot)).
+        The guide is \#(scaffold.guide).
 
         """#
     }

@@ -64,10 +64,14 @@ struct CatalogBuilder {
         markDuplicates(&records)
         try applyHealth(&records, reset: forceRescan)
         applyTrust(&records)
+        let policy = AdminPolicy.load(files: paths.policyFiles)
+        let verifier = TrustVerifier(digestCache: DigestCacheFile(directory: paths.cache))
+        applySignatures(&records, policy: policy, verifier: verifier)
         var instructions = InstructionCatalogBuilder(
             skillsFolder: paths.skills, cache: InstructionCache(directory: paths.cache), registry: registry
         ).build(forceRescan: forceRescan)
         markIdClashes(&records, &instructions)
+        applyPolicy(&records, &instructions, policy: policy, verifier: verifier)
         return Catalog(plugins: records, instructions: instructions)
     }
 

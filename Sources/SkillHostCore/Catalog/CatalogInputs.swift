@@ -1,6 +1,7 @@
 /// The status of every file and folder a catalog build reads, taken with one `stat` each and no reads:
-/// the registry, the plugins folder and each file in it, the skills folder with each skill folder and its
-/// `SKILL.md`, and the crash history in the cache folder
+/// the registry, the plugins folder and each file in it, the skills
+/// folder with each skill folder and its `SKILL.md`, the crash history in the cache folder, and the
+/// administrator's policy files
 /// (trust digests are keyed by the plugin files' own status, already here). Two equal fingerprints mean
 /// the build would read the same inputs, so the catalog built from the first can be reused.
 ///
@@ -30,6 +31,8 @@ struct CatalogInputs: Equatable, Sendable {
     static func listing(_ paths: HostPaths) -> CatalogInputs {
         var list = fixedPaths(paths)
         for name in pluginFileNames(in: paths.plugins) {
+            // (The signature an install keeps beside a file is written by rename into this folder, which the
+            // folder's own status shows; its verdict otherwise depends only on the file and the registry.)
             list.append(paths.plugins + "/" + name)
         }
         if let names = Posix.directoryEntries(paths.skills) {
@@ -61,6 +64,6 @@ struct CatalogInputs: Equatable, Sendable {
         [
             paths.registry, paths.plugins, paths.skills,
             paths.cache + "/" + PluginHealthStore.fileName,
-        ]
+        ] + paths.policyFiles
     }
 }

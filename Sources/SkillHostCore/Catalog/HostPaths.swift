@@ -10,10 +10,16 @@ public struct HostPaths: Sendable, Equatable {
     public var data: String
     /// The skills folder: one Agent Skills (`SKILL.md`) folder per sub-folder.
     public var skills: String
+    /// The administrator's policy files (``AdminPolicy``): `/etc/skillhost/policy.json` and `SKILLHOST_POLICY`'s.
+    public var policyFiles: [String]
 
     /// Paths as given (relative ones are made absolute against the working directory).
-    /// Without `skills`, the skills folder is `skills` beside the plugins folder.
-    public init(plugins: String, registry: String, cache: String, data: String, skills: String? = nil) {
+    /// Without `skills`, the skills folder is `skills` beside the plugins folder; without `policyFiles`,
+    /// those of this process's environment.
+    public init(
+        plugins: String, registry: String, cache: String, data: String, skills: String? = nil, policyFiles: [String]? = nil
+    ) {
+        self.policyFiles = policyFiles ?? AdminPolicy.files(environment: Posix.environment())
         self.skills = Posix.absolutePath(skills ?? Posix.directoryName(of: Posix.absolutePath(plugins)) + "/skills")
         self.plugins = Posix.absolutePath(plugins)
         self.registry = Posix.absolutePath(registry)
@@ -41,7 +47,8 @@ public struct HostPaths: Sendable, Equatable {
             registry: registry ?? nonEmpty("SKILLHOST_REGISTRY") ?? configHome + "/skillhost/skill_registry.json",
             cache: cache ?? nonEmpty("SKILLHOST_CACHE") ?? cacheHome + "/skillhost",
             data: dataHome + "/skillhost/data",
-            skills: skills ?? nonEmpty("SKILLHOST_SKILLS") ?? dataHome + "/skillhost/skills")
+            skills: skills ?? nonEmpty("SKILLHOST_SKILLS") ?? dataHome + "/skillhost/skills",
+            policyFiles: AdminPolicy.files(environment: environment))
     }
 
     /// The data folder of one plugin.

@@ -31,8 +31,16 @@ public struct PluginRecord: Sendable, Equatable {
     public var manifest: PluginManifest?
     /// Its skills with registry decisions applied (empty without a manifest).
     public var skills: [SkillDescription]
-    /// The registry's settings for it.
+    /// The registry's settings for it (with what the administrator's policy forces laid over them).
     public var settings: PluginSettings
+    /// The signature an install kept beside the file, checked against the trusted keys; nil when unsigned.
+    public var signature: InstalledSignature.Status? = nil
+    /// What the administrator's policy decided about it and its skills, one line each naming the rule.
+    public var policyNotes: [String] = []
+    /// Why the policy blocks the whole plugin, when it does.
+    public var policyBlock: String? = nil
+    /// Skills the policy blocks, with the line that says so (a call is refused with it).
+    public var policyBlockedSkills: [String: String] = [:]
 
     /// Whether its skills can be called.
     public var isUsable: Bool { status == .ok }

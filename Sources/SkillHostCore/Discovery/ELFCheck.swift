@@ -32,8 +32,37 @@ public enum ELFCheck {
                           path: path)
     }
 
+    /// The same checks on a library's bytes (a plugin package's entry), for `machine` (an `e_machine`).
+    /// - Throws: ``HostError`` `invalidPlugin`, naming `path`.
+    static func check(bytes: [UInt8], path: String, machine: UInt16) throws(HostError) {
+        try checkHeader(Array(bytes.prefix(64)), fileSize: Int64(bytes.count), path: path, machine: machine, placed: true)
+        try checkSegments(
+            bytes, offset: Int(clamping: read64(bytes, 32)), count: Int(read16(bytes, 56)), fileSize: Int64(bytes.count),
+            path: path)
+    }
+
+    /// The `e_machine` of an ELF file's first bytes; nil when they are not a 64-bit ELF header.
+    static func machine(of header: [UInt8]) -> UInt16? {
+        guard header.count >= 20, header[0...3].elementsEqual([0x7F, 0x45, 0x4C, 0x46]), header[4] == 2 else { return nil }
+        return read16(header, 18)
+    }
+
+    /// The architecture name of an `e_machine` (`x86_64`, `aarch64`, `riscv64`), nil for another.
+    public static func architecture(ofMachine machine: UInt16) -> String? {
+        switch machine {
+        case 62: "x86_64"
+        case 183: "aarch64"
+        case 243: "riscv64"
+        default: nil
+        }
+    }
+
     /// Checks the 64-byte ELF header and that the header tables fit in `fileSize` bytes.
-    static func checkHeader(_ header: [UInt8], fileSize: Int64, path: String) throws(HostError) {
+    /// - Parameter placed: the file was put where a library for `expected` goes (a package's entry), rather
+    ///   than being about to run on this host.
+    static func checkHeader(
+        _ header: [UInt8], fileSize: Int64, path: String, machine expected: UInt16 = hostMachine, placed: Bool = false
+    ) throws(HostError) {
         func invalid(_ problem: String) -> HostError {
             HostError(.invalidPlugin, "\(path): \(problem)")
         }
@@ -51,8 +80,12 @@ public enum ELFCheck {
             throw invalid("is \(kind), not a shared library; link it with -shared")
         }
         let machine = read16(header, 18)
-        guard machine == hostMachine else {
-            throw invalid("built for ELF machine \(machine), this host is machine \(hostMachine); rebuild it for this machine")
+        guard machine == expected else {
+            let built = architecture(ofMachine: machine).map { "\($0) (ELF machine \(machine))" } ?? "ELF machine \(machine)"
+            let wanted = architecture(ofMachine: expected).map { "\($0) (ELF machine \(expected))" } ?? "ELF machine \(expected)"
+            throw invalid(placed
+                ? "built for \(built), not \(wanted) as its place says"
+                : "built for \(built), this host is \(wanted); rebuild it for this machine")
         }
         let programHeaderOffset = read64(header, 32)
         let sectionHeaderOffset = read64(header, 40)

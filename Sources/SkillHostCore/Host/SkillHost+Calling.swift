@@ -52,6 +52,7 @@ extension SkillHost {
             let names = plugin.skills.map(\.id).joined(separator: ", ")
             throw HostError(.notFound, "\"\(id)\" is a plugin, not a skill; call one of its skills: \(names)", pluginID: plugin.id)
         }
+        if let unusable = snapshot.catalog.unusableOwner(ofSkill: id) { throw unusable }
         throw HostError(.notFound, "no skill \"\(id)\"; \(snapshot.catalog.didYouMean(id, among: [.skill]))run 'skillhost list' to see the skills", skillID: id)
     }
 
@@ -137,6 +138,9 @@ extension SkillHost {
             throw HostError(.denied, plugin.error ?? "plugin \(plugin.id) may not run; see 'skillhost list'",
                             skillID: skill.id, pluginID: plugin.id)
         case .ok:
+            if let blocked = plugin.policyBlockedSkills[skill.id] {
+                throw HostError(.denied, blocked, skillID: skill.id, pluginID: plugin.id)
+            }
             guard skill.enabled else {
                 throw HostError(.disabled, "skill \(skill.id) is disabled; run 'skillhost enable \(skill.id)'",
                                 skillID: skill.id, pluginID: plugin.id)

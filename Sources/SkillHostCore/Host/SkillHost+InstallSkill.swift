@@ -79,9 +79,9 @@ extension SkillHost {
     /// Unpacks an archive into `staging/<name>`; returns the name: the archive's single top folder, or the
     /// archive's file name without `.zip` / `.skill` when `SKILL.md` is at its root.
     private func unpack(archive: String, into staging: String) throws(HostError) -> String {
-        let data = try Posix.readFile(atPath: archive, limit: SkillArchive.maximumTotalSize)
+        let data = try Posix.readFile(atPath: archive, limit: SkillArchive.limits.maximumTotalSize)
         let fileName = InstructionSkillValidator.folderName(of: archive)
-        let contents = try SkillArchive(data: data, name: fileName)
+        let contents = try SkillArchive.read(data: data, name: fileName)
         var name = fileName
         for suffix in [".zip", ".skill"] where name.lowercased().hasSuffix(suffix) { name.removeLast(suffix.count) }
         let tops = Set(contents.entries.map { String($0.path.split(separator: "/")[0]) })

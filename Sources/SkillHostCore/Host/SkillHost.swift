@@ -142,14 +142,17 @@ public final class SkillHost: Sendable {
         for raw in ids {
             let id = Identifier.normalize(raw)
             if let plugin = catalog.plugin(id) {
-                changes.append(Change(kind: "plugin", id: plugin.id))
+                // What the administrator's policy blocks stays blocked whatever the registry says.
+                changes.append(Change(kind: "plugin", id: plugin.id, note: enabled ? plugin.policyBlock : nil))
             } else if let instruction = catalog.instruction(id) {
-                changes.append(Change(kind: "instruction skill", id: instruction.id))
+                let blocked = instruction.status == .denied ? instruction.error : nil
+                changes.append(Change(kind: "instruction skill", id: instruction.id, note: enabled ? blocked : nil))
             } else if let (skill, plugin) = catalog.skill(id) {
                 let pluginAlsoEnabled = ids.contains { Identifier.normalize($0) == plugin.id }
                 let note = enabled && !plugin.enabled && !pluginAlsoEnabled
                     ? "its plugin \(plugin.id) is disabled; run 'skillhost enable \(plugin.id)' too" : nil
-                changes.append(Change(kind: "skill", id: skill.id, note: note))
+                let blocked = plugin.policyBlockedSkills[skill.id] ?? plugin.policyBlock
+                changes.append(Change(kind: "skill", id: skill.id, note: enabled ? blocked ?? note : note))
             } else {
                 throw HostError(.notFound, "no plugin or skill \"\(id)\"; \(catalog.didYouMean(id, among: [.plugin, .skill, .instruction]))run 'skillhost list' to see the ids")
             }

@@ -6,7 +6,7 @@ import SkillJSON
 /// normalization, so a hand-written `"Clock"` key is the `clock` plugin.
 public struct Registry: Sendable {
     /// The whole document, unknown members included, in file order.
-    public private(set) var document: JSONObject {
+    public internal(set) var document: JSONObject {
         didSet { aliases = Self.aliases(of: document) }
     }
     /// Plugin keys written in a non-canonical form, by their normalized id (the first in file order), so a

@@ -17,6 +17,7 @@ struct RegistryCheck {
         }
         try checkEnum(root["new_plugins"], NewPluginState.allCases.map(\.rawValue), "/new_plugins")
         try checkEnum(root["trust"], TrustPolicy.allCases.map(\.rawValue), "/trust")
+        try checkPublishers(root["publishers"])
         let defaults = try object(root["defaults"], "/defaults")
         _ = try wrap { () throws(HostError) in
             try Self.pluginSettings(nil, defaults: defaults, pointer: "/defaults")
@@ -36,6 +37,7 @@ struct RegistryCheck {
                     throw fail(pointer + "/sha256", "must be 64 hex digits (set it with 'skillhost trust ID'), got \(sha.serialized())")
                 }
             }
+            try checkPublisherReference(entry["publisher"], pointer + "/publisher")
             guard let skillsValue = entry["skills"] else { continue }
             guard case .object(let skills) = skillsValue else {
                 throw fail(pointer + "/skills", "must be an object keyed by skill id, got \(skillsValue.typeName)")
@@ -134,7 +136,7 @@ struct RegistryCheck {
         }
     }
 
-    private func fail(_ pointer: String, _ message: String) -> HostError {
+    func fail(_ pointer: String, _ message: String) -> HostError {
         HostError(.registry, "\(registry.file): \(pointer) \(message); fix the file by hand")
     }
 }

@@ -56,7 +56,7 @@ enum CallCommand: Command {
         }
         let skillID = parsed.positionals[0]
         var tool: SkillTool?
-        var unknown: String?
+        var unknown: HostError?
         var provenance: [String: PluginProvenance] = [:]
         do {
             let skill = try host.skill(skillID)
@@ -65,7 +65,7 @@ enum CallCommand: Command {
             let plugin = try? host.currentCatalog().plugin(skill.pluginID)
             provenance[skill.id] = PluginProvenance(version: plugin?.manifest?.version, sha256: plugin?.settings.sha256)
         } catch {
-            unknown = error.message
+            unknown = error
         }
         let recorder = DetachedCallRecorder(
             directory: HistoryOptions.directory(parsed), redactor: SecretRedactor.standard(environment: Posix.environment()),
@@ -75,7 +75,7 @@ enum CallCommand: Command {
             recorder: recorder)
         let outcome = await caller.call(ToolCallRequest(
             toolName: skillID, tool: tool, arguments: .bytes(bytes), callID: UUID().uuidString.lowercased(), origin: .call,
-            unknownTool: unknown))
+            unknownTool: unknown?.message, lookupFailure: unknown?.kind == .notFound ? nil : unknown))
         switch outcome.result {
         case .success(let result):
             // The answer first (flushed, so a reader of the pipe has it), then the worker is stopped.

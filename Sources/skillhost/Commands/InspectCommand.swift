@@ -27,12 +27,14 @@ enum InspectCommand: Command {
         let json: JSONValue
         let text: String
         if let plugin = catalog.plugin(id) {
-            json = plugin.detailJSON.adding(sandbox: plugin.sandboxJSON)
+            json = plugin.detailJSON.adding(sandbox: plugin.sandboxJSON).adding(publisher: plugin)
             text = describe(plugin)
-        } else if let (skill, _) = catalog.skill(id) {
+        } else if let (skill, plugin) = catalog.skill(id) {
             let calls = SkillCallHistory.load(skill.id, parsed)
-            json = calls.adding(to: skill.detailJSON)
-            text = describe(skill) + "\n" + calls.text
+            // What the policy decided about this skill, or about its whole plugin.
+            let notes = plugin.policyNotes.filter { $0.hasPrefix("skill \(skill.id) ") || !$0.hasPrefix("skill ") }
+            json = calls.adding(to: skill.detailJSON).adding(policy: notes)
+            text = describe(skill) + notes.map { "\n  policy:      " + $0 }.joined() + "\n" + calls.text
         } else if catalog.instruction(id) != nil {
             let host = HostOptions.host(parsed)
             let skill = try host.instructionSkill(id)
@@ -55,6 +57,8 @@ enum InspectCommand: Command {
         var lines = ["plugin \(plugin.id)", "  path:        \(plugin.path)", "  status:      \(plugin.status.rawValue)",
                      "  enabled:     \(plugin.enabled ? "yes" : "no")"]
         if let error = plugin.error { lines.append("  error:       \(error)") }
+        lines.append("  publisher:   \(plugin.publisherText)")
+        for note in plugin.policyNotes where note != plugin.error { lines.append("  policy:      \(note)") }
         if let manifest = plugin.manifest {
             lines += ["  name:        \(manifest.name)", "  version:     \(manifest.version) (ABI \(manifest.abiVersion))",
                       "  description: \(manifest.description)", "  isolation:   \(plugin.settings.isolation.rawValue)",
@@ -86,6 +90,21 @@ extension JSONValue {
     fileprivate func adding(sandbox: JSONValue) -> JSONValue {
         guard case .object(var object) = self else { return self }
         object["sandbox"] = sandbox
+        return .object(object)
+    }
+
+    /// This object with a `policy` member: what the administrator's policy decided (inspect SKILL --json).
+    fileprivate func adding(policy notes: [String]) -> JSONValue {
+        guard case .object(var object) = self else { return self }
+        object["policy"] = .array(notes.map(JSONValue.string))
+        return .object(object)
+    }
+
+    /// This object with the plugin's `publisher` and `policy` members (inspect --json).
+    fileprivate func adding(publisher plugin: PluginRecord) -> JSONValue {
+        guard case .object(var object) = self else { return self }
+        object["publisher"] = plugin.publisherJSON
+        object["policy"] = plugin.policyJSON
         return .object(object)
     }
 }

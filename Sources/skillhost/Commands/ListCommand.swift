@@ -16,8 +16,11 @@ enum ListCommand: Command {
 
         Options:
           --json    print {"plugins":[{"id","path","status","enabled","error","skills":[{"id","title",
-                    "description","enabled","permission"}],"sandbox"}]} (sandbox: required, best-effort,
-                    off, with "(no Landlock)" or "(inprocess)" when that applies; null without manifest)
+                    "description","enabled","permission"}],"sandbox","publisher","policy"}]} (sandbox:
+                    required, best-effort, off, with "(no Landlock)" or "(inprocess)" when that applies; null
+                    without manifest; publisher: {"key_id","name","verified","problem"} of a package's
+                    signature, null when unsigned; policy: what the administrator's policy decided, one
+                    line per rule)
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -58,6 +61,8 @@ enum CatalogTable {
                 + pad(plugin.manifest?.version ?? "-", 10) + plugin.path)
             if let error = plugin.error { lines.append("  ! " + error) }
             if plugin.manifest != nil { lines.append("  sandbox: " + plugin.sandboxLabel) }
+            if plugin.signature != nil { lines.append("  publisher: " + plugin.publisherText) }
+            for note in plugin.policyNotes where note != plugin.error { lines.append("  policy: " + note) }
             for skill in plugin.skills {
                 let state = skill.enabled ? "on" : "off"
                 lines.append(pad("  " + skill.id, idWidth) + pad(state, 10) + pad(skill.permission.rawValue, 10) + skill.title)
@@ -82,6 +87,8 @@ enum CatalogTable {
             guard case .object(var object) = entry, let id = object["id"]?.stringValue else { return entry }
             let plugin = catalog.plugin(id)
             object["sandbox"] = plugin?.manifest == nil ? .null : .string(plugin!.sandboxLabel)
+            object["publisher"] = plugin?.publisherJSON ?? .null
+            object["policy"] = plugin?.policyJSON ?? []
             return .object(object)
         })
         return .object(root)

@@ -9,8 +9,15 @@
 
 #include "skill_abi.h"
 
+/* SKILL_TEST_MIN_HOST_ABI="1.1" declares that the plugin needs a 1.1 host (manifest "min_host_abi"). */
+#ifdef SKILL_TEST_MIN_HOST_ABI
+#define MIN_HOST_ABI_MEMBER "\"min_host_abi\":\"" SKILL_TEST_MIN_HOST_ABI "\","
+#else
+#define MIN_HOST_ABI_MEMBER ""
+#endif
+
 static const char manifest[] =
-    "{\"id\":\"grown\",\"name\":\"Grown\",\"version\":\"1.0.0\",\"abi_version\":\"1.0\","
+    "{\"id\":\"grown\",\"name\":\"Grown\",\"version\":\"1.0.0\",\"abi_version\":\"1.0\"," MIN_HOST_ABI_MEMBER
     "\"description\":\"Reports the ABI struct sizes it sees.\",\"skills\":[{\"id\":\"grown.sizes\","
     "\"title\":\"Sizes\",\"description\":\"Reports struct sizes.\",\"permission\":\"read\",\"idempotent\":true,"
     "\"parameters\":{\"type\":\"object\",\"additionalProperties\":false}}]}";
