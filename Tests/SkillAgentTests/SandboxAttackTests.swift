@@ -38,34 +38,51 @@ struct SandboxAttackTests {
             guard run.status == 0 else { throw TestFailure("call \(id) exited \(run.status): \(run.stderr)") }
             return try JSONValue(parsing: run.stdout)
         case .chat:
-            let call = #"{"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"\#(plugin.pluginID)_\#(skill)","arguments":\#(JSONValue.string(arguments.serialized()).serialized())}}]}}]}"#
-            let answer = #"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"done"}}]}"#
-            let server = try ReplayServer([
-                .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(call.utf8), pieceSize: 0),
-                .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(answer.utf8), pieceSize: 0),
-            ], lifetime: 120)
-            defer { server.stop() }
-            let run = try world.skillhost(
-                ["chat", "--json", "--yes", "--provider", "openai", "--base-url", server.baseURL, "--model", "m", "attack"],
-                environment: environment, binary: binary)
-            let events = run.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
-            guard let result = events.first(where: { $0["event"] == "skillSucceeded" && $0["skill"]?.stringValue == id })?["result"] else {
-                throw TestFailure("chat did not run \(id) (exit \(run.status)): \(run.stderr)\n\(run.stdout.prefix(2000))")
-            }
-            return result
+            return try viaChat(world, toolName: "\(plugin.pluginID)_\(skill)", shownAs: id, arguments: arguments, environment: environment, binary: binary)
         case .mcp:
-            let requests = [
-                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"attack-suite","version":"1"}}}"#,
-                #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-                #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"\#(id)","arguments":\#(arguments.serialized())}}"#,
-            ]
-            let run = try world.skillhost(["mcp"], environment: environment, stdin: requests.joined(separator: "\n") + "\n", binary: binary)
-            let replies = run.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
-            guard let reply = replies.first(where: { $0["id"] == 2 }), let structured = reply["result"]?["structuredContent"] else {
-                throw TestFailure("mcp did not answer the call (exit \(run.status)): \(run.stderr)\n\(run.stdout.prefix(2000))")
-            }
-            return structured
+            return try viaMCP(world, toolName: id, arguments: arguments, environment: environment, binary: binary)
         }
+    }
+
+    /// One call of `toolName` with `arguments` made by `skillhost chat --yes` against a scripted model (the call,
+    /// then "done"); the result of the call whose card shows `shownAs`.
+    static func viaChat(
+        _ world: AttackWorld, toolName: String, shownAs: String, arguments: JSONValue, environment: [String: String] = [:], binary: String? = nil
+    ) throws -> JSONValue {
+        let call = #"{"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"\#(toolName)","arguments":\#(JSONValue.string(arguments.serialized()).serialized())}}]}}]}"#
+        let answer = #"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"done"}}]}"#
+        let server = try ReplayServer([
+            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(call.utf8), pieceSize: 0),
+            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(answer.utf8), pieceSize: 0),
+        ], lifetime: 120)
+        defer { server.stop() }
+        let run = try world.skillhost(
+            ["chat", "--json", "--yes", "--provider", "openai", "--base-url", server.baseURL, "--model", "m", "attack"],
+            environment: environment, binary: binary)
+        let events = run.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+        guard let result = events.first(where: { $0["event"] == "skillSucceeded" && $0["skill"]?.stringValue == shownAs })?["result"] else {
+            throw TestFailure("chat did not run \(shownAs) (exit \(run.status)): \(run.stderr)\n\(run.stdout.prefix(2000))")
+        }
+        return result
+    }
+
+    /// One `tools/call` of `toolName` with `arguments` through `skillhost mcp` (plus `options`) on stdio; the
+    /// call's structured result.
+    static func viaMCP(
+        _ world: AttackWorld, toolName: String, arguments: JSONValue, options: [String] = [], environment: [String: String] = [:],
+        binary: String? = nil
+    ) throws -> JSONValue {
+        let requests = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"attack-suite","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"\#(toolName)","arguments":\#(arguments.serialized())}}"#,
+        ]
+        let run = try world.skillhost(["mcp"] + options, environment: environment, stdin: requests.joined(separator: "\n") + "\n", binary: binary)
+        let replies = run.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+        guard let reply = replies.first(where: { $0["id"] == 2 }), let structured = reply["result"]?["structuredContent"] else {
+            throw TestFailure("mcp did not answer the call (exit \(run.status)): \(run.stderr)\n\(run.stdout.prefix(2000))")
+        }
+        return structured
     }
 
     /// The attempts of `result` that got through, by name.

@@ -46,36 +46,9 @@ struct ScriptAttackTests {
     /// Runs the attack script through `frontEnd`; its results.
     static func attack(_ world: AttackWorld, via frontEnd: FrontEnd, environment: [String: String] = [:]) throws -> JSONValue {
         let arguments: JSONValue = ["name": "attack-script", "path": "scripts/attack.py", "stdin": .string(world.worldArguments.serialized())]
-        let run: JSONValue
-        switch frontEnd {
-        case .chat:
-            let call = #"{"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"run_skill_script","arguments":\#(JSONValue.string(arguments.serialized()).serialized())}}]}}]}"#
-            let answer = #"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"done"}}]}"#
-            let server = try ReplayServer([
-                .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(call.utf8), pieceSize: 0),
-                .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(answer.utf8), pieceSize: 0),
-            ], lifetime: 120)
-            defer { server.stop() }
-            let result = try world.skillhost(
-                ["chat", "--json", "--yes", "--provider", "openai", "--base-url", server.baseURL, "--model", "m", "attack"],
-                environment: environment)
-            let events = result.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
-            guard let ran = events.first(where: { $0["event"] == "skillSucceeded" && $0["skill"] == "run_skill_script" })?["result"] else {
-                throw TestFailure("chat did not run the script (exit \(result.status)): \(result.stderr)\n\(result.stdout.prefix(2000))")
-            }
-            run = ran
-        case .mcp:
-            let requests = [
-                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"attack-suite","version":"1"}}}"#,
-                #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-                #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_skill_script","arguments":\#(arguments.serialized())}}"#,
-            ]
-            let result = try world.skillhost(["mcp", "--allow-writes"], environment: environment, stdin: requests.joined(separator: "\n") + "\n")
-            let replies = result.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
-            guard let structured = replies.first(where: { $0["id"] == 2 })?["result"]?["structuredContent"] else {
-                throw TestFailure("mcp did not run the script (exit \(result.status)): \(result.stderr)\n\(result.stdout.prefix(2000))")
-            }
-            run = structured
+        let run = switch frontEnd {
+        case .chat: try SandboxAttackTests.viaChat(world, toolName: "run_skill_script", shownAs: "run_skill_script", arguments: arguments, environment: environment)
+        case .mcp: try SandboxAttackTests.viaMCP(world, toolName: "run_skill_script", arguments: arguments, options: ["--allow-writes"], environment: environment)
         }
         guard run["exit_status"] == 0, let stdout = run["stdout"]?.stringValue, let results = try? JSONValue(parsing: stdout) else {
             throw TestFailure("the attack script did not finish: \(run)")
