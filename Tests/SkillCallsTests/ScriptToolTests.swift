@@ -84,6 +84,7 @@ struct ScriptToolTests {
         #expect(result["files"]?.arrayValue?.first?["file"]?.stringValue == workspace + "/report.txt")
         #expect(try String(contentsOfFile: workspace + "/summary.json", encoding: .utf8) == #"{"words": 4}"#)
         #expect(result["workspace"]?.stringValue == workspace)
+        #expect(result["written"]?.stringValue == ["report.txt", "summary.json", "words.csv"].map { workspace + "/" + $0 }.joined(separator: ", "))
     }
 
     @Test func aScriptFailingIsAResultWithItsStatusAndStderr() async throws {
@@ -92,6 +93,7 @@ struct ScriptToolTests {
         #expect(result["exit_status"] == 3)
         #expect(result["stdout"] == "about to fail\n")
         #expect(result["stderr"] == "bad input: expected a number\n")
+        #expect(result["written"] == "nothing")
     }
 
     @Test func aHostileScriptIsBlockedAndLeavesNothingRunning() async throws {

@@ -113,8 +113,9 @@ public struct ScriptRun: Sendable, Equatable {
     /// Whether it was killed at its time limit.
     public var timedOut: Bool { termination == nil }
 
-    /// The tool result: exit status (or signal, or the time limit), stdout and stderr with their caps said,
-    /// the duration and the files written.
+    /// The tool result: exit status (or signal, or the time limit), where the files written are (`written`, a
+    /// line; `files`, each with its path, absolute file and size), stdout and stderr with their caps said, and
+    /// the duration.
     public var json: JSONValue {
         var object: JSONObject = [:]
         switch termination {
@@ -122,12 +123,16 @@ public struct ScriptRun: Sendable, Equatable {
         case .signaled(let signal)?: object["signal"] = .string(Posix.signalName(signal))
         case nil: object["timed_out"] = .string("killed after \(Int(timeout)) s, with every process it started")
         }
+        // Where the files are, first after the status: one-line summaries (history, trace) show the first
+        // fields, and a list shows there only as its count.
+        let shown = written.prefix(10).map(\.file).joined(separator: ", ")
+        object["written"] = .string(written.isEmpty ? "nothing" : shown + (written.count > 10 ? " and \(written.count - 10) more" : ""))
+        object["files"] = .array(written.map { ["path": .string($0.path), "file": .string($0.file), "size": .int($0.size)] })
         object["stdout"] = .string(stdout)
         if stdoutCut { object["stdout_cut"] = .string("only the first \(outputLimit >> 10) KiB of stdout are kept") }
         object["stderr"] = .string(stderr)
         if stderrCut { object["stderr_cut"] = .string("only the last \(errorLimit >> 10) KiB of stderr are kept") }
         object["seconds"] = .double((seconds * 1000).rounded() / 1000)
-        object["files"] = .array(written.map { ["path": .string($0.path), "file": .string($0.file), "size": .int($0.size)] })
         return .object(object)
     }
 }
