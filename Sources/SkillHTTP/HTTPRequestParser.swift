@@ -80,10 +80,14 @@ public struct HTTPRequestParser: Sendable {
         var body: [UInt8] = []
         var index = 0
         while true {
+            // The same refusal whether the line arrived whole or in pieces: longer than 1024 bytes once its
+            // end is seen, or when more than 1024 bytes and a CR have come without one.
+            let tooLong = HTTPRequestError(400, "a chunk-size line is longer than 1024 bytes; send a valid chunked body")
             guard let lineEnd = find([13, 10], from: index) else {
-                if pending.count - index > 1024 { throw HTTPRequestError(400, "a chunk-size line is longer than 1024 bytes; send a valid chunked body") }
+                if pending.count - index > 1024 + 1 { throw tooLong }
                 return nil
             }
+            if lineEnd - index > 1024 { throw tooLong }
             let line = pending[index..<lineEnd]
             let sizeText = line.prefix { $0 != UInt8(ascii: ";") }
             guard !sizeText.isEmpty, sizeText.count <= 15, sizeText.allSatisfy(Self.isHexDigit),
@@ -95,7 +99,10 @@ public struct HTTPRequestParser: Sendable {
             if size == 0 {
                 // Trailer fields until an empty line.
                 while true {
-                    guard let end = find([13, 10], from: index) else { return nil }
+                    guard let end = find([13, 10], from: index) else {
+                        if pending.count - index > limits.maximumHeadBytes + 1 { throw .headTooLarge(limits) }
+                        return nil
+                    }
                     if end == index {
                         pending.removeFirst(end + 2)
                         return body

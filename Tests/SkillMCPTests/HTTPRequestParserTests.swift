@@ -56,4 +56,25 @@ import Testing
             #expect(HTTPRequestReading(stream, pieces: 1, limits: limits) == whole, "\(name)")
         }
     }
+
+    /// A chunk-size line (and a trailer line) is refused for its length the same way whichever pieces it
+    /// arrives in: 1024 bytes read, 1025 refused; a trailer line over the head limit refused.
+    @Test func longChunkLinesAreRefusedAlikeInPiecesAndWhole() {
+        let head = "POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        var limits = HTTPServerLimits()
+        limits.maximumHeadBytes = 2048
+        for (length, refused) in [(1024, false), (1025, true)] {
+            let line = "0;" + String(repeating: "e", count: length - 2)
+            let stream = Array((head + line + "\r\n\r\n").utf8)
+            let whole = HTTPRequestReading(stream, pieces: stream.count, limits: limits)
+            #expect((whole.refusal?.contains("chunk-size line is longer than 1024 bytes") == true) == refused, "\(length): \(whole)")
+            for pieces in [1, 2, 3, 4, 7, 64] {
+                #expect(HTTPRequestReading(stream, pieces: pieces, limits: limits) == whole, "\(length) in pieces of \(pieces)")
+            }
+        }
+        let trailer = Array((head + "0\r\nX-T: " + String(repeating: "t", count: 2100) + "\r\n\r\n").utf8)
+        let whole = HTTPRequestReading(trailer, pieces: trailer.count, limits: limits)
+        #expect(whole.refusal != nil, "\(whole)")
+        for pieces in [1, 5, 64] { #expect(HTTPRequestReading(trailer, pieces: pieces, limits: limits) == whole, "trailer in pieces of \(pieces)") }
+    }
 }
