@@ -97,7 +97,7 @@ public final class MCPHTTPTransport: Sendable {
             guard request.method == "GET" || request.method == "HEAD" else {
                 return refuse(exchange, note: &note, 405, "the metadata is read with GET", fields: [("Allow", "GET")])
             }
-            return send(exchange, .json(200, protectedResourceMetadata(for: request).serializedBytes()))
+            return send(exchange, .json(200, MCPProtectedResource(configuration: configuration).metadata(for: request).serializedBytes()))
         }
         guard path == configuration.path else {
             return refuse(exchange, note: &note, 404, "no such path: \(path.prefix(80)); the MCP endpoint is \(configuration.path)")
@@ -110,7 +110,7 @@ public final class MCPHTTPTransport: Sendable {
         switch tokens.principal(authorization: request.fields["authorization"]) {
         case .success(let found): principal = found
         case .failure(let refusal):
-            var challenge = "Bearer realm=\"skillhost\", resource_metadata=\"\(metadataURL(for: request))\""
+            var challenge = "Bearer realm=\"skillhost\", resource_metadata=\"\(MCPProtectedResource(configuration: configuration).metadataURL(for: request))\""
             if let error = refusal.error { challenge += ", error=\"\(error)\"" }
             return refuse(exchange, note: &note, 401, refusal.message, fields: [("WWW-Authenticate", challenge)], jsonRPC: true)
         }
@@ -154,14 +154,14 @@ public final class MCPHTTPTransport: Sendable {
         note.method = method
         if method == "tools/call" || method == "resources/read" { note.name = params?["name"]?.stringValue ?? params?["uri"]?.stringValue }
         let isModern = params?["_meta"]?[MCPRequestEnvelope.versionKey] != nil
-        if isModern, let id, let method, let mismatch = headerMismatch(request, method: method, params: params) {
+        if isModern, let id, let method, let mismatch = MCPHTTPRoutingHeaders.mismatch(request, method: method, params: params) {
             return sendError(exchange, id: id, JSONRPCError(code: MCPRequestEnvelope.headerMismatchCode, mismatch))
         }
         if method == "tools/call", id != nil, let name = params?["name"]?.stringValue,
             let permission = (isModern ? stateless : sessionServer(request, principal))?.permission(ofTool: name), !principal.allows(permission)
         {
             let text = "the token \(principal.name) has scope \(principal.scope.rawValue) and tool \(name) needs \(permission.rawValue); use a token made with 'skillhost token create NAME --scope write'"
-            let challenge = "Bearer realm=\"skillhost\", error=\"insufficient_scope\", scope=\"write\", resource_metadata=\"\(metadataURL(for: request))\""
+            let challenge = "Bearer realm=\"skillhost\", error=\"insufficient_scope\", scope=\"write\", resource_metadata=\"\(MCPProtectedResource(configuration: configuration).metadataURL(for: request))\""
             note.outcome = "insufficient_scope"
             return sendError(exchange, id: id, JSONRPCError(code: JSONRPCError.invalidRequestCode, text), status: 403, fields: [("WWW-Authenticate", challenge)])
         }
@@ -216,7 +216,7 @@ public final class MCPHTTPTransport: Sendable {
         while true {
             let (_, response) = reply.next(waitingUpTo: 200)
             if let response {
-                let status = Self.status(of: response)
+                let status = MCPHTTPRoutingHeaders.status(of: response)
                 if configuration.verbose { note.outcome = MCPServer.outcome(of: response) }
                 return send(exchange, .json(status, Array(response.utf8), fields: HTTPFields(fields)))
             }
@@ -244,14 +244,14 @@ public final class MCPHTTPTransport: Sendable {
         let first = reply.next(waitingUpTo: acceptsJSON ? 50 : 0)
         if acceptsJSON, first.notifications.isEmpty, let response = first.response {
             if configuration.verbose { note.outcome = MCPServer.outcome(of: response) }
-            return send(exchange, .json(Self.status(of: response), Array(response.utf8), fields: HTTPFields(fields)))
+            return send(exchange, .json(MCPHTTPRoutingHeaders.status(of: response), Array(response.utf8), fields: HTTPFields(fields)))
         }
         guard exchange.startStream(status: 200, fields: head) else {
             server.abandon(requestID: id, scope: scope)
             return 499
         }
         var pending = first
-        let keepAlive = UInt64(max(1, HTTPServerLimitsShim.milliseconds(configuration.keepAliveInterval))) * 1_000_000
+        let keepAlive = UInt64(max(1_000_000, configuration.keepAliveInterval / .nanoseconds(1)))
         var lastSent = Posix.monotonicNanoseconds()
         while true {
             for line in pending.notifications {
@@ -286,50 +286,6 @@ public final class MCPHTTPTransport: Sendable {
     }
 
     private static func event(_ line: String) -> [UInt8] { Array("event: message\ndata: \(line)\n\n".utf8) }
-
-    /// The HTTP status of a response line: 200 for results, and for errors the revision's table (-32601 →
-    /// 404; parse, request, params, header and version errors → 400).
-    static func status(of line: String) -> Int {
-        guard JSONRPCMessage.isErrorLine(line), case .object(let object)? = try? JSONValue(parsing: line),
-            case .int(let code)? = object["error"]?["code"]
-        else { return 200 }
-        switch Int(code) {
-        case JSONRPCError.methodNotFoundCode: return 404
-        case JSONRPCError.parseErrorCode, JSONRPCError.invalidRequestCode, JSONRPCError.invalidParamsCode,
-            MCPRequestEnvelope.headerMismatchCode, MCPRequestEnvelope.missingCapabilityCode, MCPRequestEnvelope.unsupportedVersionCode:
-            return 400
-        default: return 200
-        }
-    }
-
-    /// Why the routing headers of a stateless request do not match its body, nil when they do.
-    func headerMismatch(_ request: HTTPServerRequest, method: String, params: JSONValue?) -> String? {
-        for name in ["mcp-protocol-version", "mcp-method", "mcp-name"] where request.fields.count(of: name) > 1 {
-            return "the \(name) header is sent more than once; send it once"
-        }
-        let version = params?["_meta"]?[MCPRequestEnvelope.versionKey]?.stringValue
-        guard let header = request.fields["mcp-protocol-version"], header == version else {
-            return "the MCP-Protocol-Version header (\(request.fields["mcp-protocol-version"] ?? "missing")) does not match params._meta's protocol version (\(version ?? "none")); send the same version in both"
-        }
-        guard request.fields["mcp-method"] == method else {
-            return "the Mcp-Method header (\(request.fields["mcp-method"]?.prefix(60) ?? "missing")) does not match the body's method \(method); send the same in both"
-        }
-        let key: String? = method == "tools/call" || method == "prompts/get" ? "name" : method == "resources/read" ? "uri" : nil
-        if let key, let body = params?[key]?.stringValue {
-            guard let header = request.fields["mcp-name"].flatMap(Self.decodeHeaderValue), header == body else {
-                return "the Mcp-Name header (\(request.fields["mcp-name"]?.prefix(60) ?? "missing")) does not match params.\(key) (\(body.prefix(60))); send the same in both (base64 as =?base64?…?= when not plain ASCII)"
-            }
-        }
-        return nil
-    }
-
-    /// A header value, decoding the `=?base64?…?=` form (nil when that form is malformed).
-    static func decodeHeaderValue(_ value: String) -> String? {
-        guard value.hasPrefix("=?base64?"), value.hasSuffix("?="), value.count >= 11 else { return value }
-        let payload = String(value.dropFirst(9).dropLast(2))
-        guard let data = Data(base64Encoded: payload), data.base64EncodedString() == payload else { return nil }
-        return String(data: data, encoding: .utf8)
-    }
 
     // MARK: - Parts
 
@@ -379,32 +335,6 @@ public final class MCPHTTPTransport: Sendable {
 
     private static func newSessionID() -> String { UUID().uuidString.lowercased() }
 
-    /// The endpoint's URL: the configured resource, else from the request's `Host`.
-    private func resourceURL(for request: HTTPServerRequest) -> String {
-        if let resource = configuration.resource { return resource }
-        return "\(configuration.secure ? "https" : "http")://\(request.fields["host"] ?? "localhost")\(configuration.path)"
-    }
-
-    /// RFC 9728 §3.1: the metadata of `https://host/mcp` is at `https://host/.well-known/oauth-protected-resource/mcp`.
-    private func metadataURL(for request: HTTPServerRequest) -> String {
-        let resource = resourceURL(for: request)
-        guard let schemeEnd = resource.range(of: "://") else { return resource }
-        let afterScheme = resource[schemeEnd.upperBound...]
-        let hostEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
-        return resource[..<hostEnd] + "/.well-known/oauth-protected-resource" + afterScheme[hostEnd...]
-    }
-
-    /// The Protected Resource Metadata (RFC 9728 §2).
-    private func protectedResourceMetadata(for request: HTTPServerRequest) -> JSONValue {
-        [
-            "resource": .string(resourceURL(for: request)),
-            "authorization_servers": .array(configuration.authorizationServers.map(JSONValue.string)),
-            "bearer_methods_supported": ["header"],
-            "scopes_supported": ["read", "write"],
-            "resource_name": "SkillHost",
-        ]
-    }
-
     @discardableResult
     private func send(_ exchange: HTTPExchange, _ response: HTTPServerResponse) -> Int {
         exchange.respond(response)
@@ -429,14 +359,6 @@ public final class MCPHTTPTransport: Sendable {
         _ exchange: HTTPExchange, id: JSONValue?, _ error: JSONRPCError, status: Int? = nil, fields: [(String, String)] = []
     ) -> Int {
         let line = JSONRPCMessage.errorLine(id: id, error: error)
-        return send(exchange, .json(status ?? Self.status(of: line), Array(line.utf8), fields: HTTPFields(fields)))
-    }
-}
-
-/// ``HTTPServerLimits``' duration arithmetic, for the transport's own intervals.
-enum HTTPServerLimitsShim {
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return send(exchange, .json(status ?? MCPHTTPRoutingHeaders.status(of: line), Array(line.utf8), fields: HTTPFields(fields)))
     }
 }
