@@ -5,11 +5,13 @@ import SkillJSON
 /// skill bundles scripts, `run_skill_script` (skill `name`, `path` in its folder, `args`, `stdin`) is offered
 /// beside the base backend's tools — to the agent, over MCP, to every front end alike — and runs the script
 /// confined (``SkillHost/runInstructionScript(skill:path:arguments:input:workspace:runner:)``) in the
-/// session's workspace (`<state>/workspaces/<session>/`). A script is code: the tool is a `write` tool, so a
-/// call is approved as a `write` skill's is. Every other call goes to the base backend.
+/// session's workspace (`<state>/workspaces/<session>/`). A script is code: a call is approved as a skill of the
+/// named skill's registry `permission` is (``ScriptPolicy``: `write` by default; its `approval` as a plugin
+/// skill's), so `--yes`, MCP's `--allow-writes` and the registry apply as for plugins. Every other call goes
+/// to the base backend.
 public struct ScriptToolBackend: SkillBackend {
     /// The tool's id (and name).
-    public static let toolID = "run_skill_script"
+    public static let toolID = ScriptPolicy.toolID
 
     /// The backend for every other tool.
     public let base: any SkillBackend
@@ -54,12 +56,27 @@ public struct ScriptToolBackend: SkillBackend {
 
     public func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
         guard skillID == Self.toolID else { return try base.prepare(skillID: skillID, arguments: arguments) }
-        let skills = try host.instructionSkillsWithScripts().map(\.id)
+        let records = try host.instructionSkillsWithScripts()
+        let skills = records.map(\.id)
         guard !skills.isEmpty else {
             throw HostError(.notFound, "\(skillID) is offered only while an enabled instruction skill has scripts; run 'skillhost list'", skillID: skillID)
         }
-        let skill = SkillDescription(manifest: Self.tool(for: skills).skill, pluginID: "", pluginPath: "", enabled: true, approval: .ask)
+        var skill = SkillDescription(manifest: Self.tool(for: skills).skill, pluginID: "", pluginPath: "", enabled: true, approval: .ask)
         try validator.validate(arguments, for: skill)
+        // Approved as a skill of the named skill's permission, under its registry entry (ScriptPolicy), so
+        // the approval's question and every refusal name the skill and the setting to change.
+        let name = arguments["name"]?.stringValue ?? ""
+        let record = records.first { $0.id == name }
+        let policy = record?.scripts ?? .standard
+        skill.pluginID = name
+        skill.pluginPath = record?.folder ?? ""
+        skill.permission = policy.permission
+        skill.approval = policy.approval
+        if policy.approval == .deny {
+            throw HostError(
+                .denied, "the scripts of \(skill.pluginID) are denied by the registry (\(ScriptPolicy.settingPath(skill: skill.pluginID, key: "approval")) is \"deny\"); nothing was run. Allow them with 'skillhost set \(skill.pluginID) approval ask'",
+                skillID: Self.toolID, pluginID: skill.pluginID)
+        }
         return PreparedCall(skill: skill, arguments: arguments)
     }
 

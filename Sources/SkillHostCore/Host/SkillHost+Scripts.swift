@@ -5,7 +5,7 @@ import SkillJSON
 extension SkillHost {
     /// The enabled instruction skills that bundle scripts (a `scripts/` folder), by id.
     public func instructionSkillsWithScripts() throws(HostError) -> [InstructionSkillRecord] {
-        try catalog().enabledInstructions.filter { (try? Posix.status(ofPath: $0.folder + "/scripts"))?.isDirectory == true }
+        try currentCatalog().enabledInstructions.filter { (try? Posix.status(ofPath: $0.folder + "/scripts"))?.isDirectory == true }
     }
 
     /// Runs the script at `path` of the enabled instruction skill `skill` with `arguments` (a list, never

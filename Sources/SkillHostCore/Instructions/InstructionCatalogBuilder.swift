@@ -49,7 +49,10 @@ struct InstructionCatalogBuilder {
                 changed = true
             }
             fresh[file] = entry
-            records.append(record(name: name, folder: folder, entry: entry, walkProblems: walk.problems, registered: registered))
+            var found = record(name: name, folder: folder, entry: entry, walkProblems: walk.problems, registered: registered)
+            found.hasScripts = walk.files.contains { $0.hasPrefix("scripts/") }
+            found.scripts = registry.scriptPolicy(forSkill: found.id)
+            records.append(found)
         }
         if changed || fresh.count != cached.count {
             try? cache.store(fresh)

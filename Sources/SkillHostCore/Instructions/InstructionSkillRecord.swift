@@ -18,6 +18,10 @@ public struct InstructionSkillRecord: Sendable, Equatable {
     public var bodyLines: Int
     /// Estimated tokens of the body (about four bytes a token).
     public var bodyTokens: Int
+    /// Whether it bundles scripts (files under `scripts/`), which `run_skill_script` runs.
+    public var hasScripts: Bool = false
+    /// What the registry decides about running its scripts (permission, approval).
+    public var scripts: ScriptPolicy = .standard
 
     /// The frontmatter's description, or "".
     public var description: String { frontmatter?["description"]?.stringValue ?? "" }
@@ -40,12 +44,14 @@ public struct InstructionSkillRecord: Sendable, Equatable {
     }
 
     /// The skill as `list --json` shows it, beside plugins: id, kind, path, status, enabled, error,
-    /// description, skills (always empty: an instruction skill is not called, it is read).
+    /// description, skills (always empty: an instruction skill is not called, it is read), scripts
+    /// (`{"permission", "approval"}` of its bundled scripts, null when it has none).
     public var summaryJSON: JSONValue {
         [
             "id": .string(id), "kind": "instructions", "path": .string(folder), "status": .string(status.rawValue),
             "enabled": .bool(enabled), "error": error.map(JSONValue.string) ?? .null,
             "description": .string(description), "skills": [],
+            "scripts": hasScripts ? scripts.json : .null,
         ]
     }
 }

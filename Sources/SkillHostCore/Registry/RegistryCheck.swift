@@ -38,6 +38,9 @@ struct RegistryCheck {
                 }
             }
             try checkPublisherReference(entry["publisher"], pointer + "/publisher")
+            // An instruction skill's `permission` for its scripts (docs/instruction-skills.md); a plugin's
+            // skills take theirs from the manifest.
+            try checkEnum(entry["permission"], Permission.allCases.map(\.rawValue), pointer + "/permission")
             guard let skillsValue = entry["skills"] else { continue }
             guard case .object(let skills) = skillsValue else {
                 throw fail(pointer + "/skills", "must be an object keyed by skill id, got \(skillsValue.typeName)")

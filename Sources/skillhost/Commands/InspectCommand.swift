@@ -39,13 +39,17 @@ enum InspectCommand: Command {
             let host = HostOptions.host(parsed)
             let skill = try host.instructionSkill(id)
             // What its scripts may do beyond the sandbox's defaults (`skillhost grant`).
-            let grants = ((try? host.registryStore.read())?.pluginSettings(skill.name).grants ?? []).map(\.description)
+            let registry = try? host.registryStore.read()
+            let grants = (registry?.pluginSettings(skill.name).grants ?? []).map(\.description)
+            // What running its scripts needs (registry permission and approval; skillhost set).
+            let policy = registry?.scriptPolicy(forSkill: skill.name) ?? .standard
             var object = skill.detailJSON.objectValue ?? [:]
             object["grants"] = .array(grants.map(JSONValue.string))
-            json = .object(object)
             let hasScripts = skill.files.contains { $0.path.hasPrefix("scripts/") }
+            object["scripts"] = hasScripts ? policy.json : .null
+            json = .object(object)
             text = InstructionSkillText.describe(skill)
-                + (hasScripts ? "\n  scripts:     run sandboxed by run_skill_script; grants: \(grants.isEmpty ? "none" : grants.joined(separator: ", ")) (skillhost grant)" : "")
+                + (hasScripts ? "\n  scripts:     run sandboxed by run_skill_script; \(policy.text) (skillhost set \(skill.name) permission|approval …); grants: \(grants.isEmpty ? "none" : grants.joined(separator: ", ")) (skillhost grant)" : "")
         } else {
             throw HostError(.notFound, "no plugin or skill \"\(Identifier.normalize(id))\"; \(catalog.didYouMean(id, among: [.plugin, .skill, .instruction]))run 'skillhost list' to see the ids")
         }

@@ -31,6 +31,7 @@ enum CommandTable {
         DebugCommand.self,
         BenchHistoryCommand.self,
         GrantCommand.self,
+        SetCommand.self,
         BenchSandboxCommand.self,
     ]
 

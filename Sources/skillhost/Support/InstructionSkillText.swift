@@ -13,6 +13,7 @@ enum InstructionSkillText {
             } else if !record.description.isEmpty {
                 lines.append("  " + String(record.description.prefix(100)).replacingNewlines())
             }
+            if record.hasScripts { lines.append("  scripts: " + record.scripts.text + " (skillhost set \(record.id) permission|approval …)") }
         }
         return lines.joined(separator: "\n")
     }

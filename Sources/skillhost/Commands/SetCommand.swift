@@ -1,0 +1,54 @@
+import SkillHostCore
+import SkillJSON
+
+/// `skillhost set ID KEY VALUE | --reset [--json]`: one registry setting of a skill — a plugin skill's
+/// approval, timeout or rate limit, an instruction skill's scripts' permission or approval.
+enum SetCommand: Command {
+    static let name = "set"
+    static let summary = "set a skill's approval, permission, timeout or rate limit in the registry"
+    static let help = """
+        usage: skillhost set ID KEY VALUE [--json]
+               skillhost set ID KEY --reset [--json]
+
+        Records one setting of a skill in the registry (locked, atomic), checked as a hand-edited registry is.
+        --reset removes it, so the default applies again.
+
+        For a plugin's skill (ID like clock.now), at plugins.<plugin>.skills.<skill>.KEY:
+          approval ask|allow|deny            ask before each call, run without asking, or refuse
+          timeout SECONDS                    the call's time limit
+          rate_limit_per_minute N            calls per minute (0: no limit)
+        For an instruction skill's scripts (run_skill_script; ID like report-maker):
+          permission read|write|dangerous    what its scripts may do (default write), at plugins.<id>.permission;
+                                             read runs without asking, write asks (--yes or MCP --allow-writes
+                                             approve), dangerous asks and --allow-writes does not cover it
+          approval ask|allow|deny            at plugins.<id>.skills.run_skill_script.approval
+
+        Options:
+          --reset   remove the setting
+          --json    print {"id","key","path","value","previous"} (null: not set)
+
+        Exit codes: \(ExitCode.usage) wrong arguments, \(ExitCode.notFound) unknown id, \(ExitCode.invalidArguments) a key or value the id does not take, \(ExitCode.registryError) registry malformed.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, flags: ["--json", "--reset"], options: [])
+        let reset = parsed.has("--reset")
+        let count = parsed.positionals.count
+        guard count == (reset ? 2 : 3) else {
+            if reset, count == 3 { throw UsageError("--reset takes no VALUE; use 'skillhost set ID KEY --reset'") }
+            throw UsageError("expected ID KEY VALUE (or ID KEY --reset), e.g. 'skillhost set clock.now approval allow'")
+        }
+        let change = try HostOptions.host(parsed).setSetting(
+            parsed.positionals[0], key: parsed.positionals[1], value: reset ? nil : parsed.positionals[2])
+        if parsed.has("--json") {
+            HostOptions.printJSON([
+                "id": .string(change.id), "key": .string(change.key), "path": .string(change.path),
+                "value": change.value ?? .null, "previous": change.previous ?? .null,
+            ])
+        } else {
+            let was = change.previous.map { $0.serialized() } ?? "not set"
+            print(change.value.map { "set \(change.path) = \($0.serialized()) (was: \(was))" } ?? "reset \(change.path) (was: \(was)); the default applies")
+        }
+        return ExitCode.success
+    }
+}
