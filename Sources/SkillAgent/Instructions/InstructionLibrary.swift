@@ -11,6 +11,19 @@ public protocol InstructionLibrary: Sendable {
     func skill(named name: String) throws(HostError) -> InstructionSkill
     /// Up to `limit` bytes from `offset` of one bundled file, and the file's size.
     func read(skill: String, path: String, offset: Int, limit: Int) throws(HostError) -> (bytes: [UInt8], size: Int64)
+    /// The `allowed-tools` of one enabled skill (none when it has none or is not enabled).
+    func allowedTools(ofSkill name: String) -> AllowedTools
+    /// Whether the administrator's policy always asks before the tool `toolID` runs (then nothing spares
+    /// it the question).
+    func policyAlwaysAsks(_ toolID: String) -> Bool
+}
+
+extension InstructionLibrary {
+    public func allowedTools(ofSkill name: String) -> AllowedTools {
+        AllowedTools(frontmatter: try? skill(named: name).frontmatter)
+    }
+
+    public func policyAlwaysAsks(_ toolID: String) -> Bool { false }
 }
 
 /// The ``InstructionLibrary`` of a host's skills folder.
@@ -33,6 +46,17 @@ public struct HostInstructionLibrary: InstructionLibrary {
     public func read(skill: String, path: String, offset: Int, limit: Int) throws(HostError) -> (bytes: [UInt8], size: Int64) {
         try checkEnabled(skill)
         return try host.readInstructionFile(skill: skill, path: path, offset: offset, limit: limit)
+    }
+
+    public func allowedTools(ofSkill name: String) -> AllowedTools {
+        // The frontmatter as the catalog read it (cached per SKILL.md version), only of a usable skill.
+        guard let record = try? host.currentCatalog().instruction(name), record.isUsable else { return AllowedTools(frontmatter: nil) }
+        return AllowedTools(frontmatter: record.frontmatter.map(JSONValue.object))
+    }
+
+    public func policyAlwaysAsks(_ toolID: String) -> Bool {
+        guard let (_, plugin) = try? host.currentCatalog().skill(toolID) else { return false }
+        return plugin.policyAskedSkills.contains(toolID)
     }
 
     private func checkEnabled(_ name: String) throws(HostError) {

@@ -6,7 +6,7 @@ import SkillJSON
 /// enabled, the tools `activate_skill` and `read_skill_file` are offered beside the base backend's tools
 /// and answered here; every other call goes to the base backend (bundled scripts run through
 /// ``ScriptToolBackend``, below this one).
-public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource {
+public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource, PreApproval {
     /// The backend for every other tool.
     public let base: any SkillBackend
     /// Where the instruction skills come from.
@@ -70,6 +70,17 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource {
             return try InstructionTools.fileChunk(path: path, offset: offset, bytes: bytes, size: size)
         default:
             return try await base.run(call, options: options)
+        }
+    }
+
+    /// While a skill is active in the session (activated, and still enabled), the tools its `allowed-tools`
+    /// lists run without the question (``AllowedTools``); `run_skill_script` only for that skill's own
+    /// scripts. The administrator's policy still asks.
+    public func preApproves(_ call: PreparedCall, context: SessionContext) -> Bool {
+        let active = context.value(forKey: InstructionTools.activatedKey)?.arrayValue?.compactMap(\.stringValue) ?? []
+        guard !active.isEmpty, !library.policyAlwaysAsks(call.skill.id) else { return false }
+        return active.contains { name in
+            library.allowedTools(ofSkill: name).approves(toolID: call.skill.id, arguments: call.arguments, skill: name)
         }
     }
 

@@ -31,7 +31,8 @@ public final class Agent: Sendable {
         self.configuration = configuration
         caller = ToolCaller(
             backend: backend, approval: configuration.approval, recorder: configuration.recorder,
-            sessionID: configuration.sessionID, sessionContext: configuration.sessionContext)
+            sessionID: configuration.sessionID, sessionContext: configuration.sessionContext,
+            preApproval: backend as? any PreApproval)
     }
 
     /// Starts a turn for `text` and returns its events. Ending the iteration early (or cancelling the

@@ -11,8 +11,8 @@ import SkillJSON
 /// 3. the backend checks what needs nobody: the skill, the registry, the gates, the arguments against the
 ///    schema (``SkillBackend/prepare(skillID:arguments:)``, the host's one validator);
 /// 4. someone is asked when the call needs it (a retry of a call that may have taken effect; a `write` or
-///    `dangerous` skill the registry says to ask about): the one ``ApprovalHandler``, asked before the
-///    skill's clock starts;
+///    `dangerous` skill the registry says to ask about, unless ``PreApproval`` spares it the question): the
+///    one ``ApprovalHandler``, asked before the skill's clock starts;
 /// 5. the backend runs it: the skill's clock (``CallDeadline``) starts there, owned by the executor;
 /// 6. the result is checked against the tool's output schema, once;
 /// 7. the recorder records how it ended, with the time it took without the waits for a person.
@@ -23,6 +23,9 @@ public final class ToolCaller: Sendable {
     public let backend: any SkillBackend
     /// Who is asked before calls that need it.
     public let approval: any ApprovalHandler
+    /// What may spare a call the question (an active skill's `allowed-tools`); nil: every call that needs
+    /// approval is asked about.
+    public let preApproval: (any PreApproval)?
     /// Where calls are recorded; nil records nothing.
     public let recorder: (any CallRecorder)?
     /// The session the calls belong to ("" for none), handed to skills.
@@ -37,10 +40,12 @@ public final class ToolCaller: Sendable {
     /// A caller over `backend`.
     public init(
         backend: any SkillBackend, approval: any ApprovalHandler = DenyAllApproval(), recorder: (any CallRecorder)? = nil,
-        sessionID: String = "", sessionContext: SessionContext = SessionContext(), forwardsCallIDs: Bool = false
+        sessionID: String = "", sessionContext: SessionContext = SessionContext(), forwardsCallIDs: Bool = false,
+        preApproval: (any PreApproval)? = nil
     ) {
         self.backend = backend
         self.approval = approval
+        self.preApproval = preApproval
         self.recorder = recorder
         self.sessionID = sessionID
         self.sessionContext = sessionContext
@@ -119,7 +124,7 @@ public final class ToolCaller: Sendable {
             attempt.result = .failure(refusal)
             return
         }
-        if prepared.needsApproval,
+        if prepared.needsApproval, preApproval?.preApproves(prepared, context: sessionContext) != true,
             let refusal = await ask(ApprovalRequest(skill: prepared.skill, arguments: arguments), &attempt)
         {
             attempt.result = .failure(refusal)

@@ -1,5 +1,6 @@
 import SkillHostCore
 import SkillJSON
+import StableHash
 
 /// A ``SkillBackend`` that adds the script tool to another backend (issue #30): while an enabled instruction
 /// skill bundles scripts, `run_skill_script` (skill `name`, `path` in its folder, `args`, `stdin`) is offered
@@ -22,6 +23,17 @@ public struct ScriptToolBackend: SkillBackend {
     /// Runs the scripts (limits, caps); nil: the host's defaults.
     public var runner: SkillScriptRunner?
     private let validator = ArgumentValidator()
+
+    /// Who the calls of this task run for when that is not the whole session: `skillhost mcp --http` sets
+    /// the bearer token's name, because every client of a replica shares one session there, and each token
+    /// gets a workspace of its own (``workspaceName(owner:)``). Nil: the session's workspace.
+    @TaskLocal public static var workspaceOwner: String?
+
+    /// The workspace folder's name for `owner` (`mcp-token-<name>-<hash of the name>`: token names that
+    /// differ only in characters a folder name does not keep get different folders).
+    public static func workspaceName(owner: String) -> String {
+        "mcp-token-\(owner)-\(FNV1a.hex(FNV1a.hash64(owner)))"
+    }
 
     /// The script tool for `host`'s instruction skills on top of `base`; workspaces under `stateDirectory`.
     public init(base: any SkillBackend, host: SkillHost, stateDirectory: String) {
@@ -87,7 +99,8 @@ public struct ScriptToolBackend: SkillBackend {
             throw HostError(.invalidArguments, "\(Self.toolID) needs {\"name\": skill, \"path\": script}", skillID: Self.toolID)
         }
         let words = arguments["args"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        let workspace = try ScriptWorkspace.forSession(options.sessionID, stateDirectory: stateDirectory)
+        let workspace = try ScriptWorkspace.forSession(
+            Self.workspaceOwner.map(Self.workspaceName(owner:)) ?? options.sessionID, stateDirectory: stateDirectory)
         let run = try await host.runInstructionScript(
             skill: name, path: path, arguments: words, input: arguments["stdin"]?.stringValue, workspace: workspace, runner: runner)
         guard case .object(var result) = run.json else { return run.json }

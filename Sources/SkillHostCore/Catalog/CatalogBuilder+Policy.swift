@@ -50,6 +50,7 @@ extension CatalogBuilder {
                     records[index].policyNotes.append(reason)
                 } else if let rule = policy.approvalRule(skill: skill.id, of: subject) {
                     if skill.approval == .allow { records[index].skills[skillIndex].approval = .ask }
+                    records[index].policyAskedSkills.insert(skill.id)
                     records[index].policyNotes.append("skill \(skill.id) always needs approval by the administrator's policy \(rule.label)")
                 }
             }

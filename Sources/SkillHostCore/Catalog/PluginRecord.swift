@@ -41,6 +41,8 @@ public struct PluginRecord: Sendable, Equatable {
     public var policyBlock: String? = nil
     /// Skills the policy blocks, with the line that says so (a call is refused with it).
     public var policyBlockedSkills: [String: String] = [:]
+    /// Skills the policy always asks about (nothing, an `allowed-tools` list included, spares them the question).
+    public var policyAskedSkills: Set<String> = []
 
     /// Whether its skills can be called.
     public var isUsable: Bool { status == .ok }

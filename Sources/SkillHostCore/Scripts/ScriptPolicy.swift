@@ -46,8 +46,8 @@ public struct ScriptPolicy: Sendable, Equatable {
         ["permission": .string(permission.rawValue), "approval": .string(approval.rawValue)]
     }
 
-    /// One line for people: `permission write (approval: ask)`.
-    public var text: String { "permission \(permission.rawValue) (approval: \(approval.rawValue))" }
+    /// One line for people: `permission write, approval ask`.
+    public var text: String { "permission \(permission.rawValue), approval \(approval.rawValue)" }
 }
 
 extension Registry {

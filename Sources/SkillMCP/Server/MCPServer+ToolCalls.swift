@@ -181,8 +181,11 @@ extension MCPServer {
         notify: @escaping Sink, stateless: Bool, approval: MCPCallApproval?, principal: String
     ) async -> String {
         let reporter = progressToken.map { MCPProgressReporter(token: $0, skillID: tool.id, interval: configuration.progressInterval, send: notify) }
-        let outcome = await caller.call(
-            ToolCallRequest(toolName: tool.id, tool: tool, arguments: .value(arguments), callID: callID, origin: origin))
+        // Over HTTP every client shares the server's session: a token's scripts (run_skill_script) get a
+        // workspace of their own, never another token's.
+        let outcome = await ScriptToolBackend.$workspaceOwner.withValue(principal.isEmpty ? nil : principal) {
+            await caller.call(ToolCallRequest(toolName: tool.id, tool: tool, arguments: .value(arguments), callID: callID, origin: origin))
+        }
         reporter?.stop()
         if let asked = approval?.asked {
             return approvalQuestion(id: id, asked: asked, arguments: arguments, principal: principal)

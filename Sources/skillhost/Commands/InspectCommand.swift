@@ -47,8 +47,14 @@ enum InspectCommand: Command {
             object["grants"] = .array(grants.map(JSONValue.string))
             let hasScripts = skill.files.contains { $0.path.hasPrefix("scripts/") }
             object["scripts"] = hasScripts ? policy.json : .null
+            // `allowed-tools`: what it pre-approves while active, and the entries that name nothing we have.
+            let allowed = AllowedTools(
+                frontmatter: skill.frontmatter, knownTools: InstructionSkillText.toolNames(catalog),
+                scripts: Set(skill.files.map(\.path).filter { $0.hasPrefix("scripts/") }))
+            object["allowed_tools"] = InstructionSkillText.json(allowed)
+            for warning in allowed.warnings(skill: skill.name) { ErrorReporter.printError("warning: " + warning) }
             json = .object(object)
-            text = InstructionSkillText.describe(skill)
+            text = InstructionSkillText.describe(skill) + InstructionSkillText.lines(allowed)
                 + (hasScripts ? "\n  scripts:     run sandboxed by run_skill_script; \(policy.text) (skillhost set \(skill.name) permission|approval …); grants: \(grants.isEmpty ? "none" : grants.joined(separator: ", ")) (skillhost grant)" : "")
         } else {
             throw HostError(.notFound, "no plugin or skill \"\(Identifier.normalize(id))\"; \(catalog.didYouMean(id, among: [.plugin, .skill, .instruction]))run 'skillhost list' to see the ids")

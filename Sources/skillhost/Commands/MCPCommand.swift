@@ -102,7 +102,7 @@ enum MCPCommand: Command {
         let sessionID = MCPServer.newSessionID()
         // Instruction skills' scripts run here too, sandboxed, in the connection's workspace.
         let (caller, recorder) = makeCaller(
-            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, scripts: true, log: log)
+            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log)
         let server = MCPServer(
             configuration: configuration, caller: caller, skills: skills, send: transport.write, log: log,
             callExecutor: transport.callExecutor, replyPoller: transport.replyPoller)
@@ -121,7 +121,7 @@ enum MCPCommand: Command {
     /// The tool-call layer with the history's recorder (nil when the history cannot be opened).
     static func makeCaller(
         _ parsed: ParsedArguments, host: SkillHost, backend: HostSkillBackend, configuration: MCPServerConfiguration, sessionID: String,
-        scripts: Bool, log: @escaping MCPServer.Sink
+        log: @escaping MCPServer.Sink
     ) -> (ToolCaller, StoreCallRecorder?) {
         let context = SessionContext()
         var recorder: StoreCallRecorder?
@@ -133,10 +133,9 @@ enum MCPCommand: Command {
         } catch {
             log("mcp: the history cannot be opened, so calls are not recorded: \(error)")
         }
-        // `run_skill_script` (issue #30) runs in the session's workspace; over HTTP every client of a replica
-        // shares one caller, hence one workspace, so the HTTP server does not offer it (yet).
-        let tools: any SkillBackend =
-            scripts ? ScriptToolBackend(base: backend, host: host, stateDirectory: HistoryOptions.directory(parsed)) : backend
+        // `run_skill_script` (issue #30) runs in the session's workspace on stdio; over HTTP every client of a
+        // replica shares one caller, so each bearer token gets a workspace of its own (MCPServer sets it).
+        let tools = ScriptToolBackend(base: backend, host: host, stateDirectory: HistoryOptions.directory(parsed))
         let caller = ToolCaller(
             backend: tools, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
             sessionContext: context, forwardsCallIDs: true)

@@ -53,7 +53,7 @@ enum HTTPService {
         backend.queuesCalls = calls.replyPoller != nil
         let sessionID = MCPServer.newSessionID()
         let (caller, recorder) = MCPCommand.makeCaller(
-            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, scripts: false, log: log)
+            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log)
         let stateless = MCPServer(
             configuration: serverConfiguration, caller: caller, skills: skills, send: { _ in }, log: log,
             callExecutor: calls.executor, replyPoller: calls.replyPoller)

@@ -1,4 +1,5 @@
 import SkillHostCore
+import SkillJSON
 
 /// How `list` and `inspect` show instruction skills to people.
 enum InstructionSkillText {
@@ -32,6 +33,32 @@ enum InstructionSkillText {
         lines.append("  files:")
         for file in skill.files { lines.append("    \(file.sha256)  \(file.size)  \(file.path)") }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension InstructionSkillText {
+    /// The ids and names of every tool an `allowed-tools` entry may name: the catalog's plugin skills and the
+    /// built-in instruction and script tools.
+    static func toolNames(_ catalog: Catalog) -> Set<String> {
+        var names: Set<String> = ["activate_skill", "read_skill_file", ScriptPolicy.toolID]
+        for plugin in catalog.plugins { for skill in plugin.skills { names.formUnion(AllowedTools.names(skill.id)) } }
+        return names
+    }
+
+    /// `inspect`'s lines for `allowed-tools` ("" when the skill has none).
+    static func lines(_ allowed: AllowedTools) -> String {
+        guard !allowed.entries.isEmpty else { return "" }
+        let width = (allowed.entries.map(\.text.count).max() ?? 0) + 2
+        return "\n  allowed-tools: pre-approved while the skill is active (no question; never more than the sandbox allows)"
+            + allowed.entries.map { "\n    " + CatalogTable.pad($0.text, width) + "→ " + $0.mapping }.joined()
+    }
+
+    /// `inspect --json`'s `allowed_tools`: `[{"entry", "maps_to"} | {"entry", "ignored"}]`.
+    static func json(_ allowed: AllowedTools) -> JSONValue {
+        .array(allowed.entries.map { entry in
+            entry.ignored.map { ["entry": .string(entry.text), "ignored": .string($0)] }
+                ?? ["entry": .string(entry.text), "maps_to": .string(entry.mapping)]
+        })
     }
 }
 
