@@ -55,5 +55,10 @@ extension PluginRecord {
 extension Catalog {
     /// `{"plugins": [...]}` as `list --json` prints it.
     /// Instruction skills follow the plugins in the same array, with `"kind": "instructions"`.
-    public var json: JSONValue { ["plugins": .array(plugins.map(\.summaryJSON) + instructions.map(\.summaryJSON))] }
+    public var json: JSONValue {
+        var object: JSONObject = ["plugins": .array(plugins.map(\.summaryJSON) + instructions.map(\.summaryJSON))]
+        // A project's skills not loaded (not trusted), a skill that shadows another: only when there are any.
+        if !notes.isEmpty { object["notes"] = .array(notes.map(JSONValue.string)) }
+        return .object(object)
+    }
 }

@@ -5,8 +5,17 @@ import SkillJSON
 public struct Catalog: Sendable, Equatable {
     /// One record per `.so` file, sorted by path.
     public var plugins: [PluginRecord]
-    /// One record per sub-folder of the skills folder (Agent Skills), sorted by folder.
+    /// One record per sub-folder of the skills folders (Agent Skills): a trusted project's, then the user's.
     public var instructions: [InstructionSkillRecord]
+    /// The project folder whose skills are not loaded because it is not trusted (nil: none).
+    public var untrustedProject: String? = nil
+
+    /// The one-line warnings a person should see about the skills: a project's skills not loaded (not
+    /// trusted), a skill that shadows another of its name.
+    public var notes: [String] {
+        (untrustedProject.map { [ProjectSkills.untrustedNote($0)] } ?? [])
+            + instructions.flatMap(ProjectSkills.collisionWarnings)
+    }
 
     /// Creates a catalog of these records.
     public init(plugins: [PluginRecord], instructions: [InstructionSkillRecord] = []) {

@@ -68,11 +68,13 @@ struct CatalogBuilder {
         let verifier = TrustVerifier(digestCache: DigestCacheFile(directory: paths.cache))
         applySignatures(&records, policy: policy, verifier: verifier)
         var instructions = InstructionCatalogBuilder(
-            skillsFolder: paths.skills, cache: InstructionCache(directory: paths.cache), registry: registry
+            paths: paths, cache: InstructionCache(directory: paths.cache), registry: registry
         ).build(forceRescan: forceRescan)
         markIdClashes(&records, &instructions)
         applyPolicy(&records, &instructions, policy: policy, verifier: verifier)
-        return Catalog(plugins: records, instructions: instructions)
+        var catalog = Catalog(plugins: records, instructions: instructions)
+        catalog.untrustedProject = ProjectSkills.roots(paths, registry: registry).untrusted
+        return catalog
     }
 
     /// Absolute paths of the `*.so` files in the plugins folder, sorted: regular files, and links that lead

@@ -35,9 +35,10 @@ struct CatalogInputs: Equatable, Sendable {
             // folder's own status shows; its verdict otherwise depends only on the file and the registry.)
             list.append(paths.plugins + "/" + name)
         }
-        if let names = Posix.directoryEntries(paths.skills) {
-            for name in names.sorted() where !name.hasPrefix(".") {
-                let folder = paths.skills + "/" + name
+        // The user's skills folder and a project's (trusted or not: trusting one changes the registry).
+        for skills in [paths.skills] + paths.projectSkillFolders {
+            for name in (Posix.directoryEntries(skills) ?? []).sorted() where !name.hasPrefix(".") {
+                let folder = skills + "/" + name
                 list += [folder, folder + "/SKILL.md", folder + "/skill.md"]
             }
         }
@@ -64,6 +65,6 @@ struct CatalogInputs: Equatable, Sendable {
         [
             paths.registry, paths.plugins, paths.skills,
             paths.cache + "/" + PluginHealthStore.fileName,
-        ] + paths.policyFiles
+        ] + paths.policyFiles + paths.projectSkillFolders
     }
 }

@@ -25,7 +25,7 @@ struct ListingFingerprint {
         text += "exe " + Self.identity(of: "/proc/self/exe") + "\n"
         text += "uid \(getuid()) landlock \(KernelSandbox.landlockABI)\n"
         for (name, path) in [("plugins", paths.plugins), ("registry", paths.registry), ("cache", paths.cache),
-                             ("data", paths.data), ("skills", paths.skills)] {
+                             ("data", paths.data), ("skills", paths.skills), ("project", paths.project ?? "-")] {
             text += "path \(name) \(path)\n"
         }
         // Every input the catalog reads, from the one list; then what only the listing depends on.
@@ -41,10 +41,9 @@ struct ListingFingerprint {
     /// The instruction skills as the catalog would find them (their summary, folder and whether their
     /// front matter parsed), or nothing when the skills folder holds nothing.
     private func instructions() throws(HostError) -> String {
-        guard let entries = Posix.directoryEntries(paths.skills), entries.contains(where: { !$0.hasPrefix(".") })
-        else { return "skills none\n" }
+        guard ([paths.skills] + paths.projectSkillFolders).contains(where: ProjectSkills.holdsSkills) else { return "skills none\n" }
         let records = InstructionCatalogBuilder(
-            skillsFolder: paths.skills, cache: InstructionCache(directory: paths.cache), registry: try registry()
+            paths: paths, cache: InstructionCache(directory: paths.cache), registry: try registry()
         ).build(forceRescan: false)
         var text = ""
         for record in records {

@@ -51,6 +51,9 @@ extension SkillHost {
         guard let record = catalog.instruction(id) else {
             throw HostError(.notFound, "no instruction skill \"\(Identifier.normalize(id))\" in \(paths.skills); \(catalog.didYouMean(id, among: [.instruction]))run 'skillhost list' to see the ids")
         }
+        guard record.scope == .user else {
+            throw HostError(.denied, "instruction skill \(record.id) is a project's (\(record.folder)); skillhost removes only skills it added: delete it from the project, or stop loading the project's skills with 'skillhost trust --folder \(paths.project ?? ".") --revoke'", pluginID: record.id)
+        }
         let lock = try Posix.lockExclusively(paths.skills + "/.skillhost.lock")
         defer { Posix.unlock(lock) }
         let trash = paths.skills + "/.removing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -1,22 +1,46 @@
 import Glibc
 import SkillJSON
 
-/// Lists the skills folder: one ``InstructionSkillRecord`` per sub-folder (hidden ones skipped), with
-/// unchanged `SKILL.md` files taken from the ``InstructionCache``. Every problem of a folder is on its
-/// record; none hides another folder.
+/// Lists the skills folders — a trusted project's `.agents/skills/` and `.claude/skills/`, then the user's
+/// (``ProjectSkills``) —: one ``InstructionSkillRecord`` per sub-folder (hidden ones skipped), with unchanged
+/// `SKILL.md` files taken from the ``InstructionCache``. Every problem of a folder is on its record; none
+/// hides another folder, except that of skills of one name in several of these folders only the first
+/// folder's is kept (it notes the others in ``InstructionSkillRecord/shadows``).
 struct InstructionCatalogBuilder {
-    var skillsFolder: String
+    var roots: [InstructionRoot]
     var cache: InstructionCache
     var registry: Registry
 
+    /// The builder of the skills folders of `paths` (a trusted project's first).
+    init(paths: HostPaths, cache: InstructionCache, registry: Registry) {
+        self.roots = ProjectSkills.roots(paths, registry: registry).roots
+        self.cache = cache
+        self.registry = registry
+    }
+
     func build(forceRescan: Bool) -> [InstructionSkillRecord] {
-        guard let listing = Posix.typedDirectoryEntries(skillsFolder) else { return [] }
-        let types = Dictionary(listing.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
-        let names = listing.map(\.name)
         let registered = RegisteredIDs(registry)
         let cached = forceRescan ? [:] : cache.load()
         var fresh: [String: InstructionCache.Entry] = [:]
         var changed = forceRescan
+        var records: [InstructionSkillRecord] = []
+        for root in roots {
+            records += build(root, registered: registered, cached: cached, fresh: &fresh, changed: &changed)
+        }
+        if changed || fresh.count != cached.count {
+            try? cache.store(fresh)
+        }
+        return roots.count > 1 ? ProjectSkills.resolveCollisions(records, roots: roots) : records
+    }
+
+    private func build(
+        _ root: InstructionRoot, registered: RegisteredIDs, cached: [String: InstructionCache.Entry],
+        fresh: inout [String: InstructionCache.Entry], changed: inout Bool
+    ) -> [InstructionSkillRecord] {
+        let skillsFolder = root.folder
+        guard let listing = Posix.typedDirectoryEntries(skillsFolder) else { return [] }
+        let types = Dictionary(listing.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+        let names = listing.map(\.name)
         var records: [InstructionSkillRecord] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             let folder = skillsFolder + "/" + name
@@ -54,10 +78,11 @@ struct InstructionCatalogBuilder {
             found.scripts = registry.scriptPolicy(forSkill: found.id)
             records.append(found)
         }
-        if changed || fresh.count != cached.count {
-            try? cache.store(fresh)
+        return records.map { record in
+            var record = record
+            record.scope = root.scope
+            return record
         }
-        return records
     }
 
     /// Reads and checks one `SKILL.md`.

@@ -22,6 +22,10 @@ public struct InstructionSkillRecord: Sendable, Equatable {
     public var hasScripts: Bool = false
     /// What the registry decides about running its scripts (permission, approval).
     public var scripts: ScriptPolicy = .standard
+    /// Whether it comes from the user's skills folder or a trusted project's.
+    public var scope: InstructionScope = .user
+    /// The folders of skills of the same name it wins over (a project's over the user's; ``ProjectSkills``).
+    public var shadows: [String] = []
 
     /// The frontmatter's description, or "".
     public var description: String { frontmatter?["description"]?.stringValue ?? "" }
@@ -45,13 +49,15 @@ public struct InstructionSkillRecord: Sendable, Equatable {
 
     /// The skill as `list --json` shows it, beside plugins: id, kind, path, status, enabled, error,
     /// description, skills (always empty: an instruction skill is not called, it is read), scripts
-    /// (`{"permission", "approval"}` of its bundled scripts, null when it has none).
+    /// (`{"permission", "approval"}` of its bundled scripts, null when it has none), scope (`user` or `project`),
+    /// shadows (the folders of same-named skills it wins over).
     public var summaryJSON: JSONValue {
         [
             "id": .string(id), "kind": "instructions", "path": .string(folder), "status": .string(status.rawValue),
             "enabled": .bool(enabled), "error": error.map(JSONValue.string) ?? .null,
             "description": .string(description), "skills": [],
-            "scripts": hasScripts ? scripts.json : .null,
+            "scripts": hasScripts ? scripts.json : .null, "scope": .string(scope.rawValue),
+            "shadows": .array(shadows.map(JSONValue.string)),
         ]
     }
 }

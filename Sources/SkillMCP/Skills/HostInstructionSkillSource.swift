@@ -32,5 +32,5 @@ public struct HostInstructionSkillSource: InstructionSkillSource {
     }
 
     /// The skills folder and the registry (which enables and disables skills).
-    public var watchedPaths: [String] { [host.paths.skills, host.paths.registry] }
+    public var watchedPaths: [String] { [host.paths.skills, host.paths.registry] + host.paths.projectSkillFolders }
 }

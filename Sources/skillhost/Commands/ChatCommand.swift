@@ -101,6 +101,8 @@ enum ChatCommand: Command {
         let provider = selection.makeProvider(environment: environment, disabledSkills: { skills.disabledSkills() })
         let session = try ChatSession.open(parsed, host: host, model: provider.name, environment: environment, warn: renderer.warn)
         ErrorReporter.printError("chat: " + session.notice)
+        // A project's skills not loaded (not trusted), a skill shadowing another of its name: one line each.
+        for note in (try? host.currentCatalog().notes) ?? [] { renderer.warn("warning: " + note) }
         var attached: String?
         if let file = parsed.options["--attach"] {
             let name = try attach(file, session: session.id, state: HistoryOptions.directory(parsed))

@@ -48,6 +48,12 @@ enum ListCommand: Command {
 /// The human table of `list`.
 enum CatalogTable {
     static func render(_ catalog: Catalog, pluginsFolder: String) -> String {
+        // A project's skills not loaded (and the command that trusts it), a skill shadowing another.
+        let notes = catalog.notes.map { "\nnote: " + $0 }.joined()
+        return renderTables(catalog, pluginsFolder: pluginsFolder) + (notes.isEmpty ? "" : "\n" + notes)
+    }
+
+    static func renderTables(_ catalog: Catalog, pluginsFolder: String) -> String {
         if catalog.plugins.isEmpty && !catalog.instructions.isEmpty {
             return noPlugins(in: pluginsFolder) + "\n\n" + InstructionSkillText.table(catalog.instructions)
         }

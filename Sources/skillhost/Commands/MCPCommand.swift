@@ -79,13 +79,15 @@ enum MCPCommand: Command {
             throw UsageError("\(stray) needs --http HOST:PORT")
         }
         let host = HostOptions.host(parsed)
+        let log: MCPServer.Sink = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        // A project's skills not loaded (not trusted), a skill shadowing another of its name: one line each.
+        for note in (try? host.currentCatalog().notes) ?? [] { log("mcp: warning: " + note) }
         var configuration = MCPServerConfiguration(
             instructions: "Tools are SkillHost skills; each tool's title and _meta name its skill id.",
             approval: MCPApprovalPolicy(allowWrites: parsed.has("--allow-writes"), registryPath: host.paths.registry),
             pageSize: pageSize)
         configuration.toolNames = naming
         configuration.verbose = parsed.has("--verbose")
-        let log: MCPServer.Sink = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         do {
             configuration.requestStateKey = try MCPRequestStateKey.load(besideRegistry: host.paths.registry)
         } catch {

@@ -4,9 +4,10 @@ import SkillJSON
 /// `skillhost trust ID [--json]`: pins the SHA-256 of a plugin's file in the registry.
 enum TrustCommand: Command {
     static let name = "trust"
-    static let summary = "pin a plugin file's SHA-256 so a changed file is refused"
+    static let summary = "pin a plugin file's SHA-256, or trust a project folder's skills (--folder)"
     static let help = """
         usage: skillhost trust PLUGIN_ID [--json]
+               skillhost trust --folder PATH [--revoke] [--json]
 
         Computes the SHA-256 of the plugin's file and records it in the registry (plugins.<id>.sha256).
         From then on the plugin runs only while its file has that digest; after an update, review the new
@@ -14,17 +15,55 @@ enum TrustCommand: Command {
         "required") decides whether untrusted plugins may run. Files or folders others can write are
         refused (fix with 'chmod go-w FILE').
 
+        --folder PATH trusts a project folder: commands run in it (chat, list, mcp, call…) then load the
+        instruction skills of its .agents/skills/ and .claude/skills/ (a project's skill wins over yours of the
+        same name). Read them first: a skill's instructions go to the model. --revoke stops trusting it.
+        The folders are kept in the registry (trusted_folders).
+
         Options:
-          --json    print {"plugin","path","sha256","previous_sha256"}
+          --folder PATH  trust the project folder PATH ('.' for the working folder)
+          --revoke       with --folder: stop trusting it
+          --json    print {"plugin","path","sha256","previous_sha256"}; with --folder {"folder","trusted",
+                    "was_trusted","skill_folders"}
 
         Exit codes: \(ExitCode.notFound) unknown plugin, \(ExitCode.denied) unsafe file permissions, \(ExitCode.registryError) registry malformed.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, flags: ["--json"], options: [])
-        guard parsed.positionals.count == 1 else { throw UsageError("expected one PLUGIN_ID") }
+        let parsed = try ParsedArguments(arguments, flags: ["--json", "--revoke"], options: ["--folder"])
+        if let folder = parsed.options["--folder"] {
+            guard parsed.positionals.isEmpty else {
+                throw UsageError("--folder takes the folder as its value, with no PLUGIN_ID ('\(parsed.positionals[0])'); e.g. 'skillhost trust --folder .'")
+            }
+            return try trustFolder(folder, revoke: parsed.has("--revoke"), parsed)
+        }
+        if parsed.has("--revoke") { throw UsageError("--revoke goes with --folder PATH; to stop trusting a plugin run 'skillhost untrust PLUGIN_ID'") }
+        guard parsed.positionals.count == 1 else { throw UsageError("expected one PLUGIN_ID, or --folder PATH") }
         let change = try HostOptions.host(parsed).trust(pluginID: parsed.positionals[0])
         TrustOutput.print(change, json: parsed.has("--json"))
+        return ExitCode.success
+    }
+}
+
+extension TrustCommand {
+    /// `trust --folder PATH [--revoke]`.
+    static func trustFolder(_ path: String, revoke: Bool, _ parsed: ParsedArguments) throws -> Int32 {
+        let change = try HostOptions.host(parsed).trustFolder(path, revoke: revoke)
+        if parsed.has("--json") {
+            HostOptions.printJSON([
+                "folder": .string(change.folder), "trusted": .bool(change.trusted), "was_trusted": .bool(change.wasTrusted),
+                "skill_folders": .array(change.skillFolders.map(JSONValue.string)),
+            ])
+        } else if change.trusted {
+            let skills = change.skillFolders.isEmpty
+                ? "it holds no \(ProjectSkills.folderNames.joined(separator: " or ")) yet"
+                : "its skills in \(change.skillFolders.joined(separator: ", ")) load in commands run there"
+            print("trusted folder \(change.folder)\(change.wasTrusted ? " (already)" : ""): \(skills); undo with 'skillhost trust --folder \(change.folder) --revoke'")
+        } else {
+            print(change.wasTrusted
+                ? "folder \(change.folder) is no longer trusted: its project skills are not loaded"
+                : "folder \(change.folder) was not trusted; nothing changed")
+        }
         return ExitCode.success
     }
 }

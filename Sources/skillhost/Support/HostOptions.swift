@@ -10,7 +10,7 @@ enum HostOptions {
         HostPaths.resolve(
             plugins: arguments.options["--plugins"], registry: arguments.options["--registry"],
             cache: arguments.options["--cache"], skills: arguments.options["--skills"],
-            environment: Posix.environment())
+            project: Posix.resolvedPath("."), environment: Posix.environment())
     }
 
     /// This executable, started again as the scanner child and the worker.
