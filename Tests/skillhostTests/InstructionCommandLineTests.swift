@@ -76,3 +76,83 @@ struct InstructionCommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: root + "/skills/time-zones"))
     }
 }
+
+/// `skillhost trust --folder` and project skills through the binary, run in the project folder.
+@Suite("Instruction project skills through the CLI")
+struct InstructionProjectCommandLineTests {
+    @Test func trustingTheWorkingFolderLoadsItsSkillsAndRevokeUndoes() throws {
+        let root = HostTestSupport.temporaryDirectory("cli-project")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
+        let project = root + "/project"
+        try HostTestSupport.write("---\nname: lint\ndescription: Lints this project.\n---\nLint.\n", to: project + "/.agents/skills/lint/SKILL.md")
+        func run(_ words: [String]) throws -> HostTestSupport.ProcessResult {
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_DATA_HOME"] = root + "/xdg-data"
+            environment["SKILLHOST_STATE"] = root + "/state"
+            environment["SKILLHOST_PLUGINS"] = root + "/plugins"
+            environment["SKILLHOST_REGISTRY"] = root + "/config/skill_registry.json"
+            environment["SKILLHOST_CACHE"] = root + "/cache"
+            environment["SKILLHOST_SKILLS"] = root + "/skills"
+            let line = "cd \"$0\" && exec \"$@\""
+            return try HostTestSupport.run("/bin/sh", ["-c", line, project, try HostTestSupport.skillhostBinary()] + words, environment: environment)
+        }
+        let before = try run(["list"])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(!before.stdout.contains("lint"), "\(before.stdout)")
+        #expect(before.stdout.contains("note: the project skills in \(project) (.agents/skills, .claude/skills) are not loaded: the folder is not trusted; after reading them, run 'skillhost trust --folder \(project)' to load them"), "\(before.stdout)")
+
+        let trusted = try run(["trust", "--folder", "."])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        #expect(trusted.stdout == "trusted folder \(project): its skills in \(project)/.agents/skills load in commands run there; undo with 'skillhost trust --folder \(project) --revoke'\n")
+        let after = try run(["list", "--json"])
+        let entries = try #require(try JSONValue(parsing: after.stdout)["plugins"]?.arrayValue)
+        #expect(entries.first { $0["id"] == "lint" }?["scope"] == "project", "\(after.stdout)")
+        #expect(try run(["inspect", "lint"]).stdout.contains("path:        \(project)/.agents/skills/lint"))
+
+        let revoked = try run(["trust", "--folder", project, "--revoke", "--json"])
+        #expect(try JSONValue(parsing: revoked.stdout) == ["folder": .string(project), "trusted": false, "was_trusted": true, "skill_folders": [.string(project + "/.agents/skills")]])
+        #expect(!(try run(["list"]).stdout.contains("lint ")))
+
+        // Wrong arguments: one line each, exit 2 (usage) or 3 (not a folder).
+        let cases: [([String], Int32, String)] = [
+            (["trust", "--folder"], 2, "--folder"),
+            (["trust", "clock", "--folder", "."], 2, "--folder takes the folder as its value, with no PLUGIN_ID"),
+            (["trust", "--revoke"], 2, "--revoke goes with --folder PATH"),
+            (["trust", "--folder", root + "/nowhere"], 3, "\(root)/nowhere is not a folder"),
+        ]
+        for (words, status, says) in cases {
+            let result = try run(words)
+            #expect(result.status == status, "\(words): \(result.stderr)")
+            #expect(result.stderr.contains(says), "\(words): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(words): \(result.stderr)")
+        }
+    }
+
+    /// `skillhost set` for an instruction skill's scripts, as a user types it; list and inspect show it.
+    @Test func setShowsInListAndInspectAndRefusesBadWordsInOneLine() throws {
+        let root = HostTestSupport.temporaryDirectory("cli-set")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
+        let skills = ["--skills", root + "/skills"]
+        let fixture = HostTestSupport.packageRoot + "/Tests/Fixtures/ScriptSkills/report-maker"
+        #expect(try HostTestSupport.skillhost(["add", fixture] + skills, root: root).status == 0)
+        let set = try HostTestSupport.skillhost(["set", "report-maker", "permission", "read"] + skills, root: root)
+        #expect(set.stdout == "set plugins.report-maker.permission = \"read\" (was: not set)\n", "\(set.stderr)")
+        #expect(try HostTestSupport.skillhost(["list"] + skills, root: root).stdout.contains("  scripts: permission read, approval allow"))
+        let inspected = try HostTestSupport.skillhost(["inspect", "report-maker", "--json"] + skills, root: root)
+        #expect(try JSONValue(parsing: inspected.stdout)["scripts"] == ["permission": "read", "approval": "allow"])
+        let cases: [([String], Int32, String)] = [
+            (["set", "report-maker", "permission"], 2, "expected ID KEY VALUE"),
+            (["set", "report-maker", "permission", "all"], 5, "\"all\" is not a value of permission; use read, write, dangerous"),
+            (["set", "report-maker", "colour", "red"], 5, "\"colour\" is not a setting"),
+            (["set", "report-makr", "approval", "allow"], 3, "did you mean \"report-maker\""),
+        ]
+        for (words, status, says) in cases {
+            let result = try HostTestSupport.skillhost(words + skills, root: root)
+            #expect(result.status == status, "\(words): \(result.stderr)")
+            #expect(result.stderr.contains(says), "\(words): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(words): \(result.stderr)")
+        }
+    }
+}
