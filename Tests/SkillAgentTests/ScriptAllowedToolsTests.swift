@@ -11,11 +11,17 @@ import Testing
 /// skills' scripts the question is asked; a registry `deny` still refuses.
 @Suite("run_skill_script allowed-tools", .serialized, .enabled(if: KernelSandbox.landlockABI >= 6, "needs Landlock ABI 6"))
 struct ScriptAllowedToolsTests {
+    /// The questions asked, shared with the approval's closure.
+    final class Shared: Sendable {
+        let questions = Mutex<[String]>([])
+        func withLock<T>(_ body: (inout [String]) -> T) -> T { questions.withLock { body(&$0) } }
+    }
+
     final class Scene {
         let root = HostTestSupport.temporaryDirectory("skillhost-allowed-tools")
         let host: SkillHost
         let backend: InstructionSkillBackend
-        let asked = Mutex<[String]>([])
+        let asked = Shared()
         let context = SessionContext()
 
         init() throws {
@@ -50,8 +56,9 @@ struct ScriptAllowedToolsTests {
         /// Calls `tool` through a caller whose approval records the question and refuses.
         func call(_ tool: String, _ arguments: JSONValue) async throws -> ToolCallOutcome {
             let skillTool = try #require(try backend.tools().first { $0.id == tool })
+            let asked = self.asked
             let approval = ClosureApproval { request in
-                self.asked.withLock { $0.append(request.arguments["path"]?.stringValue ?? request.skill.id) }
+                asked.withLock { $0.append(request.arguments["path"]?.stringValue ?? request.skill.id) }
                 return false
             }
             let caller = ToolCaller(backend: backend, approval: approval, sessionID: "s1", sessionContext: context, preApproval: backend)
