@@ -25,12 +25,7 @@ struct ScriptAllowedToolsTests {
         let context = SessionContext()
 
         init() throws {
-            try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
-            host = SkillHost(
-                paths: HostPaths(
-                    plugins: root + "/plugins", registry: root + "/registry.json", cache: root + "/cache", data: root + "/data",
-                    skills: root + "/skills"),
-                helperExecutable: try HostilePlugins.workerExecutable())
+            host = try HostTestSupport.makeHost(root: root).host
             let fixture = TestPackage.root + "/Tests/Fixtures/ScriptSkills/report-maker"
             let source = root + "/src/quick-report"
             try FileManager.default.createDirectory(atPath: root + "/src", withIntermediateDirectories: true)

@@ -104,8 +104,9 @@ public enum HostTestSupport {
         try TestProcess.run(executable, arguments, environment: environment, stdin: stdin)
     }
 
-    /// Runs the built `skillhost` with `--plugins/--registry/--cache` under `root`.
-    public static func skillhost(_ arguments: [String], root: String, stdin: String? = nil) throws -> ProcessResult {
+    /// Runs the built `skillhost` with `--plugins/--registry/--cache` under `root`; in the working folder
+    /// `folder` when given (where a command looks for a project's skills), else in this process's.
+    public static func skillhost(_ arguments: [String], root: String, stdin: String? = nil, in folder: String? = nil) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = root + "/xdg-data"
         environment["SKILLHOST_STATE"] = root + "/state"  // never the user's own history
@@ -114,7 +115,8 @@ public enum HostTestSupport {
         environment["SKILLHOST_CACHE"] = nil
         environment["SKILLHOST_SKILLS"] = nil
         let global = ["--plugins", root + "/plugins", "--registry", root + "/config/skill_registry.json", "--cache", root + "/cache"]
-        return try run(try skillhostBinary(), arguments + global, environment: environment, stdin: stdin)
+        guard let folder else { return try run(try skillhostBinary(), arguments + global, environment: environment, stdin: stdin) }
+        return try run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", folder, try skillhostBinary()] + arguments + global, environment: environment, stdin: stdin)
     }
 
     /// Writes text to a file, creating folders.

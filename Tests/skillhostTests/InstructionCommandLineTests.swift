@@ -87,15 +87,7 @@ struct InstructionProjectCommandLineTests {
         let project = root + "/project"
         try HostTestSupport.write("---\nname: lint\ndescription: Lints this project.\n---\nLint.\n", to: project + "/.agents/skills/lint/SKILL.md")
         func run(_ words: [String]) throws -> HostTestSupport.ProcessResult {
-            var environment = ProcessInfo.processInfo.environment
-            environment["XDG_DATA_HOME"] = root + "/xdg-data"
-            environment["SKILLHOST_STATE"] = root + "/state"
-            environment["SKILLHOST_PLUGINS"] = root + "/plugins"
-            environment["SKILLHOST_REGISTRY"] = root + "/config/skill_registry.json"
-            environment["SKILLHOST_CACHE"] = root + "/cache"
-            environment["SKILLHOST_SKILLS"] = root + "/skills"
-            let line = "cd \"$0\" && exec \"$@\""
-            return try HostTestSupport.run("/bin/sh", ["-c", line, project, try HostTestSupport.skillhostBinary()] + words, environment: environment)
+            try HostTestSupport.skillhost(["--skills", root + "/skills"] + words, root: root, in: project)
         }
         let before = try run(["list"])
         #expect(before.status == 0, "\(before.stderr)")
@@ -116,7 +108,6 @@ struct InstructionProjectCommandLineTests {
 
         // Wrong arguments: one line each, exit 2 (usage) or 3 (not a folder).
         let cases: [([String], Int32, String)] = [
-            (["trust", "--folder"], 2, "--folder"),
             (["trust", "clock", "--folder", "."], 2, "--folder takes the folder as its value, with no PLUGIN_ID"),
             (["trust", "--revoke"], 2, "--revoke goes with --folder PATH"),
             (["trust", "--folder", root + "/nowhere"], 3, "\(root)/nowhere is not a folder"),

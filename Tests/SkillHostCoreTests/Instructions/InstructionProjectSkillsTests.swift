@@ -14,10 +14,7 @@ struct InstructionProjectSkillsTests {
         let host: SkillHost
 
         init() throws {
-            try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
-            var paths = HostPaths(
-                plugins: root + "/plugins", registry: root + "/registry.json", cache: root + "/cache", data: root + "/data",
-                skills: root + "/skills")
+            var paths = HostTestSupport.paths(root: root)
             paths.project = root + "/project"
             host = SkillHost(paths: paths, helperExecutable: try HostTestSupport.skillhostBinary())
             try skill("notes", "Your notes skill.", in: root + "/skills")
@@ -99,13 +96,13 @@ struct InstructionProjectSkillsTests {
             }
         }
         for (document, pointer) in [(#"{"trusted_folders": "/x"}"#, "/trusted_folders must be a list"), (#"{"trusted_folders": ["relative"]}"#, "/trusted_folders/0 must be an absolute folder path")] {
-            try document.write(toFile: scene.root + "/registry.json", atomically: true, encoding: .utf8)
+            try HostTestSupport.write(document, to: scene.host.paths.registry)
             do {
                 _ = try scene.host.registryStore.read()
                 Issue.record("read \(document)")
             } catch {
                 #expect(error.kind == .registry)
-                #expect(error.message.hasPrefix("\(scene.root)/registry.json: \(pointer)"), "\(error.message)")
+                #expect(error.message.hasPrefix("\(scene.host.paths.registry): \(pointer)"), "\(error.message)")
                 #expect(error.message.hasSuffix("; fix the file by hand"))
             }
         }
