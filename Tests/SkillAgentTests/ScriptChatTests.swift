@@ -82,7 +82,7 @@ struct ScriptChatTests {
         let granted = try HostTestSupport.skillhost(["grant", "report-maker", "network:tcp:443"] + skills, root: root)
         #expect(granted.stdout == "granted report-maker: network:tcp:443 (grants: network:tcp:443)\n", "\(granted.stderr)")
         let inspected = try HostTestSupport.skillhost(["inspect", "report-maker"] + skills, root: root)
-        #expect(inspected.stdout.contains("scripts:     run sandboxed by run_skill_script; grants: network:tcp:443"), "\(inspected.stdout)")
+        #expect(inspected.stdout.contains("scripts:     run sandboxed by run_skill_script; permission write, approval ask (skillhost set report-maker permission|approval …); grants: network:tcp:443 (skillhost grant)"), "\(inspected.stdout)")
         let unknown = try HostTestSupport.skillhost(["chat", "--offline", "/nope", "hi"] + skills, root: root)
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("chat: /nope is not an enabled instruction skill, so the message was not sent; use one of: /report-maker"), "\(unknown.stderr)")
