@@ -108,6 +108,7 @@ struct InstructionProjectCommandLineTests {
 
         // Wrong arguments: one line each, exit 2 (usage) or 3 (not a folder).
         let cases: [([String], Int32, String)] = [
+            (["trust", "--folder"], 2, "--folder"),
             (["trust", "clock", "--folder", "."], 2, "--folder takes the folder as its value, with no PLUGIN_ID"),
             (["trust", "--revoke"], 2, "--revoke goes with --folder PATH"),
             (["trust", "--folder", root + "/nowhere"], 3, "\(root)/nowhere is not a folder"),
