@@ -38,7 +38,11 @@ struct TerminalApproval: ApprovalHandler {
                     let answer: Bool = promptLock.withLock { _ in
                         let skill = request.skill
                         let lead = request.note.map { $0 + " — " } ?? ""
-                        let question = "\(lead)Allow \(skill.permission.rawValue) skill \(skill.id) (\(skill.title)) with \(request.arguments.serialized())? [y/N] "
+                        // A script names its skill and path (its permission is the skill's: ScriptPolicy).
+                        let what = skill.id == ScriptPolicy.toolID && !skill.pluginID.isEmpty
+                            ? "script \(request.arguments["path"]?.stringValue ?? "?") of skill \(skill.pluginID) (\(skill.id))"
+                            : "skill \(skill.id) (\(skill.title))"
+                        let question = "\(lead)Allow \(skill.permission.rawValue) \(what) with \(request.arguments.serialized())? [y/N] "
                         FileHandle.standardError.write(Data(question.utf8))
                         guard let line = Posix.readLine(0, unlessWoken: wake) else { return false }
                         let word = line.trimmingCharacters(in: .whitespaces).lowercased()
