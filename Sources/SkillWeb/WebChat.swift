@@ -24,6 +24,9 @@ public struct WebChatSetup: Sendable {
     public var environment: [String: String]
     /// Warnings (history write failures), one line each.
     public var warn: @Sendable (String) -> Void
+    /// Reads the model and the agent's settings again (after the Settings tab saved them): what the command
+    /// line, the environment and the registry's `chat` object say now. Nil: they never change.
+    public var reload: (@Sendable () throws -> (provider: any ModelProvider, configuration: AgentConfiguration))?
 
     /// A setup with these parts.
     public init(
@@ -38,6 +41,7 @@ public struct WebChatSetup: Sendable {
         self.configuration = configuration
         self.environment = environment
         self.warn = warn
+        reload = nil
     }
 }
 
@@ -67,6 +71,7 @@ public final class WebChat: @unchecked Sendable {
     public let approval: WebApproval
 
     private let lock = NSLock()
+    private var model: (provider: any ModelProvider, configuration: AgentConfiguration)
     private var chat: StoredChat?
     private var agent: Agent?
     private var running: Task<Void, Never>?
@@ -78,6 +83,24 @@ public final class WebChat: @unchecked Sendable {
         self.setup = setup
         self.events = events
         approval = WebApproval(events: events)
+        model = (setup.provider, setup.configuration)
+    }
+
+    /// The model's name (`openai:gpt-4o-mini`, `offline`).
+    public var modelName: String { lock.withLock { model.provider.name } }
+
+    /// The agent's limits now.
+    public var configuration: AgentConfiguration { lock.withLock { model.configuration } }
+
+    /// Reads the model and limits again (``WebChatSetup/reload``); the next turn uses them, in the same session.
+    /// - Throws: what reading them threw (the settings stay as they were).
+    public func reconfigure() throws {
+        guard let reload = setup.reload else { return }
+        let fresh = try reload()
+        lock.withLock {
+            model = fresh
+            if running == nil { agent = nil }
+        }
     }
 
     /// The open session's id (nil before the first message of a new chat).
@@ -129,9 +152,10 @@ public final class WebChat: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard running == nil else { throw WebRefusal(409, "a turn is running; retry when it has ended") }
-        guard let info = calls[callID], let agent else {
+        guard let info = calls[callID], chat != nil else {
             throw WebRefusal(404, "no call \(callID) in this page's conversation; only calls made here can be retried")
         }
+        let agent = try openAgent()
         guard let skillID = info.skillID,
             let skill = (try? setup.host.catalog())?.enabledSkills.first(where: { $0.id == skillID })
         else {
@@ -173,7 +197,7 @@ public final class WebChat: @unchecked Sendable {
         }
         do {
             let opened = try StoredChat.open(
-                id, store: setup.store, host: setup.host, model: setup.provider.name, environment: setup.environment,
+                id, store: setup.store, host: setup.host, model: model.provider.name, environment: setup.environment,
                 warn: setup.warn)
             chat = opened
             agent = makeAgent(opened)
@@ -206,9 +230,14 @@ public final class WebChat: @unchecked Sendable {
     /// The agent of the open session, making a session first when none is open. Called with the lock held.
     private func openAgent() throws(WebRefusal) -> Agent {
         if let agent { return agent }
+        if let chat {
+            let made = makeAgent(chat)
+            agent = made
+            return made
+        }
         do {
             let opened = try StoredChat.open(
-                nil, store: setup.store, host: setup.host, model: setup.provider.name, environment: setup.environment,
+                nil, store: setup.store, host: setup.host, model: model.provider.name, environment: setup.environment,
                 warn: setup.warn)
             chat = opened
             let made = makeAgent(opened)
@@ -221,10 +250,10 @@ public final class WebChat: @unchecked Sendable {
     }
 
     private func makeAgent(_ chat: StoredChat) -> Agent {
-        var configuration = setup.configuration
+        var configuration = model.configuration
         configuration.approval = approval
         return chat.agent(
-            provider: setup.provider, host: setup.host, skills: setup.skills, stateDirectory: setup.stateDirectory,
+            provider: model.provider, host: setup.host, skills: setup.skills, stateDirectory: setup.stateDirectory,
             configuration: configuration)
     }
 

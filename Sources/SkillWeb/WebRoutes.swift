@@ -17,6 +17,7 @@ import SkillStore
 /// | `POST /api/open {"session": ID or null}` | continues a stored session, or starts a new chat |
 /// | `GET /api/sessions`, `GET /api/sessions/ID`, `DELETE /api/sessions/ID` | the history |
 /// | `GET /api/skills`, `GET /api/skills/ID`, `POST /api/skills/ID {"enabled"}` | the Skills tab |
+/// | `GET /api/settings`, `POST /api/settings {…}`, `POST /api/approval {"skill","approval"}` | the Settings tab |
 struct WebRoutes: Sendable {
     let chat: WebChat
 
@@ -58,12 +59,14 @@ struct WebRoutes: Sendable {
             }
             return [
                 "session": chat.sessionID.map(JSONValue.string) ?? .null, "running": .bool(chat.isRunning),
-                "model": .string(chat.setup.provider.name), "messages": .array(messages), "calls": .array(calls),
+                "model": .string(chat.modelName), "messages": .array(messages), "calls": .array(calls),
             ]
         case "/api/sessions":
             return ["sessions": .array(try store.sessions().map(RecordJSON.session))]
         case "/api/skills":
             return WebSkills(host: chat.setup.host, store: store).list()
+        case "/api/settings":
+            return try WebSettings(chat: chat).current()
         default:
             if let id = Self.suffix(path, after: "/api/sessions/") {
                 guard let session = try store.session(id: id) else {
@@ -103,6 +106,13 @@ struct WebRoutes: Sendable {
             guard let id = body["call_id"]?.stringValue else { throw WebRefusal(400, "the body needs \"call_id\": the failed call") }
             try chat.retry(id)
             return (202, ["retrying": .string(id)])
+        case ("POST", "/api/settings"):
+            return (200, try WebSettings(chat: chat).save(body))
+        case ("POST", "/api/approval"):
+            guard let skill = body["skill"]?.stringValue, let policy = body["approval"]?.stringValue else {
+                throw WebRefusal(400, "the body needs \"skill\" (an id) and \"approval\" (ask, allow or deny)")
+            }
+            return (200, try WebSettings(chat: chat).setApproval(skill, policy))
         case ("POST", "/api/open"):
             let id = body["session"]?.stringValue
             try chat.open(id)

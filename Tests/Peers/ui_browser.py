@@ -178,6 +178,51 @@ try:
     idle()
     check(driver.execute_script("return state.session") == old, "the message continued the old session")
 
+    # Stop: a running skill (it waits for cancellation) shows its live timer; Stop cancels the turn.
+    send("wait a while")
+    running = card_state("call_slow1", "running")
+    first = running.text
+    time.sleep(0.5)
+    check(running.text != first and "running" in running.text, f"the running card's timer moves: {first!r} → {running.text!r}")
+    driver.find_element(By.ID, "stop").click()
+    stopped = card_state("call_slow1", "failed")
+    check("cancel" in stopped.text, f"the stopped call says it was cancelled: {stopped.text!r}")
+    wait.until(lambda d: any("Stopped." in m.text for m in d.find_elements(By.CSS_SELECTOR, ".msg.note")), "no word that the turn stopped")
+    idle()
+
+    # Settings: checked by the command line's rules, written to the registry's chat object `chat` reads.
+    driver.find_element(By.ID, "tab-settings").click()
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, 'select[data-skill="fixture.note"]'))
+    context = driver.find_element(By.ID, "set-context")
+    context.clear()
+    context.send_keys("99999999999")
+    driver.find_element(By.ID, "save-settings").click()
+    wait.until(lambda d: "chat.context_tokens needs a whole number from 512 to 10000000" in d.find_element(By.ID, "settings-status").text,
+               "no one-line error for a context budget out of range")
+    check("\n" not in driver.find_element(By.ID, "settings-status").text, "the error is one line")
+    context.clear()
+    context.send_keys("4096")
+    steps = driver.find_element(By.ID, "set-steps")
+    steps.clear()
+    steps.send_keys("3")
+    driver.find_element(By.ID, "save-settings").click()
+    wait.until(lambda d: d.find_element(By.ID, "settings-status").text.startswith("Saved"), "the settings were not saved")
+    registry_file = json.loads(arguments.env)["SKILLHOST_REGISTRY"]
+    with open(registry_file) as handle:
+        registry = json.load(handle)
+    check(registry.get("chat") == {"context_tokens": 4096, "max_steps": 3}, f"the registry's chat object holds them: {registry.get('chat')}")
+    check("3 rounds per turn" in driver.find_element(By.ID, "settings-effective").text, "the new limit is in effect")
+    choice = driver.find_element(By.CSS_SELECTOR, 'select[data-skill="fixture.note"]')
+    check(choice.get_attribute("value") == "ask", "fixture.note asks by default")
+    from selenium.webdriver.support.ui import Select
+    Select(choice).select_by_value("allow")
+    wait.until(lambda d: "now allow" in d.find_element(By.ID, "settings-status").text, "the approval was not saved")
+    with open(registry_file) as handle:
+        registry = json.load(handle)
+    check(registry["plugins"]["fixture"]["skills"]["fixture.note"]["approval"] == "allow", "the registry holds the approval")
+    driver.save_screenshot(os.path.join(arguments.shots, "settings.png"))
+    driver.find_element(By.ID, "tab-chat").click()
+
     # 360 px wide: nothing scrolls sideways.
     driver.set_window_size(360, 800)
     time.sleep(0.3)

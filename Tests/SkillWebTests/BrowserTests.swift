@@ -61,6 +61,7 @@ import Glibc
                 Self.toolCall("call_fail1", "fixture_fail", "{}"), Self.answer("It failed."),
                 Self.toolCall("call_note2", "fixture_note", #"{"text":"again"}"#), Self.answer("Not noted."),
                 Self.answer("Once more."),
+                Self.toolCall("call_slow1", "fixture_slow", "{}"),
             ], lifetime: 300)
         defer { server.stop() }
         let root = TestPackage.temporaryDirectory("skillhost-ui")
@@ -99,7 +100,7 @@ import Glibc
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)\n--- skillhost ui:\n\(served.stderr)")
         #expect(run.stdout.contains("all checks passed"), "\(run.stdout)")
         #expect(served.status == 0, "skillhost ui stopped cleanly on SIGTERM: \(served.stderr)")
-        for shot in ["chat.png", "skills.png", "trace.png", "chat-360.png"] {
+        for shot in ["chat.png", "skills.png", "settings.png", "trace.png", "chat-360.png"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: shots + "/" + shot)[.size] as? Int) ?? 0
             #expect(size > 1000, "screenshot \(shot)")
         }

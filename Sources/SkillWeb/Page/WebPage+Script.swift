@@ -30,7 +30,7 @@ extension WebPage {
         function say(text) { $("status").textContent = text; }
 
         // Tabs: arrow keys move between them, as the ARIA tabs pattern says.
-        const tabs = ["chat", "skills", "trace"];
+        const tabs = ["chat", "skills", "settings", "trace"];
         function showTab(name, focus) {
           for (const tab of tabs) {
             const button = $("tab-" + tab), selected = tab === name;
@@ -41,6 +41,7 @@ extension WebPage {
           if (focus) $("tab-" + name).focus();
           if (name === "skills") loadSkills();
           if (name === "trace") loadTrace();
+          if (name === "settings") loadSettings();
         }
         for (const tab of tabs) {
           $("tab-" + tab).addEventListener("click", () => showTab(tab, false));
@@ -336,6 +337,54 @@ extension WebPage {
             parts[0].focus();
           } catch (error) { target.replaceChildren(el("p", { text: error.message })); }
         }
+
+        // Settings: the registry's chat object and each skill's approval.
+        async function loadSettings() {
+          try {
+            const value = await api("GET", "/api/settings");
+            $("settings-file").textContent = value.file;
+            const select = $("set-provider");
+            select.replaceChildren(el("option", { value: "", text: "(from the environment)" }),
+              ...value.providers.map((name) => el("option", { value: name, text: name })));
+            select.value = value.saved.provider || "";
+            $("set-base-url").value = value.saved.base_url || "";
+            $("set-model").value = value.saved.model || "";
+            $("set-context").value = value.saved.context_tokens ?? "";
+            $("set-steps").value = value.saved.max_steps ?? "";
+            $("settings-effective").textContent = "In effect: " + value.effective.model + ", " + value.effective.max_steps + " rounds per turn.";
+            const rows = value.approvals.map((skill) => {
+              const id = "approval-" + skill.id.replace(/[^A-Za-z0-9_-]/g, "_");
+              const choice = el("select", { id, "data-skill": skill.id },
+                ...["ask", "allow", "deny"].map((name) => el("option", { value: name, text: name })));
+              choice.value = skill.approval;
+              choice.addEventListener("change", async () => {
+                try {
+                  await api("POST", "/api/approval", { skill: skill.id, approval: choice.value });
+                  say2("approval of " + skill.id + " is now " + choice.value, false);
+                } catch (error) { say2(error.message, true); }
+              });
+              return el("tr", {}, el("td", {}, el("label", { for: id, text: skill.id })), el("td", { text: skill.permission }), el("td", {}, choice));
+            });
+            const head = el("tr", {}, ...["Skill", "Permission", "Approval"].map((name) => el("th", { scope: "col", text: name })));
+            $("approvals").replaceChildren(el("table", { "aria-label": "Approval of each skill" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+          } catch (error) { say2(error.message, true); }
+        }
+        function say2(text, bad) {
+          $("settings-status").textContent = text;
+          $("settings-status").className = bad ? "error" : "";
+        }
+        $("settings-form").addEventListener("submit", async (event) => {
+          event.preventDefault();
+          const number = (id) => $(id).value === "" ? null : $(id).value;
+          try {
+            const value = await api("POST", "/api/settings", { provider: $("set-provider").value || null,
+              base_url: $("set-base-url").value.trim() || null, model: $("set-model").value.trim() || null,
+              context_tokens: number("set-context"), max_steps: number("set-steps") });
+            say2("Saved. In effect: " + value.effective.model + ".", false);
+            $("model").textContent = "model: " + value.effective.model;
+            $("settings-effective").textContent = "In effect: " + value.effective.model + ", " + value.effective.max_steps + " rounds per turn.";
+          } catch (error) { say2(error.message, true); }
+        });
 
         // Trace: the open session's calls on a timeline.
         async function loadTrace() {

@@ -72,7 +72,13 @@ extension WebPage {
         .bars span { background: var(--accent); width: 8px; display: inline-block; }
         .timeline .bar { height: 10px; background: var(--accent); display: block; min-width: 2px; }
         .timeline .bar.failed { background: var(--bad); }
+        .settings { display: grid; grid-template-columns: max-content minmax(0, 24rem); gap: 8px 12px; align-items: center; }
+        .settings .buttons { grid-column: 2; }
+        select, input[type=url], input[type=text], input[type=number] { font: inherit; padding: 6px; border: 1px solid #6b7280; border-radius: 6px; width: 100%; }
+        #settings-status.error { color: var(--bad); }
         @media (max-width: 720px) {
+          .settings { grid-template-columns: minmax(0, 1fr); }
+          .settings .buttons { grid-column: 1; }
           .layout { flex-direction: column; }
           aside { width: auto; border-right: none; border-bottom: 1px solid var(--line); }
           .model { margin-left: 0; width: 100%; }

@@ -39,6 +39,7 @@ enum WebPage {
             <div role="tablist" aria-label="Sections" id="tabs">
               <button role="tab" id="tab-chat" aria-controls="panel-chat" aria-selected="true">Chat</button>
               <button role="tab" id="tab-skills" aria-controls="panel-skills" aria-selected="false" tabindex="-1">Skills</button>
+              <button role="tab" id="tab-settings" aria-controls="panel-settings" aria-selected="false" tabindex="-1">Settings</button>
               <button role="tab" id="tab-trace" aria-controls="panel-trace" aria-selected="false" tabindex="-1">Trace</button>
             </div>
           </nav>
@@ -68,6 +69,29 @@ enum WebPage {
               <p id="skills-status" role="status"></p>
               <div id="skills-list"></div>
               <div id="skill-detail" aria-live="polite"></div>
+            </section>
+            <section id="panel-settings" role="tabpanel" aria-labelledby="tab-settings" hidden>
+              <h2>Settings</h2>
+              <p>Saved in the registry's <code>chat</code> object (<span id="settings-file"></span>), which
+                 <code>skillhost chat</code> reads too; its flags and environment variables come first.</p>
+              <form id="settings-form" class="settings" novalidate>
+                <label for="set-provider">Provider</label>
+                <select id="set-provider"><option value="">(from the environment)</option></select>
+                <label for="set-base-url">Base URL</label>
+                <input id="set-base-url" type="url" placeholder="http://localhost:11434/v1" autocomplete="off">
+                <label for="set-model">Model</label>
+                <input id="set-model" type="text" placeholder="llama3.1" autocomplete="off">
+                <label for="set-context">Context budget (tokens)</label>
+                <input id="set-context" type="number" min="512" max="10000000" placeholder="8192">
+                <label for="set-steps">Model rounds per turn</label>
+                <input id="set-steps" type="number" min="0" max="100" placeholder="8">
+                <div class="buttons"><button type="submit" id="save-settings">Save</button></div>
+              </form>
+              <p id="settings-status" role="status" aria-live="polite"></p>
+              <p id="settings-effective"></p>
+              <h3>Approval</h3>
+              <p>Whether a skill asks before it runs (ask), runs (allow) or is refused (deny).</p>
+              <div id="approvals"></div>
             </section>
             <section id="panel-trace" role="tabpanel" aria-labelledby="tab-trace" hidden>
               <h2>Trace</h2>

@@ -53,9 +53,14 @@ enum UICommand: Command {
         let skills = HostSkillBackend(host: host)
         let provider = options.selection.makeProvider(environment: environment, disabledSkills: { skills.disabledSkills() })
         let store = try HistoryOptions.open(parsed, registry: try? host.registryStore.read())
-        let setup = WebChatSetup(
+        var setup = WebChatSetup(
             host: host, store: store, stateDirectory: HistoryOptions.directory(parsed), provider: provider, skills: skills,
             configuration: options.configuration, environment: environment, warn: warn)
+        // After the Settings tab saved the registry's `chat` object: the flags and environment still come first.
+        setup.reload = {
+            let fresh = try ChatOptions(parsed, environment: environment)
+            return (fresh.selection.makeProvider(environment: environment, disabledSkills: { skills.disabledSkills() }), fresh.configuration)
+        }
         let server: WebServer
         do {
             server = try WebServer(chat: WebChat(setup: setup, events: WebEvents()), port: port, log: warn)
