@@ -284,6 +284,19 @@ try:
     logs = driver.get_log("browser")
     violations = [entry["message"] for entry in logs if "Content Security Policy" in entry["message"]]
     check(not violations, f"the page broke none of its own Content-Security-Policy: {violations}")
+
+    # Delete: after a confirmation the session leaves the sidebar and the history `skillhost history` reads.
+    env = dict(os.environ)
+    env.update(json.loads(arguments.env))
+    trace = subprocess.run([arguments.skillhost, "trace", "--json"], env=env, capture_output=True, text=True, check=True).stdout
+    check("retry of call_fail1" in trace and "retry of call_note2" in trace, "skillhost trace records the retries as such")
+    old_id = sessions["sessions"][0]["id"]
+    driver.find_element(By.XPATH, "//button[@aria-label='Delete session echo hello']").click()
+    driver.switch_to.alert.accept()
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#session-list li"), "the deleted session is still listed")
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#log .msg"), "the deleted session is still shown")
+    history = subprocess.run([arguments.skillhost, "history", "--json"], env=env, capture_output=True, text=True, check=True)
+    check(old_id not in history.stdout, f"skillhost history no longer has the session: {history.stdout[:200]!r}")
     print("all checks passed", flush=True)
 finally:
     driver.quit()

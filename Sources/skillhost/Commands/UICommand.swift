@@ -39,7 +39,7 @@ enum UICommand: Command {
             arguments, flags: Set(["--open"]).union(ChatOptions.flags),
             options: Set(["--port"]).union(ChatOptions.options).union(HistoryOptions.options))
         guard parsed.positionals.isEmpty else {
-            throw UsageError("'ui' takes no arguments, not '\(parsed.positionals[0])'; see 'skillhost ui --help'")
+            throw UsageError("'ui' takes no arguments, not '\(parsed.positionals[0])'")
         }
         var port: UInt16 = 0
         if let text = parsed.options["--port"] {
