@@ -1,3 +1,4 @@
+import SkillAgent
 import SkillHTTP
 import SkillHostCore
 import SkillJSON
@@ -17,6 +18,7 @@ import SkillStore
 /// | `POST /api/open {"session": ID or null}` | continues a stored session, or starts a new chat |
 /// | `GET /api/sessions`, `GET /api/sessions/ID`, `DELETE /api/sessions/ID` | the history |
 /// | `GET /api/skills`, `GET /api/skills/ID`, `POST /api/skills/ID {"enabled"}` | the Skills tab |
+/// | `GET /api/debug` | what `skillhost debug --json` prints, for the open session (the Trace view) |
 /// | `GET /api/settings`, `POST /api/settings {…}`, `POST /api/approval {"skill","approval"}` | the Settings tab |
 struct WebRoutes: Sendable {
     let chat: WebChat
@@ -65,6 +67,8 @@ struct WebRoutes: Sendable {
             return ["sessions": .array(try store.sessions().map(RecordJSON.session))]
         case "/api/skills":
             return WebSkills(host: chat.setup.host, store: store).list()
+        case "/api/debug":
+            return try DebugSnapshot.json(store: store, catalog: chat.setup.host.catalog(), session: chat.sessionID)
         case "/api/settings":
             return try WebSettings(chat: chat).current()
         default:

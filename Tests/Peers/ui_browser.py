@@ -159,6 +159,8 @@ try:
     driver.find_element(By.ID, "tab-trace").click()
     trace = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#trace-list table'))
     check(trace.text.count("fixture.") >= 6, f"the trace lists the session's calls: {trace.text!r}")
+    debug = wait.until(lambda d: "Agent state" in d.find_element(By.ID, "debug-state").text and d.find_element(By.ID, "debug-state"))
+    check("Agent state\nfinished" in debug.text and "7 registered" in debug.text, f"the debug state shows the agent state and skills: {debug.text!r}")
     driver.save_screenshot(os.path.join(arguments.shots, "trace.png"))
 
     # Keyboard: arrow keys move between the tabs.

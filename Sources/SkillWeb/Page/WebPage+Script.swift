@@ -387,7 +387,24 @@ extension WebPage {
         });
 
         // Trace: the open session's calls on a timeline.
+        async function loadDebug() {
+          try {
+            const value = await api("GET", "/api/debug");
+            const last = value.last_session;
+            const enabled = value.skills.filter((skill) => skill.enabled).length;
+            const items = [
+              ["History", value.history.file + " (schema " + value.history.schema_version + ")"],
+              ["Session", last ? last.session.id + " — " + (last.session.title || "(untitled)") : "none"],
+              ["Agent state", last ? last.state : "—"],
+              ["Context keys", last && last.context_keys.length ? last.context_keys.join(", ") : "(none)"],
+              ["Skills", value.skills.length + " registered, " + enabled + " enabled"],
+              ["Recorded calls", value.trace.length + " (newest " + (value.trace[0] ? value.trace[0].skill + ", " + value.trace[0].status : "—") + ")"],
+            ];
+            $("debug-state").replaceChildren(...items.flatMap(([name, text]) => [el("dt", { text: name }), el("dd", { text })]));
+          } catch (error) { $("debug-state").replaceChildren(el("dd", { text: error.message })); }
+        }
         async function loadTrace() {
+          loadDebug();
           const target = $("trace-list");
           if (!state.session) { target.replaceChildren(el("p", { text: "No session is open yet." })); return; }
           try {

@@ -76,6 +76,9 @@ extension WebPage {
         .settings .buttons { grid-column: 2; }
         select, input[type=url], input[type=text], input[type=number] { font: inherit; padding: 6px; border: 1px solid #6b7280; border-radius: 6px; width: 100%; }
         #settings-status.error { color: var(--bad); }
+        #debug-state { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 4px 12px; }
+        #debug-state dt { font-weight: 600; }
+        #debug-state dd { margin: 0; overflow-wrap: anywhere; }
         @media (max-width: 720px) {
           .settings { grid-template-columns: minmax(0, 1fr); }
           .settings .buttons { grid-column: 1; }

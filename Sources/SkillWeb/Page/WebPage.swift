@@ -97,6 +97,9 @@ enum WebPage {
               <h2>Trace</h2>
               <p>The recorded calls of the open session, oldest first.</p>
               <div id="trace-list"></div>
+              <h3>Debug</h3>
+              <p>What <code>skillhost debug</code> shows, for this session.</p>
+              <dl id="debug-state"></dl>
             </section>
           </main>
         </div>
