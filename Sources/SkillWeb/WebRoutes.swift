@@ -18,6 +18,7 @@ import SkillStore
 /// | `POST /api/open {"session": ID or null}` | continues a stored session, or starts a new chat |
 /// | `GET /api/sessions`, `GET /api/sessions/ID`, `DELETE /api/sessions/ID` | the history |
 /// | `GET /api/skills`, `GET /api/skills/ID`, `POST /api/skills/ID {"enabled"}` | the Skills tab |
+/// | `POST /api/add-skill?name=F.zip` (the archive's bytes, `application/zip`) | adds an instruction skill, as `skillhost add` |
 /// | `GET /api/debug` | what `skillhost debug --json` prints, for the open session (the Trace view) |
 /// | `GET /api/settings`, `POST /api/settings {…}`, `POST /api/approval {"skill","approval"}` | the Settings tab |
 struct WebRoutes: Sendable {
@@ -33,6 +34,10 @@ struct WebRoutes: Sendable {
                 }
                 if path == "/api/events" { return streamEvents(exchange) }
                 return respond(exchange, .json(200, try get(path).serialized().utf8.map { $0 }))
+            }
+            if request.method == "POST", path == "/api/add-skill" {
+                let added = try WebSkills(host: chat.setup.host, store: chat.setup.store).add(request)
+                return respond(exchange, .json(200, added.serialized().utf8.map { $0 }))
             }
             let body = try Self.body(request)
             let reply = try change(request.method, path, body)

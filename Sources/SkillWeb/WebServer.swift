@@ -33,6 +33,7 @@ public final class WebServer: Sendable {
         let holder = Mutex<(WebAccess, WebRoutes)?>(nil)
         var limits = HTTPServerLimits()
         limits.maximumConnections = 64
+        limits.maximumBodyBytes = 16 << 20  // an uploaded instruction skill's archive
         server = try HTTPServer(host: "127.0.0.1", port: port, limits: limits, log: log) { exchange in
             guard let (access, routes) = holder.withLock({ $0 }) else { return }
             Self.handle(exchange, access: access, routes: routes)

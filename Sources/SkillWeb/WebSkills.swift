@@ -1,3 +1,5 @@
+import Foundation
+import SkillHTTP
 import SkillHostCore
 import SkillJSON
 import SkillStore
@@ -58,6 +60,38 @@ struct WebSkills {
             return .object(object)
         }
         throw WebRefusal(404, "no plugin or skill \"\(id)\"; \(catalog.didYouMean(id, among: [.plugin, .skill, .instruction]))pick one from the list")
+    }
+
+    /// Adds the instruction skill in an uploaded `.zip` or `.skill` archive as `skillhost add` does (the
+    /// host's `addSkill`: unpacked beside the skills folder, validated, renamed into place or refused).
+    /// The body is the archive; `?name=` its file name; the type `application/zip` or
+    /// `application/octet-stream` (which a cross-site form cannot send).
+    func add(_ request: HTTPServerRequest) throws -> JSONValue {
+        let type = (request.fields["content-type"] ?? "").lowercased()
+        guard type.hasPrefix("application/zip") || type.hasPrefix("application/octet-stream") else {
+            throw WebRefusal(415, "Content-Type '\(WebAccess.shown(type))' is refused; upload the archive as application/zip")
+        }
+        let name = WebAccess.query(request.target, "name") ?? ""
+        let allowed = name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0) }
+        guard allowed, !name.hasPrefix("."), name.hasSuffix(".zip") || name.hasSuffix(".skill") else {
+            throw WebRefusal(400, "the file name '\(WebAccess.shown(name))' is not a .zip or .skill archive's (letters, digits, '.', '_', '-'); pick an Agent Skills archive")
+        }
+        guard !request.body.isEmpty else { throw WebRefusal(400, "\(name) is empty; pick the archive again") }
+        let folder = NSTemporaryDirectory() + "skillhost-ui-upload-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(request.body).write(to: URL(fileURLWithPath: folder + "/" + name))
+        } catch {
+            throw WebRefusal(500, "cannot keep the upload in \(folder): \(error.localizedDescription)")
+        }
+        do {
+            let record = try host.addSkill(from: folder + "/" + name)
+            return ["added": .string(record.id), "folder": .string(record.folder)]
+        } catch {
+            let message = error.message.replacingOccurrences(of: folder + "/", with: "")
+            throw WebRefusal(error.kind == .registry ? 409 : 400, message)
+        }
     }
 
     /// Enables or disables `id` as `skillhost enable`/`disable` does: the change and its note.

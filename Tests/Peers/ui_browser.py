@@ -26,6 +26,7 @@ parser.add_argument("--url", required=True)
 parser.add_argument("--skillhost", required=True)
 parser.add_argument("--env", required=True, help="JSON object: the environment of `skillhost list`")
 parser.add_argument("--shots", required=True)
+parser.add_argument("--archive", required=True, help="an instruction skill's .zip to upload")
 arguments = parser.parse_args()
 origin = arguments.url.split("/?")[0]
 os.makedirs(arguments.shots, exist_ok=True)
@@ -147,6 +148,18 @@ try:
     toggle.click()
     wait.until(lambda d: "enabled fixture.echo" in d.find_element(By.ID, "skills-status").text, "no word of the change back")
     check(listed("fixture.echo") is True, "skillhost list shows fixture.echo enabled again")
+    # Adding an instruction skill by uploading its archive, as `skillhost add` does.
+    driver.find_element(By.ID, "skill-archive").send_keys(arguments.archive)
+    driver.find_element(By.ID, "add-skill-button").click()
+    wait.until(lambda d: "added instruction skill zip-notes" in d.find_element(By.ID, "skills-status").text,
+               "the uploaded skill was not added")
+    check(driver.find_elements(By.CSS_SELECTOR, 'input[data-id="zip-notes"]'), "the added instruction skill is listed with its switch")
+    listing = json.loads(subprocess.run([arguments.skillhost, "list", "--json"], env={**os.environ, **json.loads(arguments.env)},
+                                        capture_output=True, text=True, check=True).stdout)
+    check(any(p["id"] == "zip-notes" and p.get("kind") == "instructions" for p in listing["plugins"]), "skillhost list shows it")
+    driver.find_element(By.ID, "skill-archive").send_keys(arguments.archive)
+    driver.find_element(By.ID, "add-skill-button").click()
+    wait.until(lambda d: "already installed" in d.find_element(By.ID, "skills-status").text, "a second upload was not refused")
     driver.find_element(By.XPATH, "//button[@aria-label='Details of fixture.note']").click()
     detail = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#skill-detail table[aria-label="Parameters of fixture.note"]'))
     check("text" in detail.text and "yes" in detail.text, f"the schema table lists the required parameter: {detail.text!r}")

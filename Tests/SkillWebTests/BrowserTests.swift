@@ -93,7 +93,8 @@ import Glibc
         let environmentText = JSONValue.object(JSONObject(environment.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })).serialized()
         let run = try TestProcess.run(
             python,
-            [TestPackage.root + "/Tests/Peers/ui_browser.py", "--url", url, "--skillhost", skillhost, "--env", environmentText, "--shots", shots],
+            [TestPackage.root + "/Tests/Peers/ui_browser.py", "--url", url, "--skillhost", skillhost, "--env", environmentText, "--shots", shots,
+             "--archive", TestPackage.root + "/Tests/Fixtures/Skills/zip-notes.zip"],
             environment: full.merging(["SE_AVOID_STATS": "true"]) { _, new in new })
         kill(ui.process.processIdentifier, SIGTERM)
         let served = TestProcess.finish(ui.process, output: ui.output, errors: ui.errors)

@@ -277,6 +277,20 @@ extension WebPage {
             $("skills-status").textContent = "";
           } catch (error) { $("skills-status").textContent = error.message; }
         }
+        $("add-skill").addEventListener("submit", async (event) => {
+          event.preventDefault();
+          const file = $("skill-archive").files[0];
+          if (!file) { $("skills-status").textContent = "Pick a .zip or .skill archive first."; return; }
+          try {
+            const response = await fetch("/api/add-skill?name=" + encodeURIComponent(file.name),
+              { method: "POST", headers: { "Content-Type": "application/zip" }, body: await file.arrayBuffer() });
+            const value = await response.json().catch(() => ({ error: response.statusText }));
+            if (!response.ok) throw new Error(value.error);
+            $("skill-archive").value = "";
+            await loadSkills();
+            $("skills-status").textContent = "added instruction skill " + value.added;
+          } catch (error) { $("skills-status").textContent = error.message; }
+        });
         function row(item, kind) {
           const id = "toggle-" + item.id.replace(/[^A-Za-z0-9_-]/g, "_");
           const box = el("input", { type: "checkbox", id, "data-id": item.id });

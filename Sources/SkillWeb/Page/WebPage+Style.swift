@@ -64,6 +64,7 @@ extension WebPage {
         .skill-row .label { flex: 1; min-width: 12rem; }
         .skill-row .status { font-size: .85rem; padding: 2px 6px; border-radius: 4px; background: var(--panel); }
         .status.ok { color: var(--ok); } .status.disabled { color: var(--muted); } .status.invalid, .status.broken, .status.denied { color: var(--bad); }
+        .add-skill { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin-bottom: 8px; }
         .switch { display: inline-flex; align-items: center; gap: 6px; }
         .switch input { width: 20px; height: 20px; }
         .plugin { margin: 12px 0; }

@@ -66,6 +66,11 @@ enum WebPage {
             </section>
             <section id="panel-skills" role="tabpanel" aria-labelledby="tab-skills" hidden>
               <h2>Skills</h2>
+              <form id="add-skill" class="add-skill">
+                <label for="skill-archive">Add an instruction skill (.zip or .skill)</label>
+                <input type="file" id="skill-archive" accept=".zip,.skill">
+                <button type="submit" id="add-skill-button">Add</button>
+              </form>
               <p id="skills-status" role="status"></p>
               <div id="skills-list"></div>
               <div id="skill-detail" aria-live="polite"></div>
