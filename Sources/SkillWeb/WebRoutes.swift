@@ -19,6 +19,7 @@ import SkillStore
 /// | `GET /api/sessions`, `GET /api/sessions/ID`, `DELETE /api/sessions/ID` | the history |
 /// | `GET /api/skills`, `GET /api/skills/ID`, `POST /api/skills/ID {"enabled"}` | the Skills tab |
 /// | `POST /api/add-skill?name=F.zip` (the archive's bytes, `application/zip`) | adds an instruction skill, as `skillhost add` |
+/// | `GET /api/files?session=ID&path=P` | a file a skill's script wrote in the session's workspace, as a download |
 /// | `GET /api/debug` | what `skillhost debug --json` prints, for the open session (the Trace view) |
 /// | `GET /api/settings`, `POST /api/settings {…}`, `POST /api/approval {"skill","approval"}` | the Settings tab |
 struct WebRoutes: Sendable {
@@ -33,6 +34,7 @@ struct WebRoutes: Sendable {
                     return respond(exchange, HTTPServerResponse(status: 200, fields: HTTPFields([("Content-Type", asset.type)]), body: asset.body))
                 }
                 if path == "/api/events" { return streamEvents(exchange) }
+                if path == "/api/files" { return respond(exchange, try WebFiles(stateDirectory: chat.setup.stateDirectory).answer(request)) }
                 return respond(exchange, .json(200, try get(path).serialized().utf8.map { $0 }))
             }
             if request.method == "POST", path == "/api/add-skill" {

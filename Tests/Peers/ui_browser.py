@@ -193,6 +193,28 @@ try:
     idle()
     check(driver.execute_script("return state.session") == old, "the message continued the old session")
 
+    # An instruction skill's script: its activation and run are cards; the files it wrote are links.
+    send("make a report")
+    card_state("call_act1", "done")
+    asking = card_state("call_run1", "approval")
+    asking.find_element(By.XPATH, ".//button[text()='Allow']").click()
+    done = card_state("call_run1", "done")
+    link = done.find_element(By.LINK_TEXT, "report.txt")
+    fetched = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(arguments[0]).then(async r => done([r.status, r.headers.get('content-disposition'), await r.text()]));",
+        link.get_attribute("href"))
+    check(fetched[0] == 200 and "REPORT HEADER v1" in fetched[2], f"the link serves the file the script wrote: {fetched}")
+    check(fetched[1].startswith("attachment"), f"as a download, never a page of this origin: {fetched[1]}")
+    session = driver.execute_script("return state.session")
+    escaped = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/files?session=' + arguments[0] + '&path=..%2F..%2Fhistory.sqlite3').then(async r => done([r.status, await r.text()]));",
+        session)
+    check(escaped[0] == 403 and "leaves the session's workspace" in escaped[1], f"a path out of the workspace is refused: {escaped}")
+    assistant_says("The report is ready.")
+    idle()
+
     # Stop: a running skill (it waits for cancellation) shows its live timer; Stop cancels the turn.
     send("wait a while")
     running = card_state("call_slow1", "running")
@@ -306,7 +328,8 @@ try:
     trace = subprocess.run([arguments.skillhost, "trace", "--json"], env=env, capture_output=True, text=True, check=True).stdout
     check("retry of call_fail1" in trace and "retry of call_note2" in trace, "skillhost trace records the retries as such")
     old_id = sessions["sessions"][0]["id"]
-    driver.find_element(By.XPATH, "//button[@aria-label='Delete session echo hello']").click()
+    check(driver.find_element(By.ID, "status").text == "", "the reloaded page shows no error")
+    wait.until(lambda d: d.find_element(By.XPATH, "//button[@aria-label='Delete session echo hello']")).click()
     driver.switch_to.alert.accept()
     wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#session-list li"), "the deleted session is still listed")
     wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#log .msg"), "the deleted session is still shown")

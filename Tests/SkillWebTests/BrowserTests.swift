@@ -61,6 +61,9 @@ import Glibc
                 Self.toolCall("call_fail1", "fixture_fail", "{}"), Self.answer("It failed."),
                 Self.toolCall("call_note2", "fixture_note", #"{"text":"again"}"#), Self.answer("Not noted."),
                 Self.answer("Once more."),
+                Self.toolCall("call_act1", "activate_skill", #"{"name":"report-maker"}"#),
+                Self.toolCall("call_run1", "run_skill_script", #"{"name":"report-maker","path":"scripts/report.py","args":[]}"#),
+                Self.answer("The report is ready."),
                 Self.toolCall("call_slow1", "fixture_slow", "{}"),
             ], lifetime: 300)
         defer { server.stop() }
@@ -81,6 +84,8 @@ import Glibc
             full[key] = nil
         }
         full.merge(environment) { _, new in new }
+        let added = try TestProcess.run(skillhost, ["add", TestPackage.root + "/Tests/Fixtures/ScriptSkills/report-maker"], environment: full)
+        #expect(added.status == 0, "\(added.stderr)")
         let ui = try TestProcess.start(
             skillhost, ["ui", "--base-url", server.baseURL, "--model", "scripted"], environment: full)
         defer {

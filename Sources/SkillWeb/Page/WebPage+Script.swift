@@ -86,6 +86,19 @@ extension WebPage {
           setCard(entry, "pending", "pending");
           return entry;
         }
+        // The files a skill's script wrote (run_skill_script's result lists them): links that download them.
+        function fileLinks(entry, result, session) {
+          const files = (result && Array.isArray(result.files) ? result.files : [])
+            .filter((file) => file && typeof file.path === "string" && file.path);
+          if (!files.length || !session) return;
+          const list = el("ul", { class: "files", "aria-label": "Files the script wrote" });
+          for (const file of files) {
+            const href = "/api/files?session=" + encodeURIComponent(session) + "&path=" + encodeURIComponent(file.path);
+            list.append(el("li", {}, el("a", { href, download: file.path.split("/").pop(), text: file.path }),
+              document.createTextNode(" (" + file.size + " bytes)")));
+          }
+          entry.actions.replaceChildren(list);
+        }
         function setCard(entry, kind, text) {
           entry.node.dataset.state = kind;
           entry.text.textContent = text;
@@ -132,6 +145,7 @@ extension WebPage {
               const entry = card(event.call_id, event.skill || event.tool, event.arguments);
               entry.actions.replaceChildren();
               setCard(entry, "done", event.summary + "  (" + seconds(event.seconds) + ")");
+              fileLinks(entry, event.result, event.session || state.session);
               break;
             }
             case "skillFailed": {
@@ -209,7 +223,7 @@ extension WebPage {
                 entry.skill = recorded ? recorded.skill : null;
                 if (!recorded) continue;
                 const took = recorded.duration_ms === null ? "" : "  (" + seconds(recorded.duration_ms / 1000) + ")";
-                if (recorded.status === "succeeded") setCard(entry, "done", (recorded.summary || "done") + took);
+                if (recorded.status === "succeeded") { setCard(entry, "done", (recorded.summary || "done") + took); fileLinks(entry, recorded.result, recorded.session); }
                 else if (recorded.error) {
                   setCard(entry, "failed", recorded.error.message + took);
                 }
@@ -236,7 +250,8 @@ extension WebPage {
           source.onmessage = (message) => { try { handle(JSON.parse(message.data)); } catch (error) { console.error(error); } };
           source.onerror = () => { source.close(); setTimeout(() => { loadState().catch(() => {}); listen(); }, 1000); };
         }
-        loadState().then(loadSessions).catch((error) => say(error.message));
+        loadState().catch((error) => say(error.message));
+        loadSessions();
         listen();
         """#
 }

@@ -50,6 +50,8 @@ extension WebPage {
         .card[data-state=failed] .text { color: var(--bad); }
         .card .actions { display: flex; gap: 8px; margin-top: 4px; }
         .card .body { min-width: 0; }
+        .card .files { margin: 4px 0 0; padding-left: 1.2em; }
+        a { color: var(--accent); }
         @keyframes spin { to { transform: rotate(360deg); } }
         @media (prefers-reduced-motion: reduce) { .card .icon { animation: none !important; } }
         #composer { display: flex; flex-direction: column; gap: 6px; max-width: 48rem; }
