@@ -328,6 +328,9 @@ try:
     trace = subprocess.run([arguments.skillhost, "trace", "--json"], env=env, capture_output=True, text=True, check=True).stdout
     check("retry of call_fail1" in trace and "retry of call_note2" in trace, "skillhost trace records the retries as such")
     old_id = sessions["sessions"][0]["id"]
+    stored = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '.card[data-call="call_run1"] a'), "the stored script card has no links")
+    check([a.text for a in stored] == ["report.txt", "summary.json", "words.csv"], "the stored script card links the files it wrote")
+    check(not driver.find_elements(By.CSS_SELECTOR, '.card[data-call="call_act1"] a'), "an activation's file list is not made into links")
     check(driver.find_element(By.ID, "status").text == "", "the reloaded page shows no error")
     wait.until(lambda d: d.find_element(By.XPATH, "//button[@aria-label='Delete session echo hello']")).click()
     driver.switch_to.alert.accept()

@@ -90,7 +90,7 @@ extension WebPage {
         function fileLinks(entry, result, session) {
           const files = (result && Array.isArray(result.files) ? result.files : [])
             .filter((file) => file && typeof file.path === "string" && file.path);
-          if (!files.length || !session) return;
+          if (!files.length || !session || (entry.skill || entry.name) !== "run_skill_script") return;
           const list = el("ul", { class: "files", "aria-label": "Files the script wrote" });
           for (const file of files) {
             const href = "/api/files?session=" + encodeURIComponent(session) + "&path=" + encodeURIComponent(file.path);
