@@ -35,10 +35,7 @@ struct WebSkills {
         let id = Identifier.normalize(rawID)
         let settings = try? host.registryStore.read()
         if let plugin = catalog.plugin(id) {
-            guard case .object(var object) = plugin.detailJSON else { return plugin.detailJSON }
-            object["sandbox"] = plugin.sandboxJSON
-            object["publisher"] = plugin.publisherJSON
-            object["policy"] = plugin.policyJSON
+            guard case .object(var object) = plugin.inspectJSON else { return plugin.inspectJSON }
             object["trust_pin"] = settings?.pluginSettings(plugin.id).sha256.map(JSONValue.string) ?? .null
             object["grants"] = .array((settings?.pluginSettings(plugin.id).grants ?? []).map { .string($0.description) })
             return .object(object)
