@@ -195,6 +195,9 @@ public final class WebChat: @unchecked Sendable {
             agent = nil
             return
         }
+        guard (try? setup.store.session(id: id)) != nil else {
+            throw WebRefusal(404, "no stored session \(id); pick one from the list")
+        }
         do {
             let opened = try StoredChat.open(
                 id, store: setup.store, host: setup.host, model: model.provider.name, environment: setup.environment,
