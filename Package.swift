@@ -5,7 +5,7 @@
 //   CSkillABI, SkillJSON ← SkillContract (the rules SDK and host share) ← SkillSDK (static; what plugin
 //   authors import)
 //   SkillJSON ← JSONSchema ← ManifestCheck (the one manifest checker) ← SkillHostCore ← SkillCalls (the one path of a
-//   tool call) ← {SkillAgent, SkillMCP} ← skillhost
+//   tool call) ← {SkillAgent, SkillMCP} ← skillhost; SkillAgent + SkillHTTP ← SkillWeb (`skillhost ui`) ← skillhost
 //   SkillPosix, COpenSSL ← SkillHTTP (an HTTP/1.1 server; header-field rules) ← {SkillAgent, SkillMCP}
 //   SkillSDK + ManifestCheck ← SkillCheck (what plugin authors' tests import)
 //   SkillPosix (system calls, reaping, clocks, durable files) ← SkillHostCore (re-exported), SkillStore,
@@ -67,6 +67,7 @@ let package = Package(
         .library(name: "SkillMCP", targets: ["SkillMCP"]),
         .library(name: "SkillHTTP", targets: ["SkillHTTP"]),
         .library(name: "SkillStore", targets: ["SkillStore"]),
+        .library(name: "SkillWeb", targets: ["SkillWeb"]),
     ] + plugins.map(\.0),
     targets: [
         // The C ABI: one C99 header, usable alone from C.
@@ -129,12 +130,15 @@ let package = Package(
         .target(name: "CalendarSkillSupport", dependencies: ["ICalendar", "SkillSDK"]),
         // MCP server over stdio: the enabled skills as tools, instruction skills per SEP-2640.
         .target(name: "SkillMCP", dependencies: ["SkillCalls", "SkillHostCore", "SkillJSON", "SkillPosix", "SkillHTTP", "StableHash", "COpenSSL"]),
+        // `skillhost ui`: the local web app (chat, sessions, skills, trace) on the HTTP server, the agent loop and
+        // the tool-call layer; the page is embedded (docs/ui.md).
+        .target(name: "SkillWeb", dependencies: ["SkillAgent", "SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON", "SkillHTTP"]),
         // The attempts of the attacker's suite, in C, for the Swift attack plugin (the C one compiles them itself).
         .target(
             name: "AttackAttempts", path: "Tests/Fixtures/Attack", exclude: ["attack_plugin.c", "Swift"],
             sources: ["attack_attempts.c"], publicHeadersPath: "."),
         // The thin CLI.
-        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillCalls", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore", "SkillHTTP"]),
+        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillCalls", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore", "SkillHTTP", "SkillWeb"]),
 
         .testTarget(name: "SkillJSONTests", dependencies: ["SkillJSON"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
@@ -152,6 +156,8 @@ let package = Package(
         ),
         .testTarget(name: "SkillCallsTests", dependencies: ["SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON"]),
         .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillCalls", "SkillHostCore", "SkillJSON", "SkillHTTP", "JSONSchema"]),
+        // `skillhost ui`: its access checks, and the page in headless Chromium driven by Selenium (docs/ui.md).
+        .testTarget(name: "SkillWebTests", dependencies: ["SkillWeb", "SkillHTTP", "SkillJSON", "SkillAgent", "SkillCalls", "SkillHostCore", "SkillStore"]),
         .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillCalls", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)
 )

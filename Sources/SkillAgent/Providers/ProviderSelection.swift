@@ -11,6 +11,8 @@
 /// - Without a base URL, `OPENAI_API_KEY` selects OpenAI itself (model defaults to `gpt-4o-mini`).
 /// - Without those, `ANTHROPIC_API_KEY` or `ANTHROPIC_BASE_URL` selects Anthropic.
 /// - Otherwise: offline.
+/// The registry's `chat.base_url` and `chat.model` (``ChatSettings``, written by `skillhost ui`'s Settings tab)
+/// count after the flags and the environment, where a base URL or model would.
 ///
 /// `SKILLHOST_STREAM` (``streams(environment:)``) says whether the HTTP providers ask for streamed answers.
 public enum ProviderSelection: Sendable, Equatable {
@@ -26,13 +28,15 @@ public enum ProviderSelection: Sendable, Equatable {
 
     /// The selection for these flags and environment.
     /// - Throws: ``ModelProviderError`` (`badRequest`) when a server is named but no model is.
+    /// `registryBaseURL` and `registryModel` (the registry's `chat.base_url` and `chat.model`) come after the
+    /// flags and the environment.
     public static func resolve(
         environment: [String: String], providerFlag: String? = nil, registrySetting: String? = nil, baseURLFlag: String?,
-        modelFlag: String?, offline: Bool
+        modelFlag: String?, offline: Bool, registryBaseURL: String? = nil, registryModel: String? = nil
     ) throws(ModelProviderError) -> ProviderSelection {
         if offline { return .offline }
         _ = try streams(environment: environment)
-        let model = nonEmpty(modelFlag) ?? nonEmpty(environment["SKILLHOST_MODEL"])
+        let model = nonEmpty(modelFlag) ?? nonEmpty(environment["SKILLHOST_MODEL"]) ?? nonEmpty(registryModel)
         let named: (name: String, source: String)? =
             nonEmpty(providerFlag).map { ($0, "--provider") } ?? nonEmpty(environment["SKILLHOST_PROVIDER"]).map { ($0, "SKILLHOST_PROVIDER") }
             ?? nonEmpty(registrySetting).map { ($0, "the registry's chat.provider") }
@@ -40,7 +44,8 @@ public enum ProviderSelection: Sendable, Equatable {
         case nil, "openai"?: break
         case "offline"?: return .offline
         case "anthropic"?:
-            let base = nonEmpty(baseURLFlag) ?? nonEmpty(environment["ANTHROPIC_BASE_URL"]) ?? AnthropicConfiguration.anthropicBaseURL
+            let base = nonEmpty(baseURLFlag) ?? nonEmpty(environment["ANTHROPIC_BASE_URL"]) ?? nonEmpty(registryBaseURL)
+                ?? AnthropicConfiguration.anthropicBaseURL
             return .anthropic(baseURL: base, model: model ?? AnthropicConfiguration.defaultModel)
         case let other?:
             throw ModelProviderError(
@@ -48,7 +53,7 @@ public enum ProviderSelection: Sendable, Equatable {
                 "unknown provider '\(other)' (from \(named?.source ?? "--provider")); use one of: \(providerNames.joined(separator: ", "))")
         }
         let openAINamed = named != nil
-        if let base = nonEmpty(baseURLFlag) ?? nonEmpty(environment["OPENAI_BASE_URL"]) {
+        if let base = nonEmpty(baseURLFlag) ?? nonEmpty(environment["OPENAI_BASE_URL"]) ?? nonEmpty(registryBaseURL) {
             guard let model else {
                 throw ModelProviderError(
                     .badRequest,

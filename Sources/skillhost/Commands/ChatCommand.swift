@@ -62,33 +62,11 @@ enum ChatCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(
-            arguments, flags: Set(["--json", "--yes", "--offline"]).union(ChatSession.flags),
-            options: Set(["--max-steps", "--base-url", "--model", "--context-tokens", "--provider", "--attach"])
-                .union(ChatSession.options).union(HistoryOptions.options))
+            arguments, flags: Set(["--json", "--yes"]).union(ChatSession.flags).union(ChatOptions.flags),
+            options: Set(["--attach"]).union(ChatOptions.options).union(ChatSession.options).union(HistoryOptions.options))
         let environment = ProcessInfo.processInfo.environment
-        let selection: ProviderSelection
-        do {
-            let registrySetting = (try? RegistryStore(path: HostOptions.paths(parsed).registry).read())?.json["chat"]?["provider"]?.stringValue
-            selection = try ProviderSelection.resolve(
-                environment: environment, providerFlag: parsed.options["--provider"], registrySetting: registrySetting,
-                baseURLFlag: parsed.options["--base-url"], modelFlag: parsed.options["--model"], offline: parsed.has("--offline"))
-        } catch {
-            throw UsageError(error.message)
-        }
-        var maxSteps = 8
-        if let text = parsed.options["--max-steps"] {
-            guard let value = Int(text), (0...100).contains(value) else {
-                throw UsageError("--max-steps needs a whole number from 0 to 100, not '\(text)'")
-            }
-            maxSteps = value
-        }
-        var contextTokens: Int?
-        if let text = parsed.options["--context-tokens"] {
-            guard let value = Int(text), (512...10_000_000).contains(value) else {
-                throw UsageError("--context-tokens needs a whole number from 512 to 10000000 (the model's context size), not '\(text)'")
-            }
-            contextTokens = value
-        }
+        let options = try ChatOptions(parsed, environment: environment)
+        let selection = options.selection
         let renderer = ChatRenderer(mode: outputMode(json: parsed.has("--json"), environment: environment))
         // The standard gates, with the trust warning shown above the cards instead of through them.
         let paths = HostOptions.paths(parsed)
@@ -108,19 +86,11 @@ enum ChatCommand: Command {
             let name = try attach(file, session: session.id, state: HistoryOptions.directory(parsed))
             attached = "\n\n(Attached: \(name), in the workspace where skills' scripts run.)"
         }
-        var configuration = AgentConfiguration(maxSteps: maxSteps, approval: approval, sessionID: session.id)
-        configuration.recorder = session.recorder
-        configuration.sessionContext = session.context
-        if let contextTokens {
-            configuration.toolBudget = ToolBudget(contextTokens: contextTokens)
-            configuration.historyTokenBudget = max(200, min(configuration.historyTokenBudget, contextTokens / 2))
-        }
-        let agent = Agent(
-            provider: provider,
-            backend: InstructionSkillBackend(
-                base: ScriptToolBackend(base: skills, host: host, stateDirectory: HistoryOptions.directory(parsed)),
-                library: HostInstructionLibrary(host: host)),
-            history: session.history, configuration: configuration)
+        var configuration = options.configuration
+        configuration.approval = approval
+        let agent = session.chat.agent(
+            provider: provider, host: host, skills: skills, stateDirectory: HistoryOptions.directory(parsed),
+            configuration: configuration)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(200))

@@ -26,46 +26,28 @@ enum DebugCommand: Command {
         let host = HostOptions.host(parsed)
         let store = try HistoryOptions.open(parsed, registry: try? host.registryStore.read())
         let catalog = try host.catalog()
-        let skills: [JSONValue] = catalog.plugins.flatMap { plugin in
-            plugin.skills.map { skill in
-                ["id": .string(skill.id), "plugin": .string(plugin.id), "plugin_status": .string(plugin.status.rawValue),
-                 "enabled": .bool(skill.enabled && plugin.enabled), "permission": .string(skill.permission.rawValue)]
-            }
-        }
-        let trace = try store.calls(matching: TraceFilter(limit: 50))
-        var last: JSONValue = .null
-        var lastText: [String] = ["last session: none"]
-        if let session = try store.latestSession() {
-            let messages = try store.messages(session: session.id)
-            let calls = try store.calls(matching: TraceFilter(sessionID: session.id, limit: 1000))
-            let state = SessionSnapshot.state(messages: messages, calls: calls)
-            let keys = try store.context(session: session.id).keys.sorted()
-            last = [
-                "session": HistoryJSON.session(session), "state": .string(state),
-                "last_messages": .array(messages.suffix(4).map(HistoryJSON.message)),
-                "context_keys": .array(keys.map(JSONValue.string)),
-            ]
-            lastText = [
-                "last session: \(session.id)  \(session.title)", "  agent state: \(state)",
-                "  messages: \(session.messageCount), calls: \(session.callCount)",
-                "  context keys: " + (keys.isEmpty ? "(none)" : keys.joined(separator: ", ")),
-            ]
-        }
+        let snapshot = try DebugSnapshot.json(store: store, catalog: catalog)
         if parsed.has("--json") {
-            HostOptions.printJSON([
-                "history": ["file": .string(store.path), "schema_version": .int(store.schemaVersion)],
-                "last_session": last, "skills": .array(skills), "trace": .array(trace.map(HistoryJSON.call)),
-            ])
+            HostOptions.printJSON(snapshot)
             return ExitCode.success
         }
         print("history: \(store.path) (schema \(store.schemaVersion))")
-        lastText.forEach { print($0) }
+        if let last = snapshot["last_session"], let session = last["session"] {
+            let keys = last["context_keys"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            print("last session: \(session["id"]?.stringValue ?? "")  \(session["title"]?.stringValue ?? "")")
+            print("  agent state: \(last["state"]?.stringValue ?? "")")
+            print("  messages: \(session["messages"]?.intValue ?? 0), calls: \(session["calls"]?.intValue ?? 0)")
+            print("  context keys: " + (keys.isEmpty ? "(none)" : keys.joined(separator: ", ")))
+        } else {
+            print("last session: none")
+        }
         print("skills:")
         for plugin in catalog.plugins {
             for skill in plugin.skills {
                 print("  \(skill.id)  \(skill.enabled && plugin.enabled ? "enabled" : "disabled")  plugin \(plugin.status.rawValue)")
             }
         }
+        let trace = try store.calls(matching: TraceFilter(limit: 50))
         print(trace.count == 1 ? "last call:" : "last \(trace.count) calls:")
         trace.forEach { print("  " + HistoryJSON.callLine($0)) }
         return ExitCode.success

@@ -27,7 +27,7 @@ enum InspectCommand: Command {
         let json: JSONValue
         let text: String
         if let plugin = catalog.plugin(id) {
-            json = plugin.detailJSON.adding(sandbox: plugin.sandboxJSON).adding(publisher: plugin)
+            json = plugin.inspectJSON
             text = describe(plugin)
         } else if let (skill, plugin) = catalog.skill(id) {
             let calls = SkillCallHistory.load(skill.id, parsed)
@@ -96,25 +96,10 @@ enum InspectCommand: Command {
 }
 
 extension JSONValue {
-    /// This object with a `sandbox` member (inspect --json).
-    fileprivate func adding(sandbox: JSONValue) -> JSONValue {
-        guard case .object(var object) = self else { return self }
-        object["sandbox"] = sandbox
-        return .object(object)
-    }
-
     /// This object with a `policy` member: what the administrator's policy decided (inspect SKILL --json).
     fileprivate func adding(policy notes: [String]) -> JSONValue {
         guard case .object(var object) = self else { return self }
         object["policy"] = .array(notes.map(JSONValue.string))
-        return .object(object)
-    }
-
-    /// This object with the plugin's `publisher` and `policy` members (inspect --json).
-    fileprivate func adding(publisher plugin: PluginRecord) -> JSONValue {
-        guard case .object(var object) = self else { return self }
-        object["publisher"] = plugin.publisherJSON
-        object["policy"] = plugin.policyJSON
         return .object(object)
     }
 }

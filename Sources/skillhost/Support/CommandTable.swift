@@ -25,6 +25,7 @@ enum CommandTable {
         AddCommand.self,
         RemoveCommand.self,
         MCPCommand.self,
+        UICommand.self,
         TokenCommand.self,
         HistoryCommand.self,
         TraceCommand.self,

@@ -123,7 +123,7 @@ enum HTTPService {
     }
 
     /// Returns when SIGINT or SIGTERM arrives.
-    private static func waitForStopSignal() async {
+    static func waitForStopSignal() async {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -1,7 +1,6 @@
 import Foundation
 import SkillJSON
 import Synchronization
-import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -9,53 +8,56 @@ import Glibc
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 that replays recorded Chat Completions responses, one per request,
 /// in order, and records the requests. The body is written in small pieces with short pauses so clients
-/// see SSE events split at arbitrary byte boundaries. It stops itself after `lifetime` seconds.
-final class ReplayServer: Sendable {
-    struct Response: Sendable {
-        var status: Int
-        var headers: [String: String]
-        var body: [UInt8]
+/// see SSE events split at arbitrary byte boundaries. It stops itself after `lifetime` seconds. The agent's
+/// tests replay their recorded fixtures through it; `skillhost ui`'s browser tests script the model with it.
+public final class ReplayServer: Sendable {
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: [UInt8]
         /// Bytes per write (0: all at once).
-        var pieceSize: Int
+        public var pieceSize: Int
         /// Seconds to wait before answering (a slow model); the server stops waiting when stopped.
-        var delay: Double = 0
+        public var delay: Double = 0
         /// Whether `body` is the whole answer, written as it is without a head (a broken server or proxy).
-        var isRaw = false
+        public var isRaw = false
         /// Seconds between two pieces of `body` (the default: 2 ms).
-        var pause = 0.002
+        public var pause = 0.002
+
+        /// A response with these parts.
+        public init(
+            status: Int, headers: [String: String], body: [UInt8], pieceSize: Int, delay: Double = 0, isRaw: Bool = false,
+            pause: Double = 0.002
+        ) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.pieceSize = pieceSize
+            self.delay = delay
+            self.isRaw = isRaw
+            self.pause = pause
+        }
 
         /// `bytes` as the whole answer, in one write, or in writes of `pieceSize` bytes `pause` seconds apart.
-        static func raw(_ bytes: String, pieceSize: Int = 0, pause: Double = 0) -> Response {
+        public static func raw(_ bytes: String, pieceSize: Int = 0, pause: Double = 0) -> Response {
             Response(status: 0, headers: [:], body: Array(bytes.utf8), pieceSize: pieceSize, isRaw: true, pause: pause)
         }
-
-        /// A recorded SSE stream from Fixtures/openai.
-        static func stream(_ fixture: String, pieceSize: Int = 17) -> Response {
-            Response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Fixture.bytes(fixture), pieceSize: pieceSize)
-        }
-
-        /// A recorded JSON body from Fixtures/openai.
-        static func json(_ fixture: String, status: Int = 200, headers: [String: String] = [:]) -> Response {
-            Response(
-                status: status, headers: headers.merging(["Content-Type": "application/json"]) { first, _ in first },
-                body: Fixture.bytes(fixture), pieceSize: 0)
-        }
     }
 
-    struct Request: Sendable {
-        var method: String
-        var path: String
-        var headers: [String: String]
-        var body: JSONValue?
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        public var headers: [String: String]
+        public var body: JSONValue?
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let socket: Int32
     private let state: Mutex<(responses: [Response], requests: [Request], stopped: Bool)>
 
-    init(_ responses: [Response], lifetime: Double = 30) throws {
+    public init(_ responses: [Response], lifetime: Double = 30) throws {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SkillBodyError(description: "socket failed") }
+        guard fd >= 0 else { throw TestSetupError("socket failed") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -67,7 +69,7 @@ final class ReplayServer: Sendable {
         }
         guard bound == 0, listen(fd, 8) == 0 else {
             close(fd)
-            throw SkillBodyError(description: "bind/listen failed")
+            throw TestSetupError("bind/listen failed")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
@@ -81,14 +83,14 @@ final class ReplayServer: Sendable {
         thread.start()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)/v1" }
-    var requests: [Request] { state.withLock { $0.requests } }
+    public var baseURL: String { "http://127.0.0.1:\(port)/v1" }
+    public var requests: [Request] { state.withLock { $0.requests } }
 
-    func stop() { state.withLock { $0.stopped = true } }
+    public func stop() { state.withLock { $0.stopped = true } }
 
     /// Replaces what is left to answer with `responses` and forgets the requests seen so far: one server
     /// for several tests (the backend behind LiteLLM, which is started once per run).
-    func play(_ responses: [Response]) {
+    public func play(_ responses: [Response]) {
         state.withLock { state in
             state.responses = responses
             state.requests = []
@@ -185,17 +187,5 @@ final class ReplayServer: Sendable {
             return start
         }
         return nil
-    }
-}
-
-/// Recorded responses under Fixtures/openai.
-enum Fixture {
-    static func bytes(_ name: String) -> [UInt8] {
-        let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures/openai")
-        guard let url, let data = try? Data(contentsOf: url) else {
-            Issue.record("missing fixture Fixtures/openai/\(name)")
-            return []
-        }
-        return [UInt8](data)
     }
 }

@@ -1,0 +1,129 @@
+import Foundation
+import SkillAgent
+import SkillCalls
+import SkillHostCore
+import SkillStore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@testable import SkillWeb
+
+/// The page's API refuses each bad request in one line with its status (the browser test covers the good
+/// paths): a server in this process, the offline model, an empty plugins folder, raw HTTP over a socket.
+@Suite(.serialized) struct WebRoutesTests {
+    final class World {
+        let root = TestPackage.temporaryDirectory("skillhost-web-routes")
+        let server: WebServer
+        let cookie: String
+        let host: SkillHost
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
+            host = SkillHost(
+                paths: HostPaths(plugins: root + "/plugins", registry: root + "/skill_registry.json", cache: root + "/cache", data: root + "/data", skills: root + "/skills"),
+                helperExecutable: try TestPackage.skillhostBinary())
+            let skills = HostSkillBackend(host: host)
+            var setup = WebChatSetup(
+                host: host, store: try HistoryStore(directory: root + "/state"), stateDirectory: root + "/state",
+                provider: ProviderSelection.offline.makeProvider(environment: [:]), skills: skills, configuration: AgentConfiguration(),
+                environment: [:], warn: { _ in })
+            // As `skillhost ui` does (without flags or environment): the registry's chat object, read again.
+            let host = host
+            setup.reload = {
+                let registry = try host.registryStore.read()
+                let settings = try ChatSettings(registry: registry.chat, file: registry.file)
+                let selection = try ProviderSelection.resolve(
+                    environment: [:], registrySetting: settings.provider, baseURLFlag: nil, modelFlag: nil, offline: false,
+                    registryBaseURL: settings.baseURL, registryModel: settings.model)
+                var configuration = AgentConfiguration()
+                settings.apply(to: &configuration)
+                return (selection.makeProvider(environment: [:]), configuration)
+            }
+            server = try WebServer(chat: WebChat(setup: setup, events: WebEvents()), port: 0)
+            server.start()
+            let url = try #require(server.url)
+            let token = String(url.split(separator: "=").last!)
+            let signIn = try Self.send("GET /?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n", port: server.port)
+            let setCookie = signIn.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") } ?? ""
+            cookie = String(setCookie.dropFirst("Set-Cookie: ".count).split(separator: ";")[0])
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        /// Sends one request as the page would (cookie, Origin) and returns the whole answer.
+        func request(_ method: String, _ target: String, type: String = "application/json", body: String = "") throws -> (status: Int, head: String, body: String) {
+            let origin = "http://127.0.0.1:\(server.port)"
+            let text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: \(origin)\r\nCookie: \(cookie)\r\n"
+                + "Content-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+            let answer = try Self.send(text, port: server.port)
+            let parts = answer.components(separatedBy: "\r\n\r\n")
+            let status = Int(answer.split(separator: " ")[1]) ?? 0
+            return (status, parts[0], parts.dropFirst().joined(separator: "\r\n\r\n"))
+        }
+
+        static func send(_ text: String, port: UInt16) throws -> String {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(descriptor) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { throw TestSetupError("cannot connect to 127.0.0.1:\(port)") }
+            let bytes = Array(text.utf8)
+            _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
+            shutdown(descriptor, Int32(SHUT_WR))
+            var answer: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                answer += buffer[0..<count]
+            }
+            return String(decoding: answer, as: UTF8.self)
+        }
+    }
+
+    @Test func eachBadRequestIsRefusedInOneLineWithItsStatus() async throws {
+        let world = try World()
+        #expect(world.cookie.hasPrefix("skillhost_ui="))
+        let cases: [(String, String, String, String, Int, String)] = [
+            ("POST", "/api/chat", "text/plain", #"{"text":"hi"}"#, 415, "Content-Type 'text/plain' is refused; the API takes application/json from the page"),
+            ("POST", "/api/chat", "application/json", "{not json", 400, "the body is not JSON"),
+            ("POST", "/api/chat", "application/json", "{}", 400, #"the body needs \"text\": the message"#),
+            ("POST", "/api/chat", "application/json", #"{"text":"   "}"#, 400, "the message is empty"),
+            ("PUT", "/api/chat", "application/json", "{}", 405, "PUT /api/chat is not something this server does"),
+            ("GET", "/api/nothing", "application/json", "", 404, "no page /api/nothing; the page is at /"),
+            ("GET", "/api/sessions/nope", "application/json", "", 404, "no stored session nope"),
+            ("DELETE", "/api/sessions/nope", "application/json", "", 404, "no stored session nope"),
+            ("POST", "/api/approve", "application/json", #"{"id":"approval-9","allow":true}"#, 409, "question approval-9 is no longer waiting"),
+            ("POST", "/api/retry", "application/json", #"{"call_id":"call_x"}"#, 404, "no call call_x in this page's conversation"),
+            ("POST", "/api/open", "application/json", #"{"session":"nope"}"#, 404, "nope"),
+            ("POST", "/api/skills/nope.skill", "application/json", #"{"enabled":false}"#, 404, #"no plugin or skill \"nope.skill\""#),
+            ("POST", "/api/settings", "application/json", #"{"max_steps":"many"}"#, 400, "chat.max_steps needs a whole number from 0 to 100, not 'many'"),
+            ("POST", "/api/settings", "application/json", #"{"base_url":"http://127.0.0.1:9/v1"}"#, 400, "not saved: no model named for"),
+            ("POST", "/api/approval", "application/json", #"{"skill":"x.y","approval":"sometimes"}"#, 400, "approval 'sometimes' is not one of: ask, allow, deny"),
+            ("GET", "/api/files?session=s&path=..%2Fhistory.sqlite3", "application/json", "", 403, "leaves the session's workspace"),
+            ("GET", "/api/files?session=s&path=nothing.txt", "application/json", "", 404, "no file nothing.txt"),
+            ("POST", "/api/add-skill?name=run.sh", "application/zip", "PK", 400, "is not a .zip or .skill archive's"),
+            ("POST", "/api/add-skill?name=x.zip", "text/plain", "PK", 415, "upload the archive as application/zip"),
+            ("POST", "/api/add-skill?name=x.zip", "application/zip", "not a zip", 400, "x.zip"),
+        ]
+        for (method, target, type, body, status, line) in cases {
+            let answer = try world.request(method, target, type: type, body: body)
+            #expect(answer.status == status, "\(method) \(target): \(answer.head)\n\(answer.body)")
+            #expect(answer.body.contains(line), "\(method) \(target): \(answer.body)")
+            #expect(answer.body.filter { $0 == "\n" }.count <= 1, "one line: \(answer.body)")
+            #expect(answer.head.contains("Content-Security-Policy: default-src 'none'"), "\(method) \(target)")
+        }
+        await world.server.stop()
+        // A refused save left the registry's chat object as it was.
+        let registry = (try? String(contentsOfFile: world.root + "/skill_registry.json", encoding: .utf8)) ?? ""
+        #expect(!registry.contains("base_url"), "\(registry)")
+    }
+}
