@@ -32,6 +32,7 @@ enum CommandTable {
         BenchHistoryCommand.self,
         GrantCommand.self,
         BenchSandboxCommand.self,
+        WorkflowCommand.self,
     ]
 
     /// The command named `name`, if there is one.

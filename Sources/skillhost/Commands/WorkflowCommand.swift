@@ -1,0 +1,273 @@
+import Foundation
+import SkillCalls
+import SkillHostCore
+import SkillJSON
+import SkillStore
+import SkillWorkflows
+import Synchronization
+
+/// `skillhost workflow validate|run|resume|show|runs`: skills composed into a graph (docs/workflows.md).
+enum WorkflowCommand: Command {
+    static let name = "workflow"
+    static let summary = "check, run and resume workflows: skills composed into a graph"
+    static let help = """
+        usage: skillhost workflow validate FILE [--json]
+               skillhost workflow run FILE [INPUT_JSON|-] [--yes] [--json] [--state DIR]
+               skillhost workflow resume RUN [--yes] [--json] [--state DIR]
+               skillhost workflow show RUN [--json] [--state DIR]
+               skillhost workflow runs [--json] [--state DIR]
+
+        A workflow file (YAML, as SKILL.md frontmatter, or JSON) names typed inputs and steps; each step calls
+        one skill with arguments that may refer to the input (${{ inputs.zone }}) or to an earlier step's
+        output (${{ steps.cal.output.events }}). See docs/workflows.md.
+
+          validate  check the file against the installed skills: every fault at once, one line each
+                    (FILE:LINE:COLUMN: what and the fix); exit 0 when it may run
+          run       check, then run it: independent steps at once, each step a card (pending, running,
+                    done, failed, skipped) with its time; prints the run id first
+          resume    go on with a run that was stopped (killed, crashed): finished steps are not run again;
+                    a step of a non-idempotent skill that had started is asked about first (--yes: run it
+                    again, with the same idempotency key RUN/STEP)
+          show      a run and its steps; runs: the latest runs
+
+        Every step is a call like any other: approvals (--yes, or a y/N prompt on a terminal), timeouts,
+        the sandbox and the history apply (trace shows them with front end "workflow").
+
+        Options:
+          --yes        approve write/dangerous steps without asking
+          --json       validate: {"ok","problems":[…]}; run/resume: one JSON event per line
+          --state DIR  folder of the history database (env SKILLHOST_STATE)
+
+        Exit codes: 0 the run finished, \(ExitCode.invalidArguments) the workflow or input is invalid, \(ExitCode.skillFailed) a step failed, \(ExitCode.notFound) no such run.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json"], options: HistoryOptions.options)
+        guard let action = parsed.positionals.first else { throw UsageError("expected validate, run, resume, show or runs") }
+        let rest = Array(parsed.positionals.dropFirst())
+        switch action {
+        case "validate":
+            guard rest.count == 1 else { throw UsageError("expected: workflow validate FILE") }
+            return validate(file: rest[0], parsed)
+        case "run":
+            guard (1...2).contains(rest.count) else { throw UsageError("expected: workflow run FILE [INPUT_JSON]") }
+            return try await start(file: rest[0], input: rest.count == 2 ? rest[1] : "{}", parsed)
+        case "resume":
+            guard rest.count == 1 else { throw UsageError("expected: workflow resume RUN") }
+            return try await resume(runID: rest[0], parsed)
+        case "show":
+            guard rest.count == 1 else { throw UsageError("expected: workflow show RUN") }
+            return try show(runID: rest[0], parsed)
+        case "runs":
+            guard rest.isEmpty else { throw UsageError("expected: workflow runs") }
+            let store = try HistoryOptions.open(parsed, registry: nil)
+            let runs = try store.workflowRuns()
+            if parsed.has("--json") {
+                HostOptions.printJSON(.array(runs.map(runJSON)))
+            } else {
+                for run in runs { print("\(run.id)  \(run.workflow)  \(run.status)  \(run.file)") }
+            }
+            return ExitCode.success
+        default:
+            throw UsageError("unknown workflow action '\(action)'; expected validate, run, resume, show or runs")
+        }
+    }
+
+    /// The checker over the host's skills: a skill that is not found or not enabled says why.
+    static func checker(_ host: SkillHost) -> WorkflowChecker {
+        WorkflowChecker { id in
+            do throws(HostError) {
+                let skill = try host.skill(id)
+                guard skill.enabled else {
+                    return .unusable("skill \(skill.id) is disabled; enable it with 'skillhost enable \(skill.id)'")
+                }
+                return .usable(SkillTool(skill))
+            } catch {
+                return .unusable(error.message)
+            }
+        }
+    }
+
+    /// Reads and checks `file`; prints its faults. Returns the workflow and its text when it may run.
+    static func load(file: String, text: String? = nil, host: SkillHost, json: Bool) -> (Workflow, [WorkflowProblem]) {
+        let parsed = text.map { WorkflowParser.parse($0, file: file) } ?? WorkflowParser.load(path: file)
+        switch parsed {
+        case .failure(let faults):
+            return (Workflow(name: "", steps: [], file: file), faults.problems)
+        case .success(let workflow):
+            let source = text ?? (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            return (workflow, checker(host).problems(of: workflow, source: source))
+        }
+    }
+
+    static func validate(file: String, _ parsed: ParsedArguments) -> Int32 {
+        let host = HostOptions.host(parsed)
+        let (workflow, problems) = load(file: file, host: host, json: parsed.has("--json"))
+        if parsed.has("--json") {
+            HostOptions.printJSON([
+                "ok": .bool(problems.isEmpty), "workflow": .string(workflow.name),
+                "problems": .array(problems.map {
+                    ["file": .string($0.file), "line": .int(Int64($0.position.line)), "column": .int(Int64($0.position.column)), "message": .string($0.message)]
+                }),
+            ])
+        } else if problems.isEmpty {
+            print("\(file): ok, workflow \(workflow.name), \(workflow.steps.count) step\(workflow.steps.count == 1 ? "" : "s"): " + workflow.steps.map { "\($0.id) (\($0.skill))" }.joined(separator: ", "))
+        } else {
+            for problem in problems { ErrorReporter.printError(problem.description) }
+        }
+        return problems.isEmpty ? ExitCode.success : ExitCode.invalidArguments
+    }
+
+    static func start(file: String, input inputText: String, _ parsed: ParsedArguments) async throws -> Int32 {
+        let host = HostOptions.host(parsed)
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw UsageError("cannot read the workflow file '\(file)'; check the path")
+        }
+        let (workflow, problems) = load(file: file, text: text, host: host, json: parsed.has("--json"))
+        guard problems.isEmpty else {
+            for problem in problems { ErrorReporter.printError(problem.description) }
+            return ExitCode.invalidArguments
+        }
+        let raw = inputText == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : inputText
+        let given: JSONValue
+        do { given = try JSONValue(parsing: raw) } catch {
+            throw UsageError("INPUT_JSON is not valid JSON (\(error)); give one object, e.g. '{\"zone\":\"UTC\"}'")
+        }
+        let input: JSONValue
+        switch WorkflowInput.prepare(given, for: workflow) {
+        case .success(let value): input = value
+        case .failure(let faults):
+            for problem in faults.problems { ErrorReporter.printError(problem.message) }
+            return ExitCode.invalidArguments
+        }
+        let store = try HistoryOptions.open(parsed, registry: nil)
+        let runID = newRunID()
+        try store.saveWorkflowRun(WorkflowRunRecord(
+            id: runID, workflow: workflow.name, file: file, definition: text, input: input.serialized(), status: "running",
+            startedMilliseconds: Posix.unixMilliseconds()))
+        return await execute(workflow, runID: runID, input: input, store: store, host: host, interrupted: [], resumed: false, parsed)
+    }
+
+    static func resume(runID: String, _ parsed: ParsedArguments) async throws -> Int32 {
+        let store = try HistoryOptions.open(parsed, registry: nil)
+        guard var run = try store.workflowRun(id: runID) else {
+            ErrorReporter.printError("no workflow run '\(runID)'; 'skillhost workflow runs' lists them")
+            return ExitCode.notFound
+        }
+        let host = HostOptions.host(parsed)
+        let (workflow, problems) = load(file: run.file, text: run.definition, host: host, json: parsed.has("--json"))
+        guard problems.isEmpty else {
+            for problem in problems { ErrorReporter.printError(problem.description) }
+            return ExitCode.invalidArguments
+        }
+        let interrupted = Set(try store.workflowSteps(run: runID).filter { $0.status == "running" }.map(\.stepID))
+        run.status = "running"
+        run.finishedMilliseconds = nil
+        try store.saveWorkflowRun(run)
+        let input = (try? JSONValue(parsing: run.input)) ?? .object(JSONObject())
+        return await execute(workflow, runID: runID, input: input, store: store, host: host, interrupted: interrupted, resumed: true, parsed)
+    }
+
+    static func execute(
+        _ workflow: Workflow, runID: String, input: JSONValue, store: HistoryStore, host: SkillHost, interrupted: Set<String>,
+        resumed: Bool, _ parsed: ParsedArguments
+    ) async -> Int32 {
+        let sessionID = "workflow-" + runID
+        try? store.createSession(id: sessionID, title: "workflow \(workflow.name), run \(runID)")
+        let inner = StoreCallRecorder(
+            store: store, sessionID: sessionID, context: SessionContext(), redactor: SecretRedactor.standard(environment: Posix.environment()),
+            report: { ErrorReporter.printError("warning: history: \($0.message)") })
+        let recorder = StepCallRecorder(runID: runID, inner: inner, interrupted: interrupted)
+        let caller = ToolCaller(
+            backend: HostSkillBackend(host: host), approval: TerminalApproval.handler(assumeYes: parsed.has("--yes")),
+            recorder: recorder, sessionID: sessionID)
+        let runner = WorkflowRunner(workflow: workflow, tools: checker(host).tools(of: workflow), caller: caller, journal: store)
+        let json = parsed.has("--json")
+        let printer = WorkflowCards(json: json)
+        let outcome = await runner.run(runID: runID, input: input, resumed: resumed) { printer.show($0) }
+        inner.flush()
+        await host.shutdown()
+        return outcome.state == .done ? ExitCode.success : ExitCode.skillFailed
+    }
+
+    static func show(runID: String, _ parsed: ParsedArguments) throws -> Int32 {
+        let store = try HistoryOptions.open(parsed, registry: nil)
+        guard let run = try store.workflowRun(id: runID) else {
+            ErrorReporter.printError("no workflow run '\(runID)'; 'skillhost workflow runs' lists them")
+            return ExitCode.notFound
+        }
+        let steps = try store.workflowSteps(run: runID)
+        if parsed.has("--json") {
+            var object = runJSON(run).objectValue ?? JSONObject()
+            object["steps"] = .array(steps.map { step in
+                [
+                    "id": .string(step.stepID), "state": .string(step.status), "attempts": .int(Int64(step.attempts)),
+                    "output": step.output.flatMap { try? JSONValue(parsing: $0) } ?? .null, "error": step.error.map(JSONValue.string) ?? .null,
+                    "seconds": step.finishedMilliseconds.flatMap { end in step.startedMilliseconds.map { .double(Double(end - $0) / 1000) } } ?? .null,
+                ]
+            })
+            HostOptions.printJSON(.object(object))
+        } else {
+            print("run \(run.id): workflow \(run.workflow) (\(run.file)), \(run.status)")
+            for step in steps {
+                let seconds = step.finishedMilliseconds.flatMap { end in step.startedMilliseconds.map { " (\(SecondsText.format(Double(end - $0) / 1000)) s)" } } ?? ""
+                print("  [\(step.status)] \(step.stepID)\(step.error.map { ": " + $0 } ?? "")\(seconds)")
+            }
+        }
+        return ExitCode.success
+    }
+
+    static func runJSON(_ run: WorkflowRunRecord) -> JSONValue {
+        [
+            "run": .string(run.id), "workflow": .string(run.workflow), "file": .string(run.file), "state": .string(run.status),
+            "input": (try? JSONValue(parsing: run.input)) ?? .null, "started_ms": .int(run.startedMilliseconds),
+            "finished_ms": run.finishedMilliseconds.map(JSONValue.int) ?? .null,
+        ]
+    }
+
+    /// A short, unique run id: `YYYYMMDD-HHMMSS-` and 6 random hex digits.
+    static func newRunID() -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date()) + "-" + String(UUID().uuidString.lowercased().prefix(6))
+    }
+}
+
+/// Prints a run's events: a card line per step change (`[running] cal (calendar.list_events)`), or, with
+/// `--json`, one JSON object per event. Lines are flushed as they are written, so a reader follows along.
+final class WorkflowCards: Sendable {
+    let json: Bool
+    private let skills = Mutex<[String: String]>([:])
+
+    init(json: Bool) { self.json = json }
+
+    func show(_ event: WorkflowEvent) {
+        if json {
+            HostOptions.printJSON(event.json)
+            fflush(nil)
+            return
+        }
+        switch event {
+        case .runStarted(let runID, let workflow, let steps, let resumed):
+            skills.withLock { for step in steps { $0[step.id] = step.skill } }
+            print("\(resumed ? "resuming" : "run") \(runID): workflow \(workflow)")
+            for step in steps {
+                print(card(step.id, step.state == .done ? "[done] \(name(step.id)) (finished before)" : "[\(step.state.rawValue)] \(name(step.id))"))
+            }
+        case .stepStarted(let id, _, let attempt):
+            print(card(id, "[running] \(name(id))" + (attempt > 1 ? ", try \(attempt)" : "")))
+        case .stepRetrying(let id, _, let delay, let error):
+            print(card(id, "[retrying] \(name(id)) in \(SecondsText.format(delay)) s: \(error)"))
+        case .stepFinished(let id, let state, let seconds, let text, _):
+            print(card(id, "[\(state.rawValue)] \(name(id)): \(text) (\(SecondsText.format(seconds)) s)"))
+        case .runFinished(let runID, let state, let seconds, _):
+            print("run \(runID) \(state.rawValue) in \(SecondsText.format(seconds)) s"
+                + (state == .done ? "" : "; fix the failed step and run 'skillhost workflow resume \(runID)'"))
+        }
+        fflush(nil)
+    }
+
+    private func name(_ id: String) -> String { skills.withLock { $0[id].map { "\(id) (\($0))" } ?? id } }
+    private func card(_ id: String, _ text: String) -> String { "  " + text }
+}
