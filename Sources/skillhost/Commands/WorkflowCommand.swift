@@ -113,9 +113,14 @@ enum WorkflowCommand: Command {
         } else if problems.isEmpty {
             print("\(file): ok, workflow \(workflow.name), \(workflow.steps.count) step\(workflow.steps.count == 1 ? "" : "s"): " + workflow.steps.map { "\($0.id) (\($0.skill))" }.joined(separator: ", "))
         } else {
-            for problem in problems { ErrorReporter.printError(problem.description) }
+            printProblems(problems)
         }
         return problems.isEmpty ? ExitCode.success : ExitCode.invalidArguments
+    }
+
+    /// Each fault on a line of its own, as compilers print them: `FILE:LINE:COLUMN: message`.
+    static func printProblems(_ problems: [WorkflowProblem]) {
+        for problem in problems { Posix.writeAll(2, Array((problem.description + "\n").utf8)) }
     }
 
     static func start(file: String, input inputText: String, _ parsed: ParsedArguments) async throws -> Int32 {
@@ -125,7 +130,7 @@ enum WorkflowCommand: Command {
         }
         let (workflow, problems) = load(file: file, text: text, host: host, json: parsed.has("--json"))
         guard problems.isEmpty else {
-            for problem in problems { ErrorReporter.printError(problem.description) }
+            printProblems(problems)
             return ExitCode.invalidArguments
         }
         let raw = inputText == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : inputText
@@ -157,7 +162,7 @@ enum WorkflowCommand: Command {
         let host = HostOptions.host(parsed)
         let (workflow, problems) = load(file: run.file, text: run.definition, host: host, json: parsed.has("--json"))
         guard problems.isEmpty else {
-            for problem in problems { ErrorReporter.printError(problem.description) }
+            printProblems(problems)
             return ExitCode.invalidArguments
         }
         let interrupted = Set(try store.workflowSteps(run: runID).filter { $0.status == "running" }.map(\.stepID))
@@ -244,7 +249,7 @@ final class WorkflowCards: Sendable {
 
     func show(_ event: WorkflowEvent) {
         if json {
-            HostOptions.printJSON(event.json)
+            print(event.json.serialized())
             fflush(nil)
             return
         }
