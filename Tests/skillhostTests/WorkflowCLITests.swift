@@ -178,4 +178,47 @@ import Testing
         // Some kills landed while a step's call was under way (the case that needs the idempotency key).
         #expect(interruptedSteps > 0)
     }
+
+    /// An installed workflow is the skill `workflow.NAME`: called with its input schema, its write steps
+    /// approved once, up front (refused: nothing runs).
+    @Test func anInstalledWorkflowIsASkill() throws {
+        let file = root + "/add-two.yaml"
+        try HostTestSupport.write("""
+            name: add-two
+            description: Adds two reminders.
+            inputs:
+              type: object
+              properties:
+                what:
+                  type: string
+              required: [what]
+            steps:
+              - id: a
+                skill: reminders.add
+                arguments:
+                  title: ${{ inputs.what }} one
+              - id: b
+                skill: reminders.add
+                arguments:
+                  title: ${{ inputs.what }} two
+            """, to: file)
+        let installed = try skillhost(["workflow", "install", file])
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(try skillhost(["workflow", "list"]).stdout.contains("workflow.add-two  ok"))
+        let reminders = root + "/xdg-data/skillhost/data/reminders/reminders.ics"
+        let refused = try skillhost(["call", "workflow.add-two", "{\"what\":\"Buy\"}"])
+        #expect(refused.status == 10, "\(refused.stderr)")
+        let before = (try? String(contentsOfFile: reminders, encoding: .utf8)) ?? ""
+        #expect(!before.contains("Buy"))
+        let invalid = try skillhost(["call", "workflow.add-two", "{}", "--yes"])
+        #expect(invalid.status == 5)
+        #expect(invalid.stderr.contains("missing required property \"what\""))
+        let called = try skillhost(["call", "workflow.add-two", "{\"what\":\"Buy\"}", "--yes", "--json"])
+        #expect(called.status == 0, "\(called.stderr)")
+        let result = try JSONValue(parsing: called.stdout)
+        #expect(result["result"]?["state"] == "done")
+        #expect(result["result"]?["outputs"]?["b"]?["title"] == "Buy two")
+        let text = try String(contentsOfFile: reminders, encoding: .utf8)
+        #expect(text.contains("SUMMARY:Buy one") && text.contains("SUMMARY:Buy two"))
+    }
 }

@@ -16,6 +16,8 @@ enum WorkflowCommand: Command {
                skillhost workflow resume RUN [--yes] [--json] [--state DIR]
                skillhost workflow show RUN [--json] [--state DIR]
                skillhost workflow runs [--json] [--state DIR]
+               skillhost workflow install FILE
+               skillhost workflow list
 
         A workflow file (YAML, as SKILL.md frontmatter, or JSON) names typed inputs and steps; each step calls
         one skill with arguments that may refer to the input (${{ inputs.zone }}) or to an earlier step's
@@ -29,6 +31,9 @@ enum WorkflowCommand: Command {
                     a step of a non-idempotent skill that had started is asked about first (--yes: run it
                     again, with the same idempotency key RUN/STEP)
           show      a run and its steps; runs: the latest runs
+          install   check FILE and install it as the skill workflow.NAME ('skillhost call workflow.NAME JSON');
+                    its write/dangerous steps are approved once per run, up front
+          list      the installed workflows
 
         Every step is a call like any other: approvals (--yes, or a y/N prompt on a terminal), timeouts,
         the sandbox and the history apply (trace shows them with front end "workflow").
@@ -43,7 +48,7 @@ enum WorkflowCommand: Command {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json"], options: HistoryOptions.options)
-        guard let action = parsed.positionals.first else { throw UsageError("expected validate, run, resume, show or runs") }
+        guard let action = parsed.positionals.first else { throw UsageError("expected validate, run, resume, show, runs, install or list") }
         let rest = Array(parsed.positionals.dropFirst())
         switch action {
         case "validate":
@@ -58,6 +63,18 @@ enum WorkflowCommand: Command {
         case "show":
             guard rest.count == 1 else { throw UsageError("expected: workflow show RUN") }
             return try show(runID: rest[0], parsed)
+        case "install":
+            guard rest.count == 1 else { throw UsageError("expected: workflow install FILE") }
+            return try install(file: rest[0], parsed)
+        case "list":
+            guard rest.isEmpty else { throw UsageError("expected: workflow list") }
+            let host = HostOptions.host(parsed)
+            let tools = (try? backend(host: host, parsed).tools()) ?? []
+            for (name, path) in installed(parsed).files().sorted(by: { $0.key < $1.key }) {
+                let id = InstalledWorkflows.prefix + name
+                print("\(id)  \(tools.contains { $0.id == id } ? "ok" : "invalid (run 'skillhost workflow validate \(path)')")  \(path)")
+            }
+            return ExitCode.success
         case "runs":
             guard rest.isEmpty else { throw UsageError("expected: workflow runs") }
             let store = try HistoryOptions.open(parsed, registry: nil)
@@ -69,8 +86,36 @@ enum WorkflowCommand: Command {
             }
             return ExitCode.success
         default:
-            throw UsageError("unknown workflow action '\(action)'; expected validate, run, resume, show or runs")
+            throw UsageError("unknown workflow action '\(action)'; expected validate, run, resume, show, runs, install or list")
         }
+    }
+
+    /// The installed workflows' folder for these options.
+    static func installed(_ parsed: ParsedArguments) -> InstalledWorkflows {
+        InstalledWorkflows(folder: InstalledWorkflows.folder(plugins: HostOptions.paths(parsed).plugins, environment: Posix.environment()))
+    }
+
+    /// The host's skills and the installed workflows as skills (`workflow.NAME`), runs kept in the history.
+    static func backend(host: SkillHost, _ parsed: ParsedArguments) -> WorkflowSkillBackend {
+        let directory = HistoryOptions.directory(parsed)
+        return WorkflowSkillBackend(inner: HostSkillBackend(host: host), installed: installed(parsed)) {
+            try? HistoryStore(directory: directory)
+        }
+    }
+
+    static func install(file: String, _ parsed: ParsedArguments) throws -> Int32 {
+        let host = HostOptions.host(parsed)
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw UsageError("cannot read the workflow file '\(file)'; check the path")
+        }
+        let (workflow, problems) = load(file: file, text: text, host: host, json: false)
+        guard problems.isEmpty else {
+            printProblems(problems)
+            return ExitCode.invalidArguments
+        }
+        let path = try installed(parsed).install(workflow, text: text)
+        print("installed \(InstalledWorkflows.prefix)\(workflow.name) (\(path)); call it with 'skillhost call \(InstalledWorkflows.prefix)\(workflow.name) JSON'")
+        return ExitCode.success
     }
 
     /// The checker over the host's skills: a skill that is not found or not enabled says why.
