@@ -127,3 +127,63 @@ extension HistoryStore {
         }
     }
 }
+
+/// A workflow's schedule (`skillhost workflow schedule NAME 'CRON'`).
+public struct WorkflowScheduleRecord: Sendable, Equatable {
+    public var name: String
+    public var cron: String
+    /// The input of its runs, JSON text.
+    public var input: String
+    public var createdMilliseconds: Int64
+
+    public init(name: String, cron: String, input: String, createdMilliseconds: Int64) {
+        self.name = name
+        self.cron = cron
+        self.input = input
+        self.createdMilliseconds = createdMilliseconds
+    }
+}
+
+extension HistoryStore {
+    /// Records (or replaces) the schedule of workflow `schedule.name`.
+    public func saveWorkflowSchedule(_ schedule: WorkflowScheduleRecord) throws(StoreError) {
+        try withDatabase { database throws(StoreError) in
+            try database.write { () throws(StoreError) in
+                try database.statement("INSERT OR REPLACE INTO workflow_schedules(name, cron, input, created_ms) VALUES(?, ?, ?, ?)")
+                    .run([.text(schedule.name), .text(schedule.cron), .text(schedule.input), .integer(schedule.createdMilliseconds)])
+            }
+        }
+    }
+
+    /// Removes the schedule of `name`; whether there was one.
+    @discardableResult
+    public func removeWorkflowSchedule(name: String) throws(StoreError) -> Bool {
+        try withDatabase { database throws(StoreError) in
+            try database.write { () throws(StoreError) in
+                try database.statement("DELETE FROM workflow_schedules WHERE name = ?").run([.text(name)])
+                return database.changes > 0
+            }
+        }
+    }
+
+    /// Every schedule, by name.
+    public func workflowSchedules() throws(StoreError) -> [WorkflowScheduleRecord] {
+        try reading { database throws(StoreError) in
+            try database.statement("SELECT name, cron, input, created_ms FROM workflow_schedules ORDER BY name").rows().map { row in
+                WorkflowScheduleRecord(name: row[0].text ?? "", cron: row[1].text ?? "", input: row[2].text ?? "{}", createdMilliseconds: row[3].integer ?? 0)
+            }
+        }
+    }
+
+    /// Claims the scheduled instant `instant` of `name` for run `runID`: true for the first claim only, so
+    /// each instant starts one run however often (and however many at once) `workflow due` is called.
+    public func claimScheduledInstant(name: String, instant: Int64, runID: String) throws(StoreError) -> Bool {
+        try withDatabase { database throws(StoreError) in
+            try database.write { () throws(StoreError) in
+                try database.statement("INSERT OR IGNORE INTO workflow_schedule_runs(name, instant_ms, run_id) VALUES(?, ?, ?)")
+                    .run([.text(name), .integer(instant), .text(runID)])
+                return database.changes > 0
+            }
+        }
+    }
+}

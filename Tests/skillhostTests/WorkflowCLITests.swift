@@ -221,4 +221,40 @@ import Testing
         let text = try String(contentsOfFile: reminders, encoding: .utf8)
         #expect(text.contains("SUMMARY:Buy one") && text.contains("SUMMARY:Buy two"))
     }
+
+    /// A schedule runs its workflow once per due minute however often `due` is called; the timer's unit
+    /// files call `due` every minute.
+    @Test func schedulesRunOncePerInstantAndTheTimerIsWritten() throws {
+        let file = TestPackage.root + "/docs/examples/morning-briefing.yaml"
+        #expect(try skillhost(["workflow", "install", file]).status == 0)
+        let bad = try skillhost(["workflow", "schedule", "morning-briefing", "0 25 * * *"])
+        #expect(bad.status == 5)
+        #expect(bad.stderr.contains("the hour field '25': '25' is not 0–23; fix the schedule"))
+        #expect(try skillhost(["workflow", "schedule", "nothing", "0 9 * * *"]).status == 3)
+        let scheduled = try skillhost(["workflow", "schedule", "morning-briefing", "* * * * *", "{\"zone\":\"UTC\"}"])
+        #expect(scheduled.status == 0, "\(scheduled.stderr)")
+        let now = Int64(Date().timeIntervalSince1970) + 120
+        let first = try skillhost(["workflow", "due", "--now", "\(now)"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("morning-briefing: due at"))
+        #expect(first.stdout.contains("[done] summary (text.summarize)"))
+        // The same minute again: nothing to do.
+        let second = try skillhost(["workflow", "due", "--now", "\(now + 30 - now % 60)"])
+        #expect(second.status == 0)
+        #expect(second.stdout.isEmpty, "\(second.stdout)")
+        #expect(try JSONValue(parsing: try skillhost(["workflow", "runs", "--json"]).stdout).arrayValue?.count == 1)
+        // The timer.
+        var environment = self.environment
+        environment["XDG_CONFIG_HOME"] = root + "/config-home"
+        let timer = try HostTestSupport.run(
+            try HostTestSupport.skillhostBinary(), ["workflow", "due", "--install-timer", "--yes"] + global, environment: environment)
+        #expect(timer.status == 0, "\(timer.stderr)")
+        let service = try String(contentsOfFile: root + "/config-home/systemd/user/skillhost-workflows.service", encoding: .utf8)
+        #expect(service.contains("Type=oneshot"))
+        #expect(service.contains("/skillhost workflow due --yes --cache \(root)/cache --plugins \(root)/plugins"), "\(service)")
+        #expect(service.contains("Environment=SKILLHOST_STATE=\(root)/state"))
+        let unit = try String(contentsOfFile: root + "/config-home/systemd/user/skillhost-workflows.timer", encoding: .utf8)
+        #expect(unit.contains("OnCalendar=*-*-* *:*:00"))
+        #expect(unit.contains("WantedBy=timers.target"))
+    }
 }

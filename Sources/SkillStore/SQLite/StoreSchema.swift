@@ -89,7 +89,8 @@ enum StoreSchema {
         ALTER TABLE skill_calls ADD COLUMN front_end TEXT;
         ALTER TABLE skill_calls ADD COLUMN client TEXT;
         """,
-        // 6: workflow runs and their steps' state (docs/workflows.md): a run resumes from here after a crash.
+        // 6: workflow runs and their steps' state (docs/workflows.md): a run resumes from here after a crash; schedules,
+        // and the run each scheduled instant started (one per instant: `workflow due` is idempotent).
         """
         CREATE TABLE workflow_runs(
             id TEXT PRIMARY KEY,
@@ -111,6 +112,18 @@ enum StoreSchema {
             started_ms INTEGER,
             finished_ms INTEGER,
             PRIMARY KEY(run_id, step_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE workflow_schedules(
+            name TEXT PRIMARY KEY,
+            cron TEXT NOT NULL,
+            input TEXT NOT NULL,
+            created_ms INTEGER NOT NULL
+        );
+        CREATE TABLE workflow_schedule_runs(
+            name TEXT NOT NULL,
+            instant_ms INTEGER NOT NULL,
+            run_id TEXT NOT NULL,
+            PRIMARY KEY(name, instant_ms)
         ) WITHOUT ROWID;
         """,
     ]

@@ -18,6 +18,8 @@ enum WorkflowCommand: Command {
                skillhost workflow runs [--json] [--state DIR]
                skillhost workflow install FILE
                skillhost workflow list
+               skillhost workflow schedule NAME 'CRON' [INPUT_JSON]   (unschedule NAME; schedules)
+               skillhost workflow due [--yes] [--json] [--install-timer]
 
         A workflow file (YAML, as SKILL.md frontmatter, or JSON) names typed inputs and steps; each step calls
         one skill with arguments that may refer to the input (${{ inputs.zone }}) or to an earlier step's
@@ -34,6 +36,12 @@ enum WorkflowCommand: Command {
           install   check FILE and install it as the skill workflow.NAME ('skillhost call workflow.NAME JSON');
                     its write/dangerous steps are approved once per run, up front
           list      the installed workflows
+          schedule  run the installed workflow NAME at the times CRON names (5 fields, local time:
+                    '0 9 * * 1-5' is 9:00 on weekdays; @hourly, @daily…)
+          due       run every scheduled workflow whose time has come: once per scheduled minute however
+                    often it is called (from cron or a timer, every minute); --yes approves their
+                    write/dangerous steps; --install-timer writes a systemd user timer and service that
+                    call it every minute (~/.config/systemd/user/skillhost-workflows.{timer,service})
 
         Every step is a call like any other: approvals (--yes, or a y/N prompt on a terminal), timeouts,
         the sandbox and the history apply (trace shows them with front end "workflow").
@@ -47,8 +55,8 @@ enum WorkflowCommand: Command {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json"], options: HistoryOptions.options)
-        guard let action = parsed.positionals.first else { throw UsageError("expected validate, run, resume, show, runs, install or list") }
+        let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json", "--install-timer"], options: HistoryOptions.options.union(["--now"]))
+        guard let action = parsed.positionals.first else { throw UsageError("expected validate, run, resume, show, runs, install, list, schedule, unschedule, schedules or due") }
         let rest = Array(parsed.positionals.dropFirst())
         switch action {
         case "validate":
@@ -75,6 +83,24 @@ enum WorkflowCommand: Command {
                 print("\(id)  \(tools.contains { $0.id == id } ? "ok" : "invalid (run 'skillhost workflow validate \(path)')")  \(path)")
             }
             return ExitCode.success
+        case "schedule":
+            guard (2...3).contains(rest.count) else { throw UsageError("expected: workflow schedule NAME 'CRON' [INPUT_JSON]") }
+            return try WorkflowSchedules.schedule(name: rest[0], cron: rest[1], input: rest.count == 3 ? rest[2] : "{}", parsed)
+        case "unschedule":
+            guard rest.count == 1 else { throw UsageError("expected: workflow unschedule NAME") }
+            let removed = try HistoryOptions.open(parsed, registry: nil).removeWorkflowSchedule(name: rest[0])
+            print(removed ? "removed the schedule of \(rest[0])" : "\(rest[0]) had no schedule")
+            return removed ? ExitCode.success : ExitCode.notFound
+        case "schedules":
+            guard rest.isEmpty else { throw UsageError("expected: workflow schedules") }
+            for schedule in try HistoryOptions.open(parsed, registry: nil).workflowSchedules() {
+                print("\(schedule.name)  '\(schedule.cron)'  \(schedule.input)")
+            }
+            return ExitCode.success
+        case "due":
+            guard rest.isEmpty else { throw UsageError("expected: workflow due [--install-timer]") }
+            if parsed.has("--install-timer") { return try WorkflowSchedules.installTimer(parsed) }
+            return try await WorkflowSchedules.runDue(parsed)
         case "runs":
             guard rest.isEmpty else { throw UsageError("expected: workflow runs") }
             let store = try HistoryOptions.open(parsed, registry: nil)
@@ -86,7 +112,7 @@ enum WorkflowCommand: Command {
             }
             return ExitCode.success
         default:
-            throw UsageError("unknown workflow action '\(action)'; expected validate, run, resume, show, runs, install or list")
+            throw UsageError("unknown workflow action '\(action)'; expected validate, run, resume, show, runs, install, list, schedule, unschedule, schedules or due")
         }
     }
 
@@ -191,7 +217,7 @@ enum WorkflowCommand: Command {
             return ExitCode.invalidArguments
         }
         let store = try HistoryOptions.open(parsed, registry: nil)
-        let runID = newRunID()
+        let runID = WorkflowRunID.make()
         try store.saveWorkflowRun(WorkflowRunRecord(
             id: runID, workflow: workflow.name, file: file, definition: text, input: input.serialized(), status: "running",
             startedMilliseconds: Posix.unixMilliseconds()))
@@ -216,6 +242,33 @@ enum WorkflowCommand: Command {
         try store.saveWorkflowRun(run)
         let input = (try? JSONValue(parsing: run.input)) ?? .object(JSONObject())
         return await execute(workflow, runID: runID, input: input, store: store, host: host, interrupted: interrupted, resumed: true, parsed)
+    }
+
+    /// Runs the installed workflow `name` with `input` (JSON text) as run `runID`.
+    static func runInstalled(name: String, input inputText: String, runID: String, store: HistoryStore, _ parsed: ParsedArguments) async -> Int32 {
+        guard let path = installed(parsed).files()[name], let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            ErrorReporter.printError("no installed workflow '\(name)'; install it with 'skillhost workflow install FILE'")
+            return ExitCode.notFound
+        }
+        let host = HostOptions.host(parsed)
+        let (workflow, problems) = load(file: path, text: text, host: host, json: false)
+        guard problems.isEmpty else {
+            printProblems(problems)
+            return ExitCode.invalidArguments
+        }
+        guard case .success(let input) = WorkflowInput.prepare((try? JSONValue(parsing: inputText)) ?? .null, for: workflow) else {
+            ErrorReporter.printError("the scheduled input of \(name) does not fit its inputs; schedule it again with a valid INPUT_JSON")
+            return ExitCode.invalidArguments
+        }
+        do {
+            try store.saveWorkflowRun(WorkflowRunRecord(
+                id: runID, workflow: workflow.name, file: path, definition: text, input: input.serialized(), status: "running",
+                startedMilliseconds: Posix.unixMilliseconds()))
+        } catch {
+            ErrorReporter.printError("\(error)")
+            return ExitCode.failure
+        }
+        return await execute(workflow, runID: runID, input: input, store: store, host: host, interrupted: [], resumed: false, parsed)
     }
 
     static func execute(
@@ -273,14 +326,6 @@ enum WorkflowCommand: Command {
             "input": (try? JSONValue(parsing: run.input)) ?? .null, "started_ms": .int(run.startedMilliseconds),
             "finished_ms": run.finishedMilliseconds.map(JSONValue.int) ?? .null,
         ]
-    }
-
-    /// A short, unique run id: `YYYYMMDD-HHMMSS-` and 6 random hex digits.
-    static func newRunID() -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date()) + "-" + String(UUID().uuidString.lowercased().prefix(6))
     }
 }
 
