@@ -257,4 +257,16 @@ import Testing
         #expect(unit.contains("OnCalendar=*-*-* *:*:00"))
         #expect(unit.contains("WantedBy=timers.target"))
     }
+
+    /// An installed workflow from a client we did not write: the official Python `mcp` package lists
+    /// `workflow.morning-briefing` with the workflow's input schema and calls it.
+    @Test(.timeLimit(.minutes(3))) func anInstalledWorkflowIsAnMCPTool() throws {
+        let python = try PythonVirtualEnvironment(name: "mcp", packages: ["mcp>=2"], probe: "import mcp.client.stdio").python()
+        #expect(try skillhost(["workflow", "install", TestPackage.root + "/docs/examples/morning-briefing.yaml"]).status == 0)
+        let result = try HostTestSupport.run(
+            python, [TestPackage.root + "/Tests/Peers/mcp_workflow_client.py", try HostTestSupport.skillhostBinary(), root],
+            environment: environment)
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("all checks passed"), "\(result.stdout)")
+    }
 }

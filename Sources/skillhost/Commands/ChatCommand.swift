@@ -116,7 +116,8 @@ enum ChatCommand: Command {
         let agent = Agent(
             provider: provider,
             backend: InstructionSkillBackend(
-                base: ScriptToolBackend(base: skills, host: host, stateDirectory: HistoryOptions.directory(parsed)),
+                base: ScriptToolBackend(
+                    base: WorkflowCommand.backend(wrapping: skills, parsed), host: host, stateDirectory: HistoryOptions.directory(parsed)),
                 library: HostInstructionLibrary(host: host)),
             history: session.history, configuration: configuration)
         let ticker = Task {

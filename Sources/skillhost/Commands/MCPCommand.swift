@@ -135,8 +135,10 @@ enum MCPCommand: Command {
         }
         // `run_skill_script` (issue #30) runs in the session's workspace; over HTTP every client of a replica
         // shares one caller, hence one workspace, so the HTTP server does not offer it (yet).
+        // Installed workflows are tools too (workflow.NAME, docs/workflows.md).
+        let base = WorkflowCommand.backend(wrapping: backend, parsed)
         let tools: any SkillBackend =
-            scripts ? ScriptToolBackend(base: backend, host: host, stateDirectory: HistoryOptions.directory(parsed)) : backend
+            scripts ? ScriptToolBackend(base: base, host: host, stateDirectory: HistoryOptions.directory(parsed)) : base
         let caller = ToolCaller(
             backend: tools, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
             sessionContext: context, forwardsCallIDs: true)

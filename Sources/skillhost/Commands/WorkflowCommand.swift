@@ -123,8 +123,13 @@ enum WorkflowCommand: Command {
 
     /// The host's skills and the installed workflows as skills (`workflow.NAME`), runs kept in the history.
     static func backend(host: SkillHost, _ parsed: ParsedArguments) -> WorkflowSkillBackend {
+        backend(wrapping: HostSkillBackend(host: host), parsed)
+    }
+
+    /// `inner` with the installed workflows added as skills (chat and mcp wrap their host backend in it).
+    static func backend(wrapping inner: any SkillBackend, _ parsed: ParsedArguments) -> WorkflowSkillBackend {
         let directory = HistoryOptions.directory(parsed)
-        return WorkflowSkillBackend(inner: HostSkillBackend(host: host), installed: installed(parsed)) {
+        return WorkflowSkillBackend(inner: inner, installed: installed(parsed)) {
             try? HistoryStore(directory: directory)
         }
     }
