@@ -1,7 +1,4 @@
 import SkillHostCore
-#if canImport(Glibc)
-import Glibc
-#endif
 import SkillJSON
 
 /// Reads a workflow file: JSON (text that starts with `{`) or the YAML subset SKILL.md frontmatter uses
@@ -42,19 +39,10 @@ public enum WorkflowParser {
 
     /// Reads `path` and parses it.
     public static func load(path: String) -> Result<Workflow, WorkflowFaults> {
-        let bytes: [UInt8]
-        do {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw Posix.Failure("open", path: path) }
-            defer { close(descriptor) }
-            bytes = try Posix.readAll(descriptor, path: path, limit: 4 << 20)
-        } catch {
+        guard let text = String(contentsOfPath: path) else {
             return .failure(WorkflowFaults([WorkflowProblem(
-                file: path, position: SourcePosition(line: 0, column: 0), "cannot read the workflow: \(error); check the path")]))
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .failure(WorkflowFaults([WorkflowProblem(
-                file: path, position: SourcePosition(line: 1, column: 1), "the file is not UTF-8 text; save it as UTF-8")]))
+                file: path, position: SourcePosition(line: 0, column: 0),
+                "cannot read the workflow (missing, unreadable, over 4 MiB or not UTF-8); check the path and save it as UTF-8 text")]))
         }
         return parse(text, file: path)
     }
