@@ -205,6 +205,15 @@ import Testing
         let installed = try skillhost(["workflow", "install", file])
         #expect(installed.status == 0, "\(installed.stderr)")
         #expect(try skillhost(["workflow", "list"]).stdout.contains("workflow.add-two  ok"))
+        // list and inspect show it as a skill, with its permission (the highest of its steps').
+        let listed = try JSONValue(parsing: try skillhost(["list", "--json"]).stdout)
+        #expect(listed["workflows"]?.arrayValue?.first?["id"] == "workflow.add-two")
+        #expect(listed["workflows"]?.arrayValue?.first?["permission"] == "write")
+        #expect(try skillhost(["list"]).stdout.contains("workflow.add-two  ok        write"))
+        let inspected = try JSONValue(parsing: try skillhost(["inspect", "workflow.add-two", "--json"]).stdout)
+        #expect(inspected["parameters"]?["required"] == ["what"])
+        #expect(inspected["description"]?.stringValue?.contains("a (reminders.add, write), b (reminders.add, write)") == true)
+        #expect(try skillhost(["inspect", "workflow.nope"]).status == 3)
         let reminders = root + "/xdg-data/skillhost/data/reminders/reminders.ics"
         let refused = try skillhost(["call", "workflow.add-two", "{\"what\":\"Buy\"}"])
         #expect(refused.status == 10, "\(refused.stderr)")

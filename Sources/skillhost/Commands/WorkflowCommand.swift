@@ -149,6 +149,65 @@ enum WorkflowCommand: Command {
         return ExitCode.success
     }
 
+    /// `list`'s output with the installed workflows after the plugins (a `WORKFLOW` table; in JSON a
+    /// `workflows` member), unchanged when none is installed (so the listing cache's answer stays as it is).
+    static func listingWithWorkflows(_ listing: String, json: Bool, _ parsed: ParsedArguments) -> String {
+        let files = installed(parsed).files()
+        guard !files.isEmpty else { return listing }
+        let tools = (try? backend(host: HostOptions.host(parsed), parsed).tools()) ?? []
+        let rows = files.sorted { $0.key < $1.key }.map { name, path in
+            let tool = tools.first { $0.id == InstalledWorkflows.prefix + name }
+            return (id: InstalledWorkflows.prefix + name, tool: tool, path: path)
+        }
+        if json {
+            guard case .object(var object)? = try? JSONValue(parsing: listing) else { return listing }
+            object["workflows"] = .array(rows.map { row in
+                [
+                    "id": .string(row.id), "status": .string(row.tool == nil ? "invalid" : "ok"), "path": .string(row.path),
+                    "permission": row.tool.map { .string($0.permission.rawValue) } ?? .null,
+                ]
+            })
+            return JSONValue.object(object).serialized(options: .prettyPrinted) + "\n"
+        }
+        let width = max(10, rows.map(\.id.count).max() ?? 0) + 2
+        var lines = ["", "WORKFLOW".padding(toLength: width, withPad: " ", startingAt: 0) + "STATUS    PERMISSION  PATH"]
+        for row in rows {
+            lines.append(row.id.padding(toLength: width, withPad: " ", startingAt: 0)
+                + (row.tool == nil ? "invalid   -           " : "ok        " + row.tool!.permission.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))
+                + row.path)
+        }
+        if rows.contains(where: { $0.tool == nil }) { lines.append("  ! an invalid workflow: see 'skillhost workflow validate PATH'") }
+        return listing + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `inspect workflow.NAME`: the skill an installed workflow is, with its steps.
+    static func inspect(_ id: String, _ parsed: ParsedArguments) throws -> Int32 {
+        let name = String(id.dropFirst(InstalledWorkflows.prefix.count))
+        guard let path = installed(parsed).files()[name] else {
+            throw HostError(.notFound, "no workflow \"\(name)\" is installed; see 'skillhost workflow list'", skillID: id)
+        }
+        let host = HostOptions.host(parsed)
+        let tool = (try? backend(host: host, parsed).tools())?.first { $0.id == id }
+        let workflow = try? WorkflowParser.load(path: path).get()
+        let steps: [JSONValue] = (workflow?.steps ?? []).map { ["id": .string($0.id), "skill": .string($0.skill), "needs": .array($0.dependencies.map(JSONValue.string))] }
+        if parsed.has("--json") {
+            HostOptions.printJSON([
+                "id": .string(id), "status": .string(tool == nil ? "invalid" : "ok"), "path": .string(path),
+                "description": .string(tool?.description ?? workflow?.description ?? ""), "permission": tool.map { .string($0.permission.rawValue) } ?? .null,
+                "parameters": workflow?.inputs ?? .null, "steps": .array(steps),
+            ])
+        } else {
+            print("\(id)  (\(tool == nil ? "invalid: run 'skillhost workflow validate \(path)'" : "workflow, \(tool!.permission.rawValue)"))")
+            print("  description: \(tool?.description ?? workflow?.description ?? "")")
+            print("  parameters:  \((workflow?.inputs ?? .null).serialized())")
+            print("  path:        \(path)")
+            for step in workflow?.steps ?? [] {
+                print("  step \(step.id): \(step.skill)" + (step.dependencies.isEmpty ? "" : " after \(step.dependencies.joined(separator: ", "))"))
+            }
+        }
+        return ExitCode.success
+    }
+
     /// The checker over the host's skills: a skill that is not found or not enabled says why.
     static func checker(_ host: SkillHost) -> WorkflowChecker {
         WorkflowChecker { id in
