@@ -40,6 +40,10 @@ import Testing
                 MemoryBackend.Skill(tool: SkillTool(id: "test.fail", description: "fails", parameters: ["type": "object"], idempotent: true)) { _, _ in
                     throw HostError(.skillFailed, "it always fails")
                 },
+                MemoryBackend.Skill(tool: SkillTool(id: "test.note", description: "writes a note", parameters: ["type": "object"], permission: .write, idempotent: false)) { _, options in
+                    self.writes.withLock { $0["note " + (options.idempotencyKey ?? ""), default: 0] += 1 }
+                    return [:]
+                },
                 MemoryBackend.Skill(tool: SkillTool(id: "test.write", description: "writes", parameters: ["type": "object"], permission: .read, idempotent: false)) { _, options in
                     let key = options.idempotencyKey ?? "none"
                     self.writes.withLock { $0[key, default: 0] += 1 }
@@ -228,5 +232,42 @@ import Testing
         #expect(approved.state == .done)
         #expect(skills.writes.withLock { $0 } == ["r/two": 1, "r/three": 1])
         #expect(approved.outputs["one"]?["key"] == "r/one")
+    }
+
+    /// The write steps of a run are approved once, up front, in one question that lists them.
+    @Test func writeStepsAreApprovedOnceUpFront() async throws {
+        let text = """
+            name: notes
+            steps:
+              - id: one
+                skill: test.note
+              - id: two
+                skill: test.note
+              - id: read
+                skill: test.echo
+            """
+        for answer in [true, false] {
+            let skills = Skills()
+            let backend = skills.backend
+            let workflow = try WorkflowParser.parse(text, file: "t.yaml").get()
+            let tools = WorkflowChecker(tools: try backend.tools()).tools(of: workflow)
+            let asked = Mutex<[String]>([])
+            let person = ClosureApproval { request in
+                asked.withLock { $0.append(request.skill.title) }
+                return answer
+            }
+            let approval = await RunApproval.ask(person, workflow: workflow, tools: tools, input: [:], path: "t.yaml")
+            let caller = ToolCaller(backend: backend, approval: approval, recorder: StepCallRecorder(runID: "r", inner: nil))
+            let outcome = await WorkflowRunner(workflow: workflow, tools: tools, caller: caller, journal: MemoryWorkflowJournal())
+                .run(runID: "r", input: [:])
+            #expect(asked.withLock { $0 } == ["workflow notes; its steps that change things: one (test.note, write), two (test.note, write)"])
+            if answer {
+                #expect(outcome.state == .done)
+                #expect(skills.writes.withLock { $0 } == ["note r/one": 1, "note r/two": 1])
+            } else {
+                #expect(outcome.states == ["one": .failed, "two": .failed, "read": .done])
+                #expect(skills.writes.withLock { $0 }.isEmpty)
+            }
+        }
     }
 }

@@ -48,15 +48,7 @@ public struct WorkflowSkillBackend: SkillBackend {
             throw HostError(.invalidPlugin, "workflow \(name) cannot run: \(problem.description)", skillID: id)
         }
         let tools = checker.tools(of: workflow)
-        let asking = workflow.steps.compactMap { step in tools[step.id].flatMap { $0.permission.needsApproval ? "\(step.id) (\($0.id), \($0.permission.rawValue))" : nil } }
-        let permission = Permission.allCases.last { level in tools.values.contains { $0.permission == level } } ?? .read
-        var text = workflow.description.isEmpty ? "The workflow \(name)." : workflow.description
-        if !asking.isEmpty { text += " Steps that change things: " + asking.joined(separator: ", ") + "." }
-        let manifest = SkillManifest(
-            id: id, title: "workflow \(name)", description: text, parameters: workflow.inputs, permission: permission,
-            timeout: 3600, idempotent: tools.values.allSatisfy(\.idempotent))
-        let description = SkillDescription(
-            manifest: manifest, pluginID: "workflow", pluginPath: path, enabled: true, approval: asking.isEmpty ? .allow : .ask)
+        let description = WorkflowSkill.description(of: workflow, tools: tools, path: path)
         return Loaded(workflow: workflow, text: bytes, tools: tools, description: description)
     }
 

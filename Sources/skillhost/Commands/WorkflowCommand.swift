@@ -345,10 +345,12 @@ enum WorkflowCommand: Command {
             store: store, sessionID: sessionID, context: SessionContext(), redactor: SecretRedactor.standard(environment: Posix.environment()),
             report: { ErrorReporter.printError("warning: history: \($0.message)") })
         let recorder = StepCallRecorder(runID: runID, inner: inner, interrupted: interrupted)
-        let caller = ToolCaller(
-            backend: HostSkillBackend(host: host), approval: TerminalApproval.handler(assumeYes: parsed.has("--yes")),
-            recorder: recorder, sessionID: sessionID)
-        let runner = WorkflowRunner(workflow: workflow, tools: checker(host).tools(of: workflow), caller: caller, journal: store)
+        let tools = checker(host).tools(of: workflow)
+        // The write/dangerous steps are approved once, up front, in one question that lists them.
+        let approval = await RunApproval.ask(
+            TerminalApproval.handler(assumeYes: parsed.has("--yes")), workflow: workflow, tools: tools, input: input, path: workflow.file)
+        let caller = ToolCaller(backend: HostSkillBackend(host: host), approval: approval, recorder: recorder, sessionID: sessionID)
+        let runner = WorkflowRunner(workflow: workflow, tools: tools, caller: caller, journal: store)
         let json = parsed.has("--json")
         let printer = WorkflowCards(json: json)
         let outcome = await runner.run(runID: runID, input: input, resumed: resumed) { printer.show($0) }
