@@ -77,6 +77,10 @@ import Testing
         let shown = try JSONValue(parsing: try skillhost(["workflow", "show", runID, "--json"]).stdout)
         #expect(shown["state"] == "done")
         #expect(shown["steps"]?.arrayValue?.count == 4)
+        // history: the run is one session, its steps' calls under it.
+        let history = try skillhost(["history", "workflow-" + runID])
+        #expect(history.stdout.contains("workflow morning-briefing, run \(runID)"), "\(history.stdout)")
+        #expect(history.stdout.components(separatedBy: "\n  [ok] ").count - 1 == 4, "\(history.stdout)")
         let trace = try skillhost(["trace", "--json"])
         #expect(trace.stdout.contains("workflow"), "\(trace.stdout.prefix(400))")
         // Text output: a card per step change.
