@@ -23,7 +23,11 @@ public enum SchemaTyping {
             narrow(named)
         }
         if let constant = object["const"] { narrow([typeName(constant)]) }
-        if let options = object["enum"]?.arrayValue { narrow(Set(options.map(typeName)).union(options.contains { typeName($0) == "integer" } ? [] : [])) }
+        if let options = object["enum"]?.arrayValue {
+            var named = Set(options.map(typeName))
+            if named.contains("integer") { named.insert("number") }
+            narrow(named)
+        }
         for key in ["anyOf", "oneOf"] {
             guard let branches = object[key]?.arrayValue else { continue }
             var union = Set<String>()
