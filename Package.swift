@@ -114,6 +114,8 @@ let package = Package(
         // The tool-call layer: the tool type and names, one invocation from argument bytes, one approval protocol
         // asked before the clock starts, outcome → tool result, recording every call (docs/architecture.md).
         .target(name: "SkillCalls", dependencies: ["SkillHostCore", "SkillStore", "SkillJSON", "JSONSchema", "StableHash"]),
+        // Workflows: skills composed into a graph, checked before they run, durable, scheduled (docs/workflows.md).
+        .target(name: "SkillWorkflows", dependencies: ["SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON", "JSONSchema"]),
         // A small HTTP/1.1 server (limits, timeouts, keep-alive, TLS) and the header-field rules the model
         // provider's client shares; MCP's Streamable HTTP transport and the local web UI sit on it.
         .target(name: "SkillHTTP", dependencies: ["SkillPosix", "COpenSSL"]),
@@ -138,7 +140,7 @@ let package = Package(
             name: "AttackAttempts", path: "Tests/Fixtures/Attack", exclude: ["attack_plugin.c", "Swift"],
             sources: ["attack_attempts.c"], publicHeadersPath: "."),
         // The thin CLI.
-        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillCalls", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore", "SkillHTTP", "SkillWeb"]),
+        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillCalls", "SkillAgent", "JSONSchema", "SkillMCP", "SkillStore", "SkillHTTP", "SkillWeb", "SkillWorkflows"]),
 
         .testTarget(name: "SkillJSONTests", dependencies: ["SkillJSON"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
@@ -158,6 +160,7 @@ let package = Package(
         .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillCalls", "SkillHostCore", "SkillJSON", "SkillHTTP", "JSONSchema"]),
         // `skillhost ui`: its access checks, and the page in headless Chromium driven by Selenium (docs/ui.md).
         .testTarget(name: "SkillWebTests", dependencies: ["SkillWeb", "SkillHTTP", "SkillJSON", "SkillAgent", "SkillCalls", "SkillHostCore", "SkillStore"]),
+        .testTarget(name: "SkillWorkflowsTests", dependencies: ["SkillWorkflows", "SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON"]),
         .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillCalls", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)
 )

@@ -63,7 +63,7 @@ public struct StoredChat: Sendable {
     /// backends every chat front end uses. `skills` is the plugin backend (the provider asks it which skills
     /// are switched off).
     public func agent(
-        provider: any ModelProvider, host: SkillHost, skills: HostSkillBackend, stateDirectory: String,
+        provider: any ModelProvider, host: SkillHost, skills: any SkillBackend, stateDirectory: String,
         configuration: AgentConfiguration
     ) -> Agent {
         var configuration = configuration

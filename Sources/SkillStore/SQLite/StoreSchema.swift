@@ -89,6 +89,43 @@ enum StoreSchema {
         ALTER TABLE skill_calls ADD COLUMN front_end TEXT;
         ALTER TABLE skill_calls ADD COLUMN client TEXT;
         """,
+        // 6: workflow runs and their steps' state (docs/workflows.md): a run resumes from here after a crash; schedules,
+        // and the run each scheduled instant started (one per instant: `workflow due` is idempotent).
+        """
+        CREATE TABLE workflow_runs(
+            id TEXT PRIMARY KEY,
+            workflow TEXT NOT NULL,
+            file TEXT NOT NULL,
+            definition TEXT NOT NULL,
+            input TEXT NOT NULL,
+            status TEXT NOT NULL,
+            started_ms INTEGER NOT NULL,
+            finished_ms INTEGER
+        );
+        CREATE TABLE workflow_steps(
+            run_id TEXT NOT NULL REFERENCES workflow_runs(id) ON DELETE CASCADE,
+            step_id TEXT NOT NULL,
+            status TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            output TEXT,
+            error TEXT,
+            started_ms INTEGER,
+            finished_ms INTEGER,
+            PRIMARY KEY(run_id, step_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE workflow_schedules(
+            name TEXT PRIMARY KEY,
+            cron TEXT NOT NULL,
+            input TEXT NOT NULL,
+            created_ms INTEGER NOT NULL
+        );
+        CREATE TABLE workflow_schedule_runs(
+            name TEXT NOT NULL,
+            instant_ms INTEGER NOT NULL,
+            run_id TEXT NOT NULL,
+            PRIMARY KEY(name, instant_ms)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The page size of files this build creates: half SQLite's default, since every page a transaction

@@ -3,6 +3,7 @@ import SkillCalls
 import SkillHostCore
 import SkillJSON
 import SkillStore
+import SkillWorkflows
 import Synchronization
 
 /// `skillhost call SKILL_ID [JSON|-] [--yes] [--json]`: calls one skill and prints its result.
@@ -58,7 +59,14 @@ enum CallCommand: Command {
         var tool: SkillTool?
         var unknown: HostError?
         var provenance: [String: PluginProvenance] = [:]
-        do {
+        let backend = WorkflowCommand.backend(host: host, parsed)
+        if skillID.hasPrefix(InstalledWorkflows.prefix) {
+            // An installed workflow (docs/workflows.md): its tool comes from the workflows folder.
+            tool = (try? backend.tools())?.first { $0.id == skillID }
+            if tool == nil {
+                unknown = HostError(.notFound, "no workflow \"\(skillID.dropFirst(InstalledWorkflows.prefix.count))\" is installed and valid; see 'skillhost workflow list'", skillID: skillID)
+            }
+        } else { do {
             let skill = try host.skill(skillID)
             tool = SkillTool(skill)
             // The plugin's version, and its SHA-256 when the trust gate checks it against the registry's pin.
@@ -66,12 +74,12 @@ enum CallCommand: Command {
             provenance[skill.id] = PluginProvenance(version: plugin?.manifest?.version, sha256: plugin?.settings.sha256)
         } catch {
             unknown = error
-        }
+        } }
         let recorder = DetachedCallRecorder(
             directory: HistoryOptions.directory(parsed), redactor: SecretRedactor.standard(environment: Posix.environment()),
             provenance: provenance, report: { ErrorReporter.printError("warning: history: \($0.message)") })
         let caller = ToolCaller(
-            backend: HostSkillBackend(host: host), approval: TerminalApproval.handler(assumeYes: parsed.has("--yes")),
+            backend: backend, approval: TerminalApproval.handler(assumeYes: parsed.has("--yes")),
             recorder: recorder)
         let outcome = await caller.call(ToolCallRequest(
             toolName: skillID, tool: tool, arguments: .bytes(bytes), callID: UUID().uuidString.lowercased(), origin: .call,

@@ -1,5 +1,6 @@
 import SkillHostCore
 import SkillJSON
+import SkillWorkflows
 
 /// `skillhost inspect ID [--json]`: everything about one plugin or skill.
 enum InspectCommand: Command {
@@ -22,8 +23,10 @@ enum InspectCommand: Command {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(arguments, flags: ["--json"], options: HistoryOptions.options)
         guard parsed.positionals.count == 1 else { throw UsageError("expected exactly one ID") }
-        let catalog = try HostOptions.host(parsed).catalog()
         let id = parsed.positionals[0]
+        // An installed workflow (docs/workflows.md).
+        if id.hasPrefix(InstalledWorkflows.prefix) { return try WorkflowCommand.inspect(id, parsed) }
+        let catalog = try HostOptions.host(parsed).catalog()
         let json: JSONValue
         let text: String
         if let plugin = catalog.plugin(id) {

@@ -40,7 +40,7 @@ enum ListCommand: Command {
                 : CatalogTable.render(catalog, pluginsFolder: folder)
             return Array((text + "\n").utf8)
         }
-        print(String(decoding: output, as: UTF8.self), terminator: "")
+        print(WorkflowCommand.listingWithWorkflows(String(decoding: output, as: UTF8.self), json: json, parsed), terminator: "")
         return ExitCode.success
     }
 }

@@ -137,7 +137,9 @@ enum MCPCommand: Command {
         }
         // `run_skill_script` (issue #30) runs in the session's workspace on stdio; over HTTP every client of a
         // replica shares one caller, so each bearer token gets a workspace of its own (MCPServer sets it).
-        let tools = ScriptToolBackend(base: backend, host: host, stateDirectory: HistoryOptions.directory(parsed))
+        // Installed workflows are tools too (workflow.NAME, docs/workflows.md).
+        let tools = ScriptToolBackend(
+            base: WorkflowCommand.backend(wrapping: backend, parsed), host: host, stateDirectory: HistoryOptions.directory(parsed))
         let caller = ToolCaller(
             backend: tools, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
             sessionContext: context, forwardsCallIDs: true)

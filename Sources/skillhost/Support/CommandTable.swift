@@ -34,6 +34,7 @@ enum CommandTable {
         GrantCommand.self,
         SetCommand.self,
         BenchSandboxCommand.self,
+        WorkflowCommand.self,
     ]
 
     /// The command named `name`, if there is one.

@@ -1,0 +1,130 @@
+import SkillCalls
+import SkillHostCore
+import SkillJSON
+import SkillStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Installed workflows as skills: a ``SkillBackend`` over another (the host's) that adds `workflow.NAME`
+/// for each installed workflow, with the workflow's input schema as its parameters. Its permission is the
+/// highest of its steps' skills, so a workflow with `write` or `dangerous` steps is asked about once per
+/// run, up front, with those steps listed (the question's skill description names them); its steps then
+/// run through a ``ToolCaller`` over `inner` without asking again, each keyed `RUN/STEP`, the run kept in
+/// `journal` when there is one.
+public struct WorkflowSkillBackend: SkillBackend {
+    public let inner: any SkillBackend
+    public let installed: InstalledWorkflows
+    /// Where runs are kept (nil: in memory only).
+    public let journal: @Sendable () -> (any WorkflowJournal)?
+
+    public init(inner: any SkillBackend, installed: InstalledWorkflows, journal: @escaping @Sendable () -> (any WorkflowJournal)? = { nil }) {
+        self.inner = inner
+        self.installed = installed
+        self.journal = journal
+    }
+
+    /// A loaded, checked workflow with its skill.
+    struct Loaded {
+        var workflow: Workflow
+        var text: String
+        var tools: [String: SkillTool]
+        var description: SkillDescription
+    }
+
+    func load(_ name: String, path: String, tools available: [SkillTool]) throws(HostError) -> Loaded {
+        let id = InstalledWorkflows.prefix + name
+        guard let bytes = try? String(contentsOfPath: path) else {
+            throw HostError(.invalidPlugin, "workflow \(name) cannot be read at \(path); install it again with 'skillhost workflow install FILE'", skillID: id)
+        }
+        let workflow: Workflow
+        switch WorkflowParser.parse(bytes, file: path) {
+        case .success(let parsed): workflow = parsed
+        case .failure(let faults):
+            throw HostError(.invalidPlugin, "workflow \(name) is not valid: \(faults.problems.first?.description ?? "")", skillID: id)
+        }
+        let checker = WorkflowChecker(tools: available)
+        if let problem = checker.problems(of: workflow, source: bytes).first {
+            throw HostError(.invalidPlugin, "workflow \(name) cannot run: \(problem.description)", skillID: id)
+        }
+        let tools = checker.tools(of: workflow)
+        let description = WorkflowSkill.description(of: workflow, tools: tools, path: path)
+        return Loaded(workflow: workflow, text: bytes, tools: tools, description: description)
+    }
+
+    public func tools() throws(HostError) -> [SkillTool] {
+        let available = try inner.tools()
+        var result = available
+        for (name, path) in installed.files().sorted(by: { $0.key < $1.key }) {
+            if let loaded = try? load(name, path: path, tools: available) { result.append(SkillTool(loaded.description)) }
+        }
+        return result
+    }
+
+    public func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
+        guard skillID.hasPrefix(InstalledWorkflows.prefix) else { return try inner.prepare(skillID: skillID, arguments: arguments) }
+        let name = String(skillID.dropFirst(InstalledWorkflows.prefix.count))
+        guard let path = installed.files()[name] else {
+            throw HostError(.notFound, "no workflow \"\(name)\" is installed; install it with 'skillhost workflow install FILE'", skillID: skillID)
+        }
+        let loaded = try load(name, path: path, tools: try inner.tools())
+        switch WorkflowInput.prepare(arguments, for: loaded.workflow) {
+        case .success(let input): return PreparedCall(skill: loaded.description, arguments: input)
+        case .failure(let faults):
+            throw HostError(.invalidArguments, "the arguments of \(skillID) are not valid: \(faults.problems.map(\.message).joined(separator: "; "))", skillID: skillID)
+        }
+    }
+
+    public nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
+        let id = call.skill.id
+        guard id.hasPrefix(InstalledWorkflows.prefix) else { return try await inner.run(call, options: options) }
+        let name = String(id.dropFirst(InstalledWorkflows.prefix.count))
+        let loaded = try load(name, path: call.skill.pluginPath, tools: try inner.tools())
+        let journal = self.journal() ?? MemoryWorkflowJournal()
+        let runID = WorkflowRunID.make()
+        do {
+            try journal.saveRun(WorkflowRunRecord(
+                id: runID, workflow: name, file: call.skill.pluginPath, definition: loaded.text, input: call.arguments.serialized(),
+                status: "running", startedMilliseconds: Posix.unixMilliseconds()))
+        } catch {
+            throw HostError(.io, "workflow \(name): the run could not be recorded (\(error)); check the state folder", skillID: id)
+        }
+        // Approved once, up front (or needing no approval): the steps are not asked about again.
+        let caller = ToolCaller(backend: inner, approval: AllowAllApproval(), recorder: StepCallRecorder(runID: runID, inner: nil), sessionID: options.sessionID)
+        let runner = WorkflowRunner(workflow: loaded.workflow, tools: loaded.tools, caller: caller, journal: journal)
+        let failures = FailureLog()
+        let outcome = await runner.run(runID: runID, input: call.arguments) { event in
+            if case .stepFinished(let step, .failed, _, let text, _) = event { failures.add("\(step): \(text)") }
+        }
+        guard outcome.state == .done else {
+            throw HostError(.skillFailed, "workflow \(name) failed (run \(runID)): \(failures.text); fix it and run 'skillhost workflow resume \(runID)'", skillID: id)
+        }
+        return ["run": .string(runID), "state": "done", "outputs": .object(outcome.outputs)]
+    }
+
+    public func callLimits() throws(HostError) -> [String: CallLimit] { try inner.callLimits() }
+    public func inputArrived() { inner.inputArrived() }
+}
+
+import Synchronization
+
+/// The failed steps' messages of a run, gathered from its events.
+final class FailureLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var text: String { lines.withLock { $0.joined(separator: "; ") } }
+}
+
+/// Run ids: `YYYYMMDD-HHMMSS-` (UTC) and 6 hex digits.
+public enum WorkflowRunID {
+    public static func make() -> String {
+        var seconds = time(nil)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let stamp = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+        let random = UInt32.random(in: 0..<0x100_0000)
+        let hex = String(random, radix: 16)
+        return stamp + "-" + String(repeating: "0", count: 6 - hex.count) + hex
+    }
+}

@@ -1,0 +1,434 @@
+import Foundation
+import SkillCalls
+import SkillHostCore
+import SkillJSON
+import SkillStore
+import SkillWorkflows
+import Synchronization
+
+/// `skillhost workflow validate|run|resume|show|runs`: skills composed into a graph (docs/workflows.md).
+enum WorkflowCommand: Command {
+    static let name = "workflow"
+    static let summary = "check, run and resume workflows: skills composed into a graph"
+    static let help = """
+        usage: skillhost workflow validate FILE [--json]
+               skillhost workflow run FILE [INPUT_JSON|-] [--yes] [--json] [--state DIR]
+               skillhost workflow resume RUN [--yes] [--json] [--state DIR]
+               skillhost workflow show RUN [--json] [--state DIR]
+               skillhost workflow runs [--json] [--state DIR]
+               skillhost workflow install FILE
+               skillhost workflow list
+               skillhost workflow schedule NAME 'CRON' [INPUT_JSON]   (unschedule NAME; schedules)
+               skillhost workflow due [--yes] [--json] [--install-timer]
+
+        A workflow file (YAML, as SKILL.md frontmatter, or JSON) names typed inputs and steps; each step calls
+        one skill with arguments that may refer to the input (${{ inputs.zone }}) or to an earlier step's
+        output (${{ steps.cal.output.events }}). See docs/workflows.md.
+
+          validate  check the file against the installed skills: every fault at once, one line each
+                    (FILE:LINE:COLUMN: what and the fix); exit 0 when it may run
+          run       check, then run it: independent steps at once, each step a card (pending, running,
+                    done, failed, skipped) with its time; prints the run id first
+          resume    go on with a run that was stopped (killed, crashed): finished steps are not run again;
+                    a step of a non-idempotent skill that had started is asked about first (--yes: run it
+                    again, with the same idempotency key RUN/STEP)
+          show      a run and its steps; runs: the latest runs
+          install   check FILE and install it as the skill workflow.NAME ('skillhost call workflow.NAME JSON');
+                    its write/dangerous steps are approved once per run, up front
+          list      the installed workflows
+          schedule  run the installed workflow NAME at the times CRON names (5 fields, local time:
+                    '0 9 * * 1-5' is 9:00 on weekdays; @hourly, @daily…)
+          due       run every scheduled workflow whose time has come: once per scheduled minute however
+                    often it is called (from cron or a timer, every minute); --yes approves their
+                    write/dangerous steps; --install-timer writes a systemd user timer and service that
+                    call it every minute (~/.config/systemd/user/skillhost-workflows.{timer,service})
+
+        Every step is a call like any other: approvals (--yes, or a y/N prompt on a terminal), timeouts,
+        the sandbox and the history apply (trace shows them with front end "workflow").
+
+        Options:
+          --yes        approve write/dangerous steps without asking
+          --json       validate: {"ok","problems":[…]}; run/resume: one JSON event per line
+          --state DIR  folder of the history database (env SKILLHOST_STATE)
+
+        Exit codes: 0 the run finished, \(ExitCode.invalidArguments) the workflow or input is invalid, \(ExitCode.skillFailed) a step failed, \(ExitCode.notFound) no such run.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json", "--install-timer"], options: HistoryOptions.options.union(["--now"]))
+        guard let action = parsed.positionals.first else { throw UsageError("expected validate, run, resume, show, runs, install, list, schedule, unschedule, schedules or due") }
+        let rest = Array(parsed.positionals.dropFirst())
+        switch action {
+        case "validate":
+            guard rest.count == 1 else { throw UsageError("expected: workflow validate FILE") }
+            return validate(file: rest[0], parsed)
+        case "run":
+            guard (1...2).contains(rest.count) else { throw UsageError("expected: workflow run FILE [INPUT_JSON]") }
+            return try await start(file: rest[0], input: rest.count == 2 ? rest[1] : "{}", parsed)
+        case "resume":
+            guard rest.count == 1 else { throw UsageError("expected: workflow resume RUN") }
+            return try await resume(runID: rest[0], parsed)
+        case "show":
+            guard rest.count == 1 else { throw UsageError("expected: workflow show RUN") }
+            return try show(runID: rest[0], parsed)
+        case "install":
+            guard rest.count == 1 else { throw UsageError("expected: workflow install FILE") }
+            return try install(file: rest[0], parsed)
+        case "list":
+            guard rest.isEmpty else { throw UsageError("expected: workflow list") }
+            let host = HostOptions.host(parsed)
+            let tools = (try? backend(host: host, parsed).tools()) ?? []
+            for (name, path) in installed(parsed).files().sorted(by: { $0.key < $1.key }) {
+                let id = InstalledWorkflows.prefix + name
+                print("\(id)  \(tools.contains { $0.id == id } ? "ok" : "invalid (run 'skillhost workflow validate \(path)')")  \(path)")
+            }
+            return ExitCode.success
+        case "schedule":
+            guard (2...3).contains(rest.count) else { throw UsageError("expected: workflow schedule NAME 'CRON' [INPUT_JSON]") }
+            return try WorkflowSchedules.schedule(name: rest[0], cron: rest[1], input: rest.count == 3 ? rest[2] : "{}", parsed)
+        case "unschedule":
+            guard rest.count == 1 else { throw UsageError("expected: workflow unschedule NAME") }
+            let removed = try HistoryOptions.open(parsed, registry: nil).removeWorkflowSchedule(name: rest[0])
+            print(removed ? "removed the schedule of \(rest[0])" : "\(rest[0]) had no schedule")
+            return removed ? ExitCode.success : ExitCode.notFound
+        case "schedules":
+            guard rest.isEmpty else { throw UsageError("expected: workflow schedules") }
+            for schedule in try HistoryOptions.open(parsed, registry: nil).workflowSchedules() {
+                print("\(schedule.name)  '\(schedule.cron)'  \(schedule.input)")
+            }
+            return ExitCode.success
+        case "due":
+            guard rest.isEmpty else { throw UsageError("expected: workflow due [--install-timer]") }
+            if parsed.has("--install-timer") { return try WorkflowSchedules.installTimer(parsed) }
+            return try await WorkflowSchedules.runDue(parsed)
+        case "runs":
+            guard rest.isEmpty else { throw UsageError("expected: workflow runs") }
+            let store = try HistoryOptions.open(parsed, registry: nil)
+            let runs = try store.workflowRuns()
+            if parsed.has("--json") {
+                HostOptions.printJSON(.array(runs.map(runJSON)))
+            } else {
+                for run in runs { print("\(run.id)  \(run.workflow)  \(run.status)  \(run.file)") }
+            }
+            return ExitCode.success
+        default:
+            throw UsageError("unknown workflow action '\(action)'; expected validate, run, resume, show, runs, install, list, schedule, unschedule, schedules or due")
+        }
+    }
+
+    /// The installed workflows' folder for these options.
+    static func installed(_ parsed: ParsedArguments) -> InstalledWorkflows {
+        InstalledWorkflows(folder: InstalledWorkflows.folder(plugins: HostOptions.paths(parsed).plugins, environment: Posix.environment()))
+    }
+
+    /// The host's skills and the installed workflows as skills (`workflow.NAME`), runs kept in the history.
+    static func backend(host: SkillHost, _ parsed: ParsedArguments) -> WorkflowSkillBackend {
+        backend(wrapping: HostSkillBackend(host: host), parsed)
+    }
+
+    /// `inner` with the installed workflows added as skills (chat and mcp wrap their host backend in it).
+    static func backend(wrapping inner: any SkillBackend, _ parsed: ParsedArguments) -> WorkflowSkillBackend {
+        let directory = HistoryOptions.directory(parsed)
+        return WorkflowSkillBackend(inner: inner, installed: installed(parsed)) {
+            try? HistoryStore(directory: directory)
+        }
+    }
+
+    static func install(file: String, _ parsed: ParsedArguments) throws -> Int32 {
+        let host = HostOptions.host(parsed)
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw UsageError("cannot read the workflow file '\(file)'; check the path")
+        }
+        let (workflow, problems) = load(file: file, text: text, host: host, json: false)
+        guard problems.isEmpty else {
+            printProblems(problems)
+            return ExitCode.invalidArguments
+        }
+        let path = try installed(parsed).install(workflow, text: text)
+        print("installed \(InstalledWorkflows.prefix)\(workflow.name) (\(path)); call it with 'skillhost call \(InstalledWorkflows.prefix)\(workflow.name) JSON'")
+        return ExitCode.success
+    }
+
+    /// `list`'s output with the installed workflows after the plugins (a `WORKFLOW` table; in JSON a
+    /// `workflows` member), unchanged when none is installed (so the listing cache's answer stays as it is).
+    static func listingWithWorkflows(_ listing: String, json: Bool, _ parsed: ParsedArguments) -> String {
+        let files = installed(parsed).files()
+        guard !files.isEmpty else { return listing }
+        let tools = (try? backend(host: HostOptions.host(parsed), parsed).tools()) ?? []
+        let rows = files.sorted { $0.key < $1.key }.map { name, path in
+            let tool = tools.first { $0.id == InstalledWorkflows.prefix + name }
+            return (id: InstalledWorkflows.prefix + name, tool: tool, path: path)
+        }
+        if json {
+            guard case .object(var object)? = try? JSONValue(parsing: listing) else { return listing }
+            object["workflows"] = .array(rows.map { row in
+                [
+                    "id": .string(row.id), "status": .string(row.tool == nil ? "invalid" : "ok"), "path": .string(row.path),
+                    "permission": row.tool.map { .string($0.permission.rawValue) } ?? .null,
+                ]
+            })
+            return JSONValue.object(object).serialized(options: .prettyPrinted) + "\n"
+        }
+        let width = max(10, rows.map(\.id.count).max() ?? 0) + 2
+        var lines = ["", "WORKFLOW".padding(toLength: width, withPad: " ", startingAt: 0) + "STATUS    PERMISSION  PATH"]
+        for row in rows {
+            lines.append(row.id.padding(toLength: width, withPad: " ", startingAt: 0)
+                + (row.tool == nil ? "invalid   -           " : "ok        " + row.tool!.permission.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))
+                + row.path)
+        }
+        if rows.contains(where: { $0.tool == nil }) { lines.append("  ! an invalid workflow: see 'skillhost workflow validate PATH'") }
+        return listing + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `inspect workflow.NAME`: the skill an installed workflow is, with its steps.
+    static func inspect(_ id: String, _ parsed: ParsedArguments) throws -> Int32 {
+        let name = String(id.dropFirst(InstalledWorkflows.prefix.count))
+        guard let path = installed(parsed).files()[name] else {
+            throw HostError(.notFound, "no workflow \"\(name)\" is installed; see 'skillhost workflow list'", skillID: id)
+        }
+        let host = HostOptions.host(parsed)
+        let tool = (try? backend(host: host, parsed).tools())?.first { $0.id == id }
+        let workflow = try? WorkflowParser.load(path: path).get()
+        let steps: [JSONValue] = (workflow?.steps ?? []).map { ["id": .string($0.id), "skill": .string($0.skill), "needs": .array($0.dependencies.map(JSONValue.string))] }
+        if parsed.has("--json") {
+            HostOptions.printJSON([
+                "id": .string(id), "status": .string(tool == nil ? "invalid" : "ok"), "path": .string(path),
+                "description": .string(tool?.description ?? workflow?.description ?? ""), "permission": tool.map { .string($0.permission.rawValue) } ?? .null,
+                "parameters": workflow?.inputs ?? .null, "steps": .array(steps),
+            ])
+        } else {
+            print("\(id)  (\(tool == nil ? "invalid: run 'skillhost workflow validate \(path)'" : "workflow, \(tool!.permission.rawValue)"))")
+            print("  description: \(tool?.description ?? workflow?.description ?? "")")
+            print("  parameters:  \((workflow?.inputs ?? .null).serialized())")
+            print("  path:        \(path)")
+            for step in workflow?.steps ?? [] {
+                print("  step \(step.id): \(step.skill)" + (step.dependencies.isEmpty ? "" : " after \(step.dependencies.joined(separator: ", "))"))
+            }
+        }
+        return ExitCode.success
+    }
+
+    /// The checker over the host's skills: a skill that is not found or not enabled says why.
+    static func checker(_ host: SkillHost) -> WorkflowChecker {
+        WorkflowChecker { id in
+            do throws(HostError) {
+                let skill = try host.skill(id)
+                guard skill.enabled else {
+                    return .unusable("skill \(skill.id) is disabled; enable it with 'skillhost enable \(skill.id)'")
+                }
+                return .usable(SkillTool(skill))
+            } catch {
+                return .unusable(error.message)
+            }
+        }
+    }
+
+    /// Reads and checks `file`; prints its faults. Returns the workflow and its text when it may run.
+    static func load(file: String, text: String? = nil, host: SkillHost, json: Bool) -> (Workflow, [WorkflowProblem]) {
+        let parsed = text.map { WorkflowParser.parse($0, file: file) } ?? WorkflowParser.load(path: file)
+        switch parsed {
+        case .failure(let faults):
+            return (Workflow(name: "", steps: [], file: file), faults.problems)
+        case .success(let workflow):
+            let source = text ?? (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            return (workflow, checker(host).problems(of: workflow, source: source))
+        }
+    }
+
+    static func validate(file: String, _ parsed: ParsedArguments) -> Int32 {
+        let host = HostOptions.host(parsed)
+        let (workflow, problems) = load(file: file, host: host, json: parsed.has("--json"))
+        if parsed.has("--json") {
+            HostOptions.printJSON([
+                "ok": .bool(problems.isEmpty), "workflow": .string(workflow.name),
+                "problems": .array(problems.map {
+                    ["file": .string($0.file), "line": .int(Int64($0.position.line)), "column": .int(Int64($0.position.column)), "message": .string($0.message)]
+                }),
+            ])
+        } else if problems.isEmpty {
+            print("\(file): ok, workflow \(workflow.name), \(workflow.steps.count) step\(workflow.steps.count == 1 ? "" : "s"): " + workflow.steps.map { "\($0.id) (\($0.skill))" }.joined(separator: ", "))
+        } else {
+            printProblems(problems)
+        }
+        return problems.isEmpty ? ExitCode.success : ExitCode.invalidArguments
+    }
+
+    /// Each fault on a line of its own, as compilers print them: `FILE:LINE:COLUMN: message`.
+    static func printProblems(_ problems: [WorkflowProblem]) {
+        for problem in problems { Posix.writeAll(2, Array((problem.description + "\n").utf8)) }
+    }
+
+    static func start(file: String, input inputText: String, _ parsed: ParsedArguments) async throws -> Int32 {
+        let host = HostOptions.host(parsed)
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw UsageError("cannot read the workflow file '\(file)'; check the path")
+        }
+        let (workflow, problems) = load(file: file, text: text, host: host, json: parsed.has("--json"))
+        guard problems.isEmpty else {
+            printProblems(problems)
+            return ExitCode.invalidArguments
+        }
+        let raw = inputText == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : inputText
+        let given: JSONValue
+        do { given = try JSONValue(parsing: raw) } catch {
+            throw UsageError("INPUT_JSON is not valid JSON (\(error)); give one object, e.g. '{\"zone\":\"UTC\"}'")
+        }
+        let input: JSONValue
+        switch WorkflowInput.prepare(given, for: workflow) {
+        case .success(let value): input = value
+        case .failure(let faults):
+            for problem in faults.problems { ErrorReporter.printError(problem.message) }
+            return ExitCode.invalidArguments
+        }
+        let store = try HistoryOptions.open(parsed, registry: nil)
+        let runID = WorkflowRunID.make()
+        try store.saveWorkflowRun(WorkflowRunRecord(
+            id: runID, workflow: workflow.name, file: file, definition: text, input: input.serialized(), status: "running",
+            startedMilliseconds: Posix.unixMilliseconds()))
+        return await execute(workflow, runID: runID, input: input, store: store, host: host, interrupted: [], resumed: false, parsed)
+    }
+
+    static func resume(runID: String, _ parsed: ParsedArguments) async throws -> Int32 {
+        let store = try HistoryOptions.open(parsed, registry: nil)
+        guard var run = try store.workflowRun(id: runID) else {
+            ErrorReporter.printError("no workflow run '\(runID)'; 'skillhost workflow runs' lists them")
+            return ExitCode.notFound
+        }
+        let host = HostOptions.host(parsed)
+        let (workflow, problems) = load(file: run.file, text: run.definition, host: host, json: parsed.has("--json"))
+        guard problems.isEmpty else {
+            printProblems(problems)
+            return ExitCode.invalidArguments
+        }
+        let interrupted = Set(try store.workflowSteps(run: runID).filter { $0.status == "running" }.map(\.stepID))
+        run.status = "running"
+        run.finishedMilliseconds = nil
+        try store.saveWorkflowRun(run)
+        let input = (try? JSONValue(parsing: run.input)) ?? .object(JSONObject())
+        return await execute(workflow, runID: runID, input: input, store: store, host: host, interrupted: interrupted, resumed: true, parsed)
+    }
+
+    /// Runs the installed workflow `name` with `input` (JSON text) as run `runID`.
+    static func runInstalled(name: String, input inputText: String, runID: String, store: HistoryStore, _ parsed: ParsedArguments) async -> Int32 {
+        guard let path = installed(parsed).files()[name], let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            ErrorReporter.printError("no installed workflow '\(name)'; install it with 'skillhost workflow install FILE'")
+            return ExitCode.notFound
+        }
+        let host = HostOptions.host(parsed)
+        let (workflow, problems) = load(file: path, text: text, host: host, json: false)
+        guard problems.isEmpty else {
+            printProblems(problems)
+            return ExitCode.invalidArguments
+        }
+        guard case .success(let input) = WorkflowInput.prepare((try? JSONValue(parsing: inputText)) ?? .null, for: workflow) else {
+            ErrorReporter.printError("the scheduled input of \(name) does not fit its inputs; schedule it again with a valid INPUT_JSON")
+            return ExitCode.invalidArguments
+        }
+        do {
+            try store.saveWorkflowRun(WorkflowRunRecord(
+                id: runID, workflow: workflow.name, file: path, definition: text, input: input.serialized(), status: "running",
+                startedMilliseconds: Posix.unixMilliseconds()))
+        } catch {
+            ErrorReporter.printError("\(error)")
+            return ExitCode.failure
+        }
+        return await execute(workflow, runID: runID, input: input, store: store, host: host, interrupted: [], resumed: false, parsed)
+    }
+
+    static func execute(
+        _ workflow: Workflow, runID: String, input: JSONValue, store: HistoryStore, host: SkillHost, interrupted: Set<String>,
+        resumed: Bool, _ parsed: ParsedArguments
+    ) async -> Int32 {
+        let sessionID = "workflow-" + runID
+        try? store.createSession(id: sessionID, title: "workflow \(workflow.name), run \(runID)")
+        let inner = StoreCallRecorder(
+            store: store, sessionID: sessionID, context: SessionContext(), redactor: SecretRedactor.standard(environment: Posix.environment()),
+            report: { ErrorReporter.printError("warning: history: \($0.message)") })
+        let recorder = StepCallRecorder(runID: runID, inner: inner, interrupted: interrupted)
+        let tools = checker(host).tools(of: workflow)
+        // The write/dangerous steps are approved once, up front, in one question that lists them.
+        let approval = await RunApproval.ask(
+            TerminalApproval.handler(assumeYes: parsed.has("--yes")), workflow: workflow, tools: tools, input: input, path: workflow.file)
+        let caller = ToolCaller(backend: HostSkillBackend(host: host), approval: approval, recorder: recorder, sessionID: sessionID)
+        let runner = WorkflowRunner(workflow: workflow, tools: tools, caller: caller, journal: store)
+        let json = parsed.has("--json")
+        let printer = WorkflowCards(json: json)
+        let outcome = await runner.run(runID: runID, input: input, resumed: resumed) { printer.show($0) }
+        inner.flush()
+        await host.shutdown()
+        return outcome.state == .done ? ExitCode.success : ExitCode.skillFailed
+    }
+
+    static func show(runID: String, _ parsed: ParsedArguments) throws -> Int32 {
+        let store = try HistoryOptions.open(parsed, registry: nil)
+        guard let run = try store.workflowRun(id: runID) else {
+            ErrorReporter.printError("no workflow run '\(runID)'; 'skillhost workflow runs' lists them")
+            return ExitCode.notFound
+        }
+        let steps = try store.workflowSteps(run: runID)
+        if parsed.has("--json") {
+            var object = runJSON(run).objectValue ?? JSONObject()
+            object["steps"] = .array(steps.map { step in
+                [
+                    "id": .string(step.stepID), "state": .string(step.status), "attempts": .int(Int64(step.attempts)),
+                    "output": step.output.flatMap { try? JSONValue(parsing: $0) } ?? .null, "error": step.error.map(JSONValue.string) ?? .null,
+                    "seconds": step.finishedMilliseconds.flatMap { end in step.startedMilliseconds.map { .double(Double(end - $0) / 1000) } } ?? .null,
+                ]
+            })
+            HostOptions.printJSON(.object(object))
+        } else {
+            print("run \(run.id): workflow \(run.workflow) (\(run.file)), \(run.status)")
+            for step in steps {
+                let seconds = step.finishedMilliseconds.flatMap { end in step.startedMilliseconds.map { " (\(SecondsText.format(Double(end - $0) / 1000)) s)" } } ?? ""
+                print("  [\(step.status)] \(step.stepID)\(step.error.map { ": " + $0 } ?? "")\(seconds)")
+            }
+        }
+        return ExitCode.success
+    }
+
+    static func runJSON(_ run: WorkflowRunRecord) -> JSONValue {
+        [
+            "run": .string(run.id), "workflow": .string(run.workflow), "file": .string(run.file), "state": .string(run.status),
+            "input": (try? JSONValue(parsing: run.input)) ?? .null, "started_ms": .int(run.startedMilliseconds),
+            "finished_ms": run.finishedMilliseconds.map(JSONValue.int) ?? .null,
+        ]
+    }
+}
+
+/// Prints a run's events: a card line per step change (`[running] cal (calendar.list_events)`), or, with
+/// `--json`, one JSON object per event. Lines are flushed as they are written, so a reader follows along.
+final class WorkflowCards: Sendable {
+    let json: Bool
+    private let skills = Mutex<[String: String]>([:])
+
+    init(json: Bool) { self.json = json }
+
+    func show(_ event: WorkflowEvent) {
+        if json {
+            print(event.json.serialized())
+            fflush(nil)
+            return
+        }
+        switch event {
+        case .runStarted(let runID, let workflow, let steps, let resumed):
+            skills.withLock { for step in steps { $0[step.id] = step.skill } }
+            print("\(resumed ? "resuming" : "run") \(runID): workflow \(workflow)")
+            for step in steps {
+                print(card(step.id, step.state == .done ? "[done] \(name(step.id)) (finished before)" : "[\(step.state.rawValue)] \(name(step.id))"))
+            }
+        case .stepStarted(let id, _, let attempt):
+            print(card(id, "[running] \(name(id))" + (attempt > 1 ? ", try \(attempt)" : "")))
+        case .stepRetrying(let id, _, let delay, let error):
+            print(card(id, "[retrying] \(name(id)) in \(SecondsText.format(delay)) s: \(error)"))
+        case .stepFinished(let id, let state, let seconds, let text, _):
+            print(card(id, "[\(state.rawValue)] \(name(id)): \(text) (\(SecondsText.format(seconds)) s)"))
+        case .runFinished(let runID, let state, let seconds, _):
+            print("run \(runID) \(state.rawValue) in \(SecondsText.format(seconds)) s"
+                + (state == .done ? "" : "; fix the failed step and run 'skillhost workflow resume \(runID)'"))
+        }
+        fflush(nil)
+    }
+
+    private func name(_ id: String) -> String { skills.withLock { $0[id].map { "\(id) (\($0))" } ?? id } }
+    private func card(_ id: String, _ text: String) -> String { "  " + text }
+}
