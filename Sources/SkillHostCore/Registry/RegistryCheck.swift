@@ -18,6 +18,7 @@ struct RegistryCheck {
         try checkEnum(root["new_plugins"], NewPluginState.allCases.map(\.rawValue), "/new_plugins")
         try checkEnum(root["trust"], TrustPolicy.allCases.map(\.rawValue), "/trust")
         try checkPublishers(root["publishers"])
+        try checkMCPServers(root["mcp_servers"])
         let defaults = try object(root["defaults"], "/defaults")
         _ = try wrap { () throws(HostError) in
             try Self.pluginSettings(nil, defaults: defaults, pointer: "/defaults")

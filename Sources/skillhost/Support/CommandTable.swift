@@ -23,6 +23,7 @@ enum CommandTable {
         KeysCommand.self,
         InstallCommand.self,
         AddCommand.self,
+        AddMCPCommand.self,
         RemoveCommand.self,
         MCPCommand.self,
         TokenCommand.self,
