@@ -21,6 +21,11 @@ public struct MCPServerInstallation: Sendable, Equatable {
         let prefix = Posix.directoryName(of: bin)
         if Posix.exists(prefix + "/pyvenv.cfg") {
             paths = [prefix]
+            // The interpreter the environment was made from (its `home`), with its standard library.
+            if let home = Self.virtualEnvironmentHome(prefix) {
+                let base = Posix.directoryName(of: home)
+                paths += [home, base + "/lib"]
+            }
         } else if let interpreter, Posix.lastPathComponent(of: interpreter).hasPrefix("python") {
             // A user or system install: its site-packages only, never the whole prefix (~/.local holds more).
             let lib = prefix + "/lib"
@@ -31,6 +36,16 @@ public struct MCPServerInstallation: Sendable, Equatable {
         }
         if let interpreter, !Self.systemCovered(interpreter) { paths.append(interpreter) }
         self.paths = paths.filter { !Self.systemCovered($0) || $0 == program }
+    }
+
+    /// The `home` of a virtual environment's `pyvenv.cfg`: the folder of the interpreter it was made from.
+    static func virtualEnvironmentHome(_ prefix: String) -> String? {
+        guard let text = try? String(contentsOfFile: prefix + "/pyvenv.cfg", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == "home", parts[1].hasPrefix("/") { return parts[1] }
+        }
+        return nil
     }
 
     /// The `#!` interpreter of a script (its first word), nil for a binary.

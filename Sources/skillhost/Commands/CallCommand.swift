@@ -58,12 +58,19 @@ enum CallCommand: Command {
         var tool: SkillTool?
         var unknown: HostError?
         var provenance: [String: PluginProvenance] = [:]
+        let backend = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
+        defer { backend.shutdown() }
         do {
-            let skill = try host.skill(skillID)
-            tool = SkillTool(skill)
-            // The plugin's version, and its SHA-256 when the trust gate checks it against the registry's pin.
-            let plugin = try? host.currentCatalog().plugin(skill.pluginID)
-            provenance[skill.id] = PluginProvenance(version: plugin?.manifest?.version, sha256: plugin?.settings.sha256)
+            if let entry = try host.mcpServers().first(where: { Identifier.skillName(Identifier.normalize(skillID), inPlugin: $0.name) != nil }) {
+                // An MCP server's tool: the server is started (confined) to find it.
+                tool = SkillTool(try await backend.tool(Identifier.normalize(skillID), of: entry).skill)
+            } else {
+                let skill = try host.skill(skillID)
+                tool = SkillTool(skill)
+                // The plugin's version, and its SHA-256 when the trust gate checks it against the registry's pin.
+                let plugin = try? host.currentCatalog().plugin(skill.pluginID)
+                provenance[skill.id] = PluginProvenance(version: plugin?.manifest?.version, sha256: plugin?.settings.sha256)
+            }
         } catch {
             unknown = error
         }
@@ -71,7 +78,7 @@ enum CallCommand: Command {
             directory: HistoryOptions.directory(parsed), redactor: SecretRedactor.standard(environment: Posix.environment()),
             provenance: provenance, report: { ErrorReporter.printError("warning: history: \($0.message)") })
         let caller = ToolCaller(
-            backend: HostSkillBackend(host: host), approval: TerminalApproval.handler(assumeYes: parsed.has("--yes")),
+            backend: backend, approval: TerminalApproval.handler(assumeYes: parsed.has("--yes")),
             recorder: recorder)
         let outcome = await caller.call(ToolCallRequest(
             toolName: skillID, tool: tool, arguments: .bytes(bytes), callID: UUID().uuidString.lowercased(), origin: .call,

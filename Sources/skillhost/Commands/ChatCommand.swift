@@ -116,7 +116,9 @@ enum ChatCommand: Command {
         let agent = Agent(
             provider: provider,
             backend: InstructionSkillBackend(
-                base: ScriptToolBackend(base: skills, host: host, stateDirectory: HistoryOptions.directory(parsed)),
+                base: ScriptToolBackend(
+                    base: MCPSourceText.backend(parsed, host: host, base: skills), host: host,
+                    stateDirectory: HistoryOptions.directory(parsed)),
                 library: HostInstructionLibrary(host: host)),
             history: session.history, configuration: configuration)
         let ticker = Task {

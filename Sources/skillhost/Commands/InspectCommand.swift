@@ -24,6 +24,12 @@ enum InspectCommand: Command {
         guard parsed.positionals.count == 1 else { throw UsageError("expected exactly one ID") }
         let catalog = try HostOptions.host(parsed).catalog()
         let id = parsed.positionals[0]
+        if catalog.plugin(id) == nil, catalog.skill(id) == nil,
+            let found = try await MCPSourceText.inspect(id, parsed: parsed, host: HostOptions.host(parsed))
+        {
+            print(parsed.has("--json") ? found.json.serialized(options: .prettyPrinted) : found.text)
+            return ExitCode.success
+        }
         let json: JSONValue
         let text: String
         if let plugin = catalog.plugin(id) {

@@ -135,8 +135,10 @@ enum MCPCommand: Command {
         }
         // `run_skill_script` (issue #30) runs in the session's workspace; over HTTP every client of a replica
         // shares one caller, hence one workspace, so the HTTP server does not offer it (yet).
+        // The registry's MCP servers' tools are served beside native skills (a gateway: they run confined).
+        let sources = MCPSourceText.backend(parsed, host: host, base: backend)
         let tools: any SkillBackend =
-            scripts ? ScriptToolBackend(base: backend, host: host, stateDirectory: HistoryOptions.directory(parsed)) : backend
+            scripts ? ScriptToolBackend(base: sources, host: host, stateDirectory: HistoryOptions.directory(parsed)) : sources
         let caller = ToolCaller(
             backend: tools, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
             sessionContext: context, forwardsCallIDs: true)
