@@ -31,10 +31,19 @@ public struct MCPServerLauncher: Sendable {
         self.environment = environment ?? Posix.environment()
     }
 
+    /// System configuration any server may read besides what every confined program may (none of it
+    /// secret): name resolution, TLS certificates, git's and MIME's system-wide settings. Paths that do not
+    /// exist grant nothing.
+    public static let systemConfiguration = [
+        "/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf",
+        "/etc/host.conf", "/etc/gai.conf", "/etc/gitconfig", "/etc/mime.types",
+    ]
+
     /// The sandbox `entry` runs in (what `inspect` shows).
     public func policy(for entry: MCPServerEntry) -> SandboxPolicy {
         var rules = [SandboxPolicy.Rule(path: paths.dataDirectory(forMCPServer: entry.name), access: .readWrite)]
         rules += entry.files
+        rules += Self.systemConfiguration.filter(Posix.exists).map { SandboxPolicy.Rule(path: $0, access: .read) }
         return SandboxPolicy(mode: .required, rules: rules, network: entry.network, processes: entry.processes)
     }
 

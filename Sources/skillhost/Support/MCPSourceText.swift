@@ -108,10 +108,10 @@ enum MCPSourceText {
             "confined": true,
             "installation": .array((launcher.installation(for: entry)?.paths ?? []).map(JSONValue.string)),
             "data": .string(launcher.paths.dataDirectory(forMCPServer: entry.name)),
-            "files": .array(policy.rules.dropFirst().map { ["path": .string($0.path), "access": .string($0.access.rawValue)] }),
+            "files": .array(policy.rules.dropFirst().filter { !MCPServerLauncher.systemConfiguration.contains($0.path) }.map { ["path": .string($0.path), "access": .string($0.access.rawValue)] }),
             "network": network, "processes": .bool(policy.processes),
             "env": .array(entry.environment.keys.sorted().map(JSONValue.string)),
-            "system": "read and run /usr/bin, /bin, /usr/lib, /lib*, /usr/local/{bin,lib}, /usr/libexec; read /usr/share",
+            "system": "read and run /usr/bin, /bin, /usr/lib, /lib*, /usr/local/{bin,lib}, /usr/libexec; read /usr/share, /etc/ssl, name resolution and git's system settings",
         ]
     }
 
