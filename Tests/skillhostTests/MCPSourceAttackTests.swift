@@ -96,4 +96,27 @@ import Testing
         #expect(tools.compactMap { $0["permission"]?.stringValue } == ["read", "dangerous", "write"])
         #expect(server?["invalid"]?.arrayValue?.first?["name"] == "bad.name")
     }
+
+    @Test("trust pins the script and its interpreter; a changed script is refused with both digests; trust required refuses an unpinned server")
+    func trustPins() throws {
+        let (world, _) = try world(.root)
+        let trusted = try world.skillhost(["trust", "evil", "--json"])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        let pins = try JSONValue(parsing: Array(trusted.stdout.utf8))
+        #expect(pins["sha256"]?.stringValue?.count == 64)
+        #expect(pins["interpreter"]?.stringValue?.hasPrefix("/usr/bin/python3") == true, "\(pins)")
+        #expect(try world.skillhost(["call", "evil.fail", "{}", "--yes"]).status == 6, "a pinned, unchanged server runs")
+        let script = world.root + "/attacker.py"
+        try (try String(contentsOfFile: script, encoding: .utf8) + "# changed\n").write(toFile: script, atomically: false, encoding: .utf8)
+        let changed = try world.skillhost(["call", "evil.fail", "{}", "--yes"])
+        #expect(changed.status == 10, "\(changed.stderr)")
+        #expect(changed.stderr.contains("changed since it was trusted (trusted sha256 \(pins["sha256"]?.stringValue ?? "")"), "\(changed.stderr)")
+        #expect(try world.skillhost(["untrust", "evil"]).status == 0)
+        let registry = world.root + "/config/skill_registry.json"
+        var document = try JSONValue(parsing: Array(try String(contentsOfFile: registry, encoding: .utf8).utf8)).objectValue ?? [:]
+        document["trust"] = "required"
+        try world.registry(JSONValue.object(document).serialized())
+        let required = try world.skillhost(["call", "evil.fail", "{}", "--yes"])
+        #expect(required.status == 10 && required.stderr.contains("then run 'skillhost trust evil'"), "\(required.stderr)")
+    }
 }

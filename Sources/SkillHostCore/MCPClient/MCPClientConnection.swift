@@ -213,13 +213,15 @@ public final class MCPClientConnection: Sendable {
     public static let maximumMessageBytes = 64 << 20
 
     private func fail(_ error: HostError) {
-        let waiting: [Pending] = state.withLock { state in
-            if state.ended == nil { state.ended = error }
+        let (waiting, first): ([Pending], Bool) = state.withLock { state in
+            let first = state.ended == nil
+            if first { state.ended = error }
             defer { state.pending = [:] }
-            return Array(state.pending.values)
+            return (Array(state.pending.values), first)
         }
+        // The owner hears first (once), so a caller that sees its call fail also sees the crash counted.
+        if first { onEnded.withLock { $0 }?(error) }
         for pending in waiting { pending.completion.finish(.failure(error)) }
-        onEnded.withLock { $0 }?(error)
     }
 
     private func receive(_ line: [UInt8]) {

@@ -23,6 +23,8 @@ public struct MCPServerLauncher: Sendable {
     public var output: PluginOutputSink
     /// The host's environment (`${NAME}` references are expanded from it).
     public var environment: [String: String]
+    /// The registry's `trust` policy: under `required` an unpinned server is not started.
+    public var trustPolicy: TrustPolicy = .warn
 
     public init(hostExecutable: String, paths: HostPaths, output: PluginOutputSink = .discard, environment: [String: String]? = nil) {
         self.hostExecutable = hostExecutable
@@ -83,6 +85,7 @@ public struct MCPServerLauncher: Sendable {
     /// - Throws: ``HostError``: `denied` when it cannot be confined or a variable is missing, `io` when it
     ///   cannot be started.
     public func start(_ entry: MCPServerEntry) throws(HostError) -> MCPClientConnection {
+        try MCPServerTrust.check(entry, policy: trustPolicy)
         let program = try program(for: entry)
         guard Posix.isExecutableFile(program.program) else {
             throw HostError(.notFound, "MCP server \(entry.name): \(program.program) is not an executable file; install it, or run 'skillhost add-mcp \(entry.name) -- COMMAND' again with its path", pluginID: entry.name)

@@ -44,7 +44,7 @@ public struct MCPServerEntry: Sendable, Equatable {
     public var sha256: String?
     /// For a Python entry point (a script run by its `#!` interpreter), the interpreter's SHA-256 pinned by
     /// `skillhost trust NAME` beside the script's (``sha256``).
-    public var scriptSHA256: String?
+    public var interpreterSHA256: String?
     /// Seconds a call may take unless its tool's entry says otherwise.
     public var timeout: Double
     /// Per tool, by skill id.
@@ -86,7 +86,7 @@ extension MCPServerEntry {
         let problem = Identifier.problem(with: name)
         guard problem.isEmpty else { throw fail("", "has the name \"\(name)\", which \(problem)") }
         let known: Set = [
-            "command", "args", "url", "headers", "env", "files", "network", "processes", "enabled", "sha256", "script_sha256",
+            "command", "args", "url", "headers", "env", "files", "network", "processes", "enabled", "sha256", "interpreter_sha256",
             "timeout", "tools",
         ]
         if let unknown = object.keys.first(where: { !known.contains($0) }) {
@@ -161,7 +161,7 @@ extension MCPServerEntry {
         }
         processes = try Self.bool(object["processes"], pointer + "/processes") ?? true
         enabled = try Self.bool(object["enabled"], pointer + "/enabled") ?? true
-        for key in ["sha256", "script_sha256"] {
+        for key in ["sha256", "interpreter_sha256"] {
             if let digest = object[key], !digest.isNull {
                 guard let text = digest.stringValue, text.count == 64, text.allSatisfy(\.isHexDigit) else {
                     throw fail("/\(key)", "must be 64 hex digits (set it with 'skillhost trust \(name)'), got \(digest.serialized())")
@@ -169,7 +169,7 @@ extension MCPServerEntry {
             }
         }
         sha256 = object["sha256"]?.stringValue?.lowercased()
-        scriptSHA256 = object["script_sha256"]?.stringValue?.lowercased()
+        interpreterSHA256 = object["interpreter_sha256"]?.stringValue?.lowercased()
         timeout = Self.defaultTimeout
         if let value = object["timeout"] {
             if let fault = SkillDefaults.timeoutProblem(value) { throw fail("/timeout", fault) }

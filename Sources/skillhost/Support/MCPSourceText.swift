@@ -7,10 +7,10 @@ import SkillJSON
 enum MCPSourceText {
     /// The backend that adds the registry's MCP servers' tools to `base` for these options.
     static func backend(_ parsed: ParsedArguments, host: SkillHost, base: any SkillBackend) -> MCPSourceBackend {
-        MCPSourceBackend(
-            base: base, host: host,
-            launcher: MCPServerLauncher(
-                hostExecutable: HostOptions.helperExecutable, paths: host.paths, output: HostOptions.pluginOutput(parsed)))
+        var launcher = MCPServerLauncher(
+            hostExecutable: HostOptions.helperExecutable, paths: host.paths, output: HostOptions.pluginOutput(parsed))
+        launcher.trustPolicy = (try? host.registryStore.read().trustPolicy) ?? .warn
+        return MCPSourceBackend(base: base, host: host, launcher: launcher)
     }
 
     /// One server as `list` and `inspect` show it: its state, tools, and tools that cannot be skills.
