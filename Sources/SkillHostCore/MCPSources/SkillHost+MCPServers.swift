@@ -83,3 +83,44 @@ extension SkillHost {
         return (changes, rest)
     }
 }
+
+extension SkillHost {
+    /// `skillhost grant NAME CAPABILITY [--revoke]` for an MCP server: widens (or narrows) what its entry
+    /// declares — `network:any`, `network:tcp:PORT`, `home:PATH:read|read-write` (a path under the home
+    /// folder), `env:NAME` (the host's variable passed as `${NAME}`), `processes` (a stdio server always may
+    /// start processes: its own exec is one). Returns the entry as written.
+    /// - Throws: ``HostError``: `notFound` for no such server, `invalidArguments` for a capability an MCP
+    ///   server cannot take (`config:…`).
+    public func grantMCPServer(_ name: String, capability word: String, revoke: Bool) throws(HostError) -> MCPServerEntry {
+        guard var entry = try mcpServers().first(where: { $0.name == Identifier.normalize(name) }) else {
+            throw HostError(.notFound, "no MCP server named \(Identifier.normalize(name)); run 'skillhost list'")
+        }
+        guard let capability = Capability(word) else {
+            throw HostError(.invalidArguments, "'\(word)' is not a capability; use one of \(Capability.syntax)")
+        }
+        switch capability {
+        case .processes:
+            entry.processes = !revoke
+        case .networkAny:
+            entry.network = revoke ? .none : .any
+        case .tcpConnect(let port):
+            var ports: [Int] = if case .tcpConnect(let known) = entry.network { known } else { [] }
+            ports.removeAll { $0 == port }
+            if !revoke { ports.append(port) }
+            if case .any = entry.network, !revoke { break }
+            entry.network = ports.isEmpty ? .none : .tcpConnect(ports.sorted())
+        case .environment(let variable):
+            entry.environment[variable] = revoke ? nil : "${\(variable)}"
+        case .path(let grant):
+            guard grant.root == .home, let relative = grant.path, let home = HostPaths.homeDirectory else {
+                throw HostError(.invalidArguments, "an MCP server has no configuration keys; grant a path with home:PATH:read|read-write, or add-mcp --replace with --read/--read-write PATH")
+            }
+            let path = home + "/" + relative
+            entry.files.removeAll { $0.path == path }
+            if !revoke { entry.files.append(SandboxPolicy.Rule(path: path, access: grant.access)) }
+        }
+        let written = entry
+        try registryStore.update { registry in registry.setMCPServer(written) }
+        return entry
+    }
+}
