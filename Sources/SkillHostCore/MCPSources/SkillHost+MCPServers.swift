@@ -1,11 +1,26 @@
+import Synchronization
 import SkillJSON
 
 /// The user's commands about MCP servers (`add-mcp`, `remove`, `enable`, `disable`, `trust`), each one locked,
 /// atomic registry update (docs/mcp-sources.md).
+/// The registry's MCP servers as last read, with the registry file's status then: a call checks them with
+/// one `stat` instead of reading and parsing the registry (the gateway's per-call cost).
+final class MCPServerList: Sendable {
+    private let last = Mutex<(status: Posix.FileStatus?, servers: [MCPServerEntry])?>(nil)
+
+    func servers(_ store: RegistryStore) throws(HostError) -> [MCPServerEntry] {
+        let status = try? Posix.status(ofPath: store.path)
+        if let status, let known = last.withLock({ $0 }), known.status == status { return known.servers }
+        let servers = try store.read().mcpServers
+        last.withLock { $0 = (status, servers) }
+        return servers
+    }
+}
+
 extension SkillHost {
-    /// The registry's MCP servers.
+    /// The registry's MCP servers (read again only when the registry file changed).
     public func mcpServers() throws(HostError) -> [MCPServerEntry] {
-        try registryStore.read().mcpServers
+        try mcpServerList.servers(registryStore)
     }
 
     /// Why the administrator's policy refuses the MCP server `name`, if it does.
