@@ -230,6 +230,7 @@ extension MCPServerEntry {
         case .tcpConnect(let ports): object["network"] = .array(ports.map { .int(Int64($0)) })
         }
         if !processes { object["processes"] = false }
+        if !enabled { object["enabled"] = false }
         if timeout != Self.defaultTimeout { object["timeout"] = .double(timeout) }
         return object
     }

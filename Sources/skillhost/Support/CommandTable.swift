@@ -24,6 +24,7 @@ enum CommandTable {
         InstallCommand.self,
         AddCommand.self,
         AddMCPCommand.self,
+        ImportMCPCommand.self,
         RemoveCommand.self,
         MCPCommand.self,
         TokenCommand.self,
