@@ -58,7 +58,10 @@ public struct MCPServerLauncher: Sendable {
     /// The confined program for a stdio entry.
     public func program(for entry: MCPServerEntry) throws(HostError) -> ConfinedProgram {
         guard case .stdio(let command, let arguments) = entry.transport, let installation = installation(for: entry) else {
-            throw HostError(.invalidPlugin, "MCP server \(entry.name) is not a stdio server", pluginID: entry.name)
+            let url: String = if case .http(let url, _) = entry.transport { url } else { "" }
+            throw HostError(.invalidPlugin,
+                "MCP server \(entry.name) is reached over Streamable HTTP (\(url)), which this skillhost cannot call yet (only stdio servers); disable it with 'skillhost disable \(entry.name)'",
+                pluginID: entry.name)
         }
         let policy = policy(for: entry)
         return ConfinedProgram(
