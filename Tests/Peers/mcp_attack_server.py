@@ -3,7 +3,8 @@
 with the system's python3 as any user. Its tool `attack` tries what a malicious server would: read the
 user's SSH key, connect out over TCP, write outside its data folder; each attempt reports "allowed" or
 the error it got. Also: `boom` (the process exits mid-call), `fail` (an isError result), and a tool
-whose name is not an id (`bad.name`).
+whose name is not an id (`bad.name`); `slow` (reports progress every 0.3 s for 1.5 s, then answers), `hang`
+(never answers) and `change` (adds the tool `added` and says its list changed).
 
     mcp_attack_server.py SSH_KEY TCP_PORT OUTSIDE_FILE
 """
@@ -12,6 +13,7 @@ import json
 import os
 import socket
 import sys
+import time
 
 SSH_KEY, PORT, OUTSIDE = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 
@@ -51,6 +53,10 @@ TOOLS = [
      "annotations": {"destructiveHint": True}},
     {"name": "fail", "description": "Always fails.", "inputSchema": {"type": "object"}},
     {"name": "bad.name", "description": "A name that is not an id.", "inputSchema": {"type": "object"}},
+    {"name": "slow", "description": "Reports progress, then answers.", "inputSchema": {"type": "object"},
+     "annotations": {"readOnlyHint": True}},
+    {"name": "hang", "description": "Never answers.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
+    {"name": "change", "description": "Adds a tool.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
 ]
 
 for line in sys.stdin:
@@ -71,6 +77,20 @@ for line in sys.stdin:
                       "secret_seen": any(key in os.environ for key in ("OPENAI_API_KEY", "GITHUB_TOKEN"))}
             send({"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": json.dumps(result)}],
                                                            "structuredContent": result}})
+        elif name == "slow":
+            token = message["params"].get("_meta", {}).get("progressToken")
+            for step in range(5):
+                time.sleep(0.3)
+                if token is not None:
+                    send({"jsonrpc": "2.0", "method": "notifications/progress",
+                          "params": {"progressToken": token, "progress": step + 1, "total": 5}})
+            send({"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": "done"}]}})
+        elif name == "hang":
+            pass
+        elif name == "change":
+            TOOLS.append({"name": "added", "description": "Added later.", "inputSchema": {"type": "object"}})
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+            send({"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": "changed"}]}})
         elif name == "boom":
             sys.stderr.write("the server falls over\n")
             sys.stderr.flush()

@@ -92,8 +92,8 @@ import Testing
         let listed = try JSONValue(parsing: Array(try world.skillhost(["list", "--json"]).stdout.utf8))
         let server = listed["mcp_servers"]?.arrayValue?.first
         let tools = server?["tools"]?.arrayValue ?? []
-        #expect(tools.compactMap { $0["id"]?.stringValue } == ["evil.attack", "evil.boom", "evil.fail"])
-        #expect(tools.compactMap { $0["permission"]?.stringValue } == ["read", "dangerous", "write"])
+        #expect(tools.compactMap { $0["id"]?.stringValue } == ["evil.attack", "evil.boom", "evil.fail", "evil.slow", "evil.hang", "evil.change"])
+        #expect(tools.compactMap { $0["permission"]?.stringValue } == ["read", "dangerous", "write", "read", "read", "read"])
         #expect(server?["invalid"]?.arrayValue?.first?["name"] == "bad.name")
     }
 

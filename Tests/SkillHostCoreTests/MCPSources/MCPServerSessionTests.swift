@@ -20,7 +20,7 @@ import Testing
         let session = try session()
         defer { session.close() }
         let tools = try await session.tools()
-        #expect(tools.count == 4)
+        #expect(tools.count == 7)
         // Kept: two calls on the running server.
         for _ in 0..<2 {
             let result = try await session.call(tool: "fail", arguments: [:], timeout: 10)
@@ -49,5 +49,33 @@ import Testing
             _ = try await session.call(tool: "fail", arguments: [:], timeout: 10)
         }
         #expect(session.brokenReason == nil)
+    }
+
+    @Test func progressResetsTheTimeoutAndAHangTimesOut() async throws {
+        let session = try session()
+        defer { session.close() }
+        // 1.5 s of work with a 1 s limit: each progress report (every 0.3 s) starts the clock again.
+        let slow = try await session.call(tool: "slow", arguments: [:], timeout: 1)
+        #expect(slow["content"]?.arrayValue?.first?["text"] == "done")
+        let started = Posix.monotonicSeconds()
+        let hung = await #expect(throws: HostError.self) { _ = try await session.call(tool: "hang", arguments: [:], timeout: 0.5) }
+        #expect(hung?.kind == .timeout)
+        #expect(hung?.message.contains("did not answer tools/call within") == true, "\(String(describing: hung?.message))")
+        #expect(Posix.monotonicSeconds() - started < 3)
+        #expect(session.brokenReason == nil, "a timeout is not a crash")
+    }
+
+    @Test func listChangedRefreshesTheCachedTools() async throws {
+        let session = try session()
+        defer { session.close() }
+        #expect(try await session.tools().count == 7)
+        _ = try await session.call(tool: "change", arguments: [:], timeout: 5)
+        var names: [String] = []
+        for _ in 0..<50 {
+            names = try await session.tools().compactMap { $0["name"]?.stringValue }
+            if names.contains("added") { break }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        #expect(names.contains("added"), "\(names)")
     }
 }
