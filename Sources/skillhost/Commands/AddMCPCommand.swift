@@ -131,7 +131,13 @@ enum AddMCPCommand: Command {
         } catch {
             let prefix = "registry /mcp_servers/\(entry.name)"
             guard error.kind == .registry, error.message.hasPrefix(prefix) else { throw error }
-            let member = String(error.message.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            var member = String(error.message.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            // Name the option that made the member, not its place in the registry.
+            for (pointer, option) in [("/env/", "--env "), ("/headers/", "--header "), ("/files/", "--read "), ("/url", "--url"), ("/network", "--network"), ("/timeout", "--timeout")]
+            where member.hasPrefix(pointer) {
+                member = option + member.dropFirst(pointer.count)
+                break
+            }
             throw HostError(.registry, "MCP server \(entry.name): " + member)
         }
     }
