@@ -11,6 +11,8 @@ public final class SkillHost: Sendable {
     public let helperExecutable: String
     /// The registry file.
     public let registryStore: RegistryStore
+    /// The registry's MCP servers, read again only when the registry changed (`SkillHost+MCPServers.swift`).
+    let mcpServerList = MCPServerList()
     /// The scan cache.
     public let scanCache: ScanCache
     /// Scans changed files through the child.

@@ -19,6 +19,7 @@ struct RegistryCheck {
         try checkEnum(root["trust"], TrustPolicy.allCases.map(\.rawValue), "/trust")
         try checkPublishers(root["publishers"])
         try checkTrustedFolders(root["trusted_folders"])
+        try checkMCPServers(root["mcp_servers"])
         let defaults = try object(root["defaults"], "/defaults")
         _ = try wrap { () throws(HostError) in
             try Self.pluginSettings(nil, defaults: defaults, pointer: "/defaults")

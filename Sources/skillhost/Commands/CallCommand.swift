@@ -59,7 +59,10 @@ enum CallCommand: Command {
         var tool: SkillTool?
         var unknown: HostError?
         var provenance: [String: PluginProvenance] = [:]
-        let backend = WorkflowCommand.backend(host: host, parsed)
+        // MCP servers' tools (docs/mcp-sources.md) and installed workflows (docs/workflows.md) are skills too.
+        let sources = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
+        defer { sources.shutdown() }
+        let backend = WorkflowCommand.backend(wrapping: sources, parsed)
         if skillID.hasPrefix(InstalledWorkflows.prefix) {
             // An installed workflow (docs/workflows.md): its tool comes from the workflows folder.
             tool = (try? backend.tools())?.first { $0.id == skillID }
@@ -67,11 +70,16 @@ enum CallCommand: Command {
                 unknown = HostError(.notFound, "no workflow \"\(skillID.dropFirst(InstalledWorkflows.prefix.count))\" is installed and valid; see 'skillhost workflow list'", skillID: skillID)
             }
         } else { do {
-            let skill = try host.skill(skillID)
-            tool = SkillTool(skill)
-            // The plugin's version, and its SHA-256 when the trust gate checks it against the registry's pin.
-            let plugin = try? host.currentCatalog().plugin(skill.pluginID)
-            provenance[skill.id] = PluginProvenance(version: plugin?.manifest?.version, sha256: plugin?.settings.sha256)
+            if let entry = try host.mcpServers().first(where: { Identifier.skillName(Identifier.normalize(skillID), inPlugin: $0.name) != nil }) {
+                // An MCP server's tool: the server is started (confined) to find it.
+                tool = SkillTool(try await sources.tool(Identifier.normalize(skillID), of: entry).skill)
+            } else {
+                let skill = try host.skill(skillID)
+                tool = SkillTool(skill)
+                // The plugin's version, and its SHA-256 when the trust gate checks it against the registry's pin.
+                let plugin = try? host.currentCatalog().plugin(skill.pluginID)
+                provenance[skill.id] = PluginProvenance(version: plugin?.manifest?.version, sha256: plugin?.settings.sha256)
+            }
         } catch {
             unknown = error
         } }

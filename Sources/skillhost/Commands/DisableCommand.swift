@@ -7,7 +7,7 @@ enum DisableCommand: Command {
     static let help = """
         usage: skillhost disable ID...
 
-        Disables each plugin or skill (ids are normalized) in the registry, in one locked, atomic update.
+        Disables each plugin, skill, MCP server (NAME) or MCP tool (NAME.tool) (ids are normalized) in the registry, in one locked, atomic update.
         A disabled skill is never offered to a model and never called.
 
         Exit codes: \(ExitCode.notFound) when an id is unknown (nothing is changed), \(ExitCode.registryError) when the registry is malformed.

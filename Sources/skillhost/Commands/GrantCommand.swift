@@ -11,7 +11,8 @@ enum GrantCommand: Command {
 
         Records your decision that a plugin may do one thing its manifest does not declare, in the registry
         (plugins.<id>.grants); its next worker runs with it. --revoke takes a grant back. Check what a plugin
-        declares first: 'skillhost inspect PLUGIN_ID'. PLUGIN_ID may be an instruction skill's id: its scripts
+        declares first: 'skillhost inspect PLUGIN_ID'. PLUGIN_ID may be an MCP server's name: its entry
+        (mcp_servers.<name>: network, files, env) is widened; it restarts with it. PLUGIN_ID may be an instruction skill's id: its scripts
         (run_skill_script) then run with the grant (registry plugins.<id>.grants too).
 
         CAPABILITY is one of:
@@ -34,7 +35,17 @@ enum GrantCommand: Command {
         guard Capability(parsed.positionals[1]) != nil else {
             throw UsageError("'\(parsed.positionals[1])' is not a capability; use one of \(Capability.syntax)")
         }
-        let change = try HostOptions.host(parsed).grant(
+        let host = HostOptions.host(parsed)
+        if try host.mcpServers().contains(where: { $0.name == Identifier.normalize(parsed.positionals[0]) }) {
+            let entry = try host.grantMCPServer(parsed.positionals[0], capability: parsed.positionals[1], revoke: parsed.has("--revoke"))
+            if parsed.has("--json") {
+                HostOptions.printJSON(.object(entry.json))
+            } else {
+                print("\(parsed.has("--revoke") ? "revoked from" : "granted") MCP server \(entry.name): \(parsed.positionals[1]); 'skillhost inspect \(entry.name)' shows its sandbox")
+            }
+            return ExitCode.success
+        }
+        let change = try host.grant(
             pluginID: parsed.positionals[0], capability: parsed.positionals[1], revoke: parsed.has("--revoke"))
         if parsed.has("--json") {
             HostOptions.printJSON([

@@ -27,6 +27,12 @@ enum InspectCommand: Command {
         // An installed workflow (docs/workflows.md).
         if id.hasPrefix(InstalledWorkflows.prefix) { return try WorkflowCommand.inspect(id, parsed) }
         let catalog = try HostOptions.host(parsed).catalog()
+        if catalog.plugin(id) == nil, catalog.skill(id) == nil,
+            let found = try await MCPSourceText.inspect(id, parsed: parsed, host: HostOptions.host(parsed))
+        {
+            print(parsed.has("--json") ? found.json.serialized(options: .prettyPrinted) : found.text)
+            return ExitCode.success
+        }
         let json: JSONValue
         let text: String
         if let plugin = catalog.plugin(id) {

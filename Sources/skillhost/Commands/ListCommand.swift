@@ -20,7 +20,12 @@ enum ListCommand: Command {
                     required, best-effort, off, with "(no Landlock)" or "(inprocess)" when that applies; null
                     without manifest; publisher: {"key_id","name","verified","problem"} of a package's
                     signature, null when unsigned; policy: what the administrator's policy decided, one
-                    line per rule)
+                    line per rule); with MCP servers in the registry also "mcp_servers":[{"name","status",
+                    "enabled","error","transport","tools":[{"id","name","title","description","enabled",
+                    "permission"}],"invalid":[{"name","reason"}]}]
+
+        MCP servers (skillhost add-mcp) are listed in a third section; each enabled one is started, in its
+        sandbox, to list its tools.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -40,7 +45,22 @@ enum ListCommand: Command {
                 : CatalogTable.render(catalog, pluginsFolder: folder)
             return Array((text + "\n").utf8)
         }
-        print(WorkflowCommand.listingWithWorkflows(String(decoding: output, as: UTF8.self), json: json, parsed), terminator: "")
+        var listing = String(decoding: output, as: UTF8.self)
+        // MCP servers (the third section) are asked live: each enabled one is started, confined, for its tools.
+        let host = HostOptions.host(parsed)
+        if !(try host.mcpServers()).isEmpty {
+            let backend = MCPSourceText.backend(parsed, host: host, base: EmptyBackend())
+            let states = try await MCPSourceText.states(backend)
+            backend.shutdown()
+            if json, case .object(var root)? = try? JSONValue(parsing: output) {
+                root["mcp_servers"] = MCPSourceText.json(states)
+                listing = JSONValue.object(root).serialized(options: .prettyPrinted) + "\n"
+            } else {
+                listing += "\n" + MCPSourceText.table(states) + "\n"
+            }
+        }
+        // Installed workflows (docs/workflows.md) after them.
+        print(WorkflowCommand.listingWithWorkflows(listing, json: json, parsed), terminator: "")
         return ExitCode.success
     }
 }

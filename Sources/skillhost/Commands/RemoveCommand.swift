@@ -3,7 +3,7 @@ import SkillHostCore
 /// `skillhost remove ID`: uninstalls a plugin or an instruction skill.
 enum RemoveCommand: Command {
     static let name = "remove"
-    static let summary = "remove an installed plugin or instruction skill"
+    static let summary = "remove an installed plugin, instruction skill or MCP server"
     static let help = """
         usage: skillhost remove ID
 
@@ -19,6 +19,11 @@ enum RemoveCommand: Command {
         guard parsed.positionals.count == 1 else { throw UsageError("expected exactly one ID") }
         let host = HostOptions.host(parsed)
         let id = parsed.positionals[0]
+        if try host.mcpServers().contains(where: { $0.name == Identifier.normalize(id) }) {
+            let entry = try host.removeMCPServer(id)
+            print("removed MCP server \(entry.name) (its data folder \(host.paths.dataDirectory(forMCPServer: entry.name)) is kept)")
+            return ExitCode.success
+        }
         if try host.catalog().plugin(id) != nil {
             let plugin = try host.removePlugin(id)
             print("removed plugin \(plugin.id)\(plugin.manifest.map { " \($0.version)" } ?? "") (\(plugin.path))")

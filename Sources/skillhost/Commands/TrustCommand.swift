@@ -39,6 +39,10 @@ enum TrustCommand: Command {
         }
         if parsed.has("--revoke") { throw UsageError("--revoke goes with --folder PATH; to stop trusting a plugin run 'skillhost untrust PLUGIN_ID'") }
         guard parsed.positionals.count == 1 else { throw UsageError("expected one PLUGIN_ID, or --folder PATH") }
+        if let entry = try MCPTrustOutput.trust(parsed, pin: true) {
+            MCPTrustOutput.print(entry, json: parsed.has("--json"))
+            return ExitCode.success
+        }
         let change = try HostOptions.host(parsed).trust(pluginID: parsed.positionals[0])
         TrustOutput.print(change, json: parsed.has("--json"))
         return ExitCode.success
@@ -84,4 +88,37 @@ enum TrustOutput {
             Swift.print("plugin \(change.pluginID) is no longer trusted (\(change.path))")
         }
     }
+}
+
+/// `trust NAME` / `untrust NAME` of an MCP server: its command (and a script's interpreter) pinned by SHA-256.
+enum MCPTrustOutput {
+    /// The server's entry after pinning, or nil when the id names no MCP server.
+    static func trust(_ parsed: ParsedArguments, pin: Bool) throws -> MCPServerEntry? {
+        let host = HostOptions.host(parsed)
+        let name = Identifier.normalize(parsed.positionals[0])
+        guard try host.mcpServers().contains(where: { $0.name == name }) else { return nil }
+        return try host.trustMCPServer(name, pin: pin)
+    }
+
+    static func print(_ entry: MCPServerEntry, json: Bool) {
+        let files = MCPServerTrust.files(of: entry)
+        if json {
+            HostOptions.printJSON([
+                "mcp_server": .string(entry.name), "path": .string(files?.command ?? ""),
+                "sha256": entry.sha256.map(JSONValue.string) ?? .null,
+                "interpreter": files?.interpreter.map(JSONValue.string) ?? .null,
+                "interpreter_sha256": entry.interpreterSHA256.map(JSONValue.string) ?? .null,
+            ])
+        } else if let digest = entry.sha256 {
+            let interpreter = zip(files?.interpreter, entry.interpreterSHA256).map { ", interpreter \($0) sha256 \($1)" } ?? ""
+            Swift.print("trusted MCP server \(entry.name): sha256 \(digest) for \(files?.command ?? "")\(interpreter)")
+        } else {
+            Swift.print("MCP server \(entry.name) is no longer trusted (\(files?.command ?? ""))")
+        }
+    }
+}
+
+private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
 }

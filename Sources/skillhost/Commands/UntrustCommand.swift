@@ -16,6 +16,10 @@ enum UntrustCommand: Command {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ParsedArguments(arguments, flags: ["--json"], options: [])
         guard parsed.positionals.count == 1 else { throw UsageError("expected one PLUGIN_ID") }
+        if let entry = try MCPTrustOutput.trust(parsed, pin: false) {
+            MCPTrustOutput.print(entry, json: parsed.has("--json"))
+            return ExitCode.success
+        }
         let change = try HostOptions.host(parsed).untrust(pluginID: parsed.positionals[0])
         TrustOutput.print(change, json: parsed.has("--json"))
         return ExitCode.success

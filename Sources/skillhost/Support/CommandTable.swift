@@ -23,6 +23,8 @@ enum CommandTable {
         KeysCommand.self,
         InstallCommand.self,
         AddCommand.self,
+        AddMCPCommand.self,
+        ImportMCPCommand.self,
         RemoveCommand.self,
         MCPCommand.self,
         UICommand.self,

@@ -1,0 +1,168 @@
+import Foundation
+import SkillHostCore
+import SkillJSON
+import Synchronization
+
+/// A ``SkillBackend`` that adds the tools of the registry's MCP servers (`mcp_servers`, issue #35,
+/// docs/mcp-sources.md) to another backend: each tool is the skill `NAME.tool`, offered to every front end
+/// (`call`, `chat`, `skillhost mcp`) through the one ``ToolCaller`` path — recorded, approved and timed like any
+/// call. Servers are started on first use, confined (``MCPServerLauncher``), and kept for the life of the
+/// backend (``MCPServerSession``); ``shutdown()`` kills them. Every other call goes to the base backend.
+public final class MCPSourceBackend: SkillBackend {
+    /// The backend for every other tool.
+    public let base: any SkillBackend
+    /// The host whose registry names the servers.
+    public let host: SkillHost
+    /// Starts the servers.
+    public let launcher: MCPServerLauncher
+    private let validator = ArgumentValidator()
+    private let sessions = Mutex<[String: MCPServerSession]>([:])
+    private let policyBlocks: Mutex<[String: String?]> = Mutex([:])
+
+    /// The MCP servers' tools on top of `base`; servers start through `launcher`.
+    public init(base: any SkillBackend, host: SkillHost, launcher: MCPServerLauncher) {
+        self.base = base
+        self.host = host
+        self.launcher = launcher
+    }
+
+    /// A server's tools as the host offers them, and its tools that cannot be skills (with why); starts the
+    /// server when it is not running. Disabled tools are included (their skill says so).
+    public func listing(of entry: MCPServerEntry) async throws(HostError) -> (tools: [MCPRemoteTool], invalid: [MCPRemoteTool.Invalid]) {
+        if let block = policyBlock(entry.name) { throw HostError(.denied, block, pluginID: entry.name) }
+        let listed = try await session(for: entry).tools()
+        return MCPRemoteTool.tools(from: listed, server: entry)
+    }
+
+    /// The session of `entry`'s server (made, or made again when its launch members changed).
+    public func session(for entry: MCPServerEntry) -> MCPServerSession {
+        let (session, stale): (MCPServerSession, MCPServerSession?) = sessions.withLock { sessions in
+            if let existing = sessions[entry.name], Self.sameLaunch(existing.entry, entry) { return (existing, nil) }
+            let made = MCPServerSession(entry: entry, launcher: launcher)
+            let old = sessions[entry.name]
+            sessions[entry.name] = made
+            return (made, old)
+        }
+        stale?.close()
+        return session
+    }
+
+    /// Kills every server this backend started.
+    public func shutdown() {
+        let all = sessions.withLock { sessions in
+            defer { sessions = [:] }
+            return Array(sessions.values)
+        }
+        for session in all { session.close() }
+    }
+
+    deinit { shutdown() }
+
+    public func tools() throws(HostError) -> [SkillTool] {
+        var tools = try base.tools()
+        for entry in try host.mcpServers() where entry.enabled && policyBlock(entry.name) == nil {
+            // A server that cannot start offers nothing; its reason shows in 'list' and on a call.
+            guard let listing = try? Self.wait({ () async throws(HostError) in try await self.listing(of: entry) }) else { continue }
+            tools += listing.tools.filter(\.skill.enabled).map { SkillTool($0.skill) }
+        }
+        return tools
+    }
+
+    public func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
+        let id = Identifier.normalize(skillID)
+        guard let entry = try server(of: id) else { return try base.prepare(skillID: skillID, arguments: arguments) }
+        let tool = try Self.wait { () async throws(HostError) in try await self.tool(id, of: entry) }
+        try check(tool.skill, of: entry)
+        try validator.validate(arguments, for: tool.skill)
+        return PreparedCall(skill: tool.skill, arguments: arguments)
+    }
+
+    public nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
+        guard let entry = try server(of: call.skill.id) else { return try await base.run(call, options: options) }
+        let tool = try await self.tool(call.skill.id, of: entry)
+        let result = try await session(for: entry).call(tool: tool.remoteName, arguments: call.arguments, timeout: call.skill.timeout)
+        return try Self.skillResult(result, of: call.skill.id, server: entry.name)
+    }
+
+    public func callLimits() throws(HostError) -> [String: CallLimit] { try base.callLimits() }
+
+    public func inputArrived() { base.inputArrived() }
+
+    /// The tool with skill id `id` of `entry`'s server.
+    public func tool(_ id: String, of entry: MCPServerEntry) async throws(HostError) -> MCPRemoteTool {
+        let listing = try await listing(of: entry)
+        if let tool = listing.tools.first(where: { $0.skill.id == id }) { return tool }
+        if let invalid = listing.invalid.first(where: { entry.name + "." + Identifier.normalize($0.remoteName) == id }) {
+            throw HostError(.invalidPlugin, "MCP server \(entry.name)'s tool \"\(invalid.remoteName)\" \(invalid.reason)", skillID: id, pluginID: entry.name)
+        }
+        let names = listing.tools.map(\.skill.id)
+        throw HostError(.notFound,
+            "MCP server \(entry.name) has no tool \(id); \(NearestName.didYouMean(id, among: names))its tools: \(names.joined(separator: ", "))",
+            skillID: id, pluginID: entry.name)
+    }
+
+    /// The MCP server whose tool `id` would be (its name and a dot, then one segment), nil for another id.
+    private func server(of id: String) throws(HostError) -> MCPServerEntry? {
+        guard id.contains(".") else { return nil }
+        return try host.mcpServers().first { Identifier.skillName(id, inPlugin: $0.name).map(Identifier.isValidSegment) == true }
+    }
+
+    /// What needs nobody: the server and the tool enabled, the registry's `deny`.
+    private func check(_ skill: SkillDescription, of entry: MCPServerEntry) throws(HostError) {
+        guard entry.enabled else {
+            throw HostError(.disabled, "MCP server \(entry.name) is disabled; run 'skillhost enable \(entry.name)'", skillID: skill.id, pluginID: entry.name)
+        }
+        guard skill.enabled else {
+            throw HostError(.disabled, "skill \(skill.id) is disabled; run 'skillhost enable \(skill.id)'", skillID: skill.id, pluginID: entry.name)
+        }
+        if skill.approval == .deny {
+            throw HostError(.denied,
+                "skill \(skill.id) is denied by the registry (\(Registry.mcpToolSettingPath(server: entry.name, skillID: skill.id, key: "approval")) is \"deny\"); nothing was run",
+                skillID: skill.id, pluginID: entry.name)
+        }
+    }
+
+    private func policyBlock(_ name: String) -> String? {
+        if let known = policyBlocks.withLock({ $0[name] }) { return known }
+        let block = host.mcpPolicyBlock(name)
+        policyBlocks.withLock { $0[name] = .some(block) }
+        return block
+    }
+
+    /// A `tools/call` result as a skill's result: `isError` is a failure with the server's text;
+    /// `structuredContent` (an object) is the result; otherwise the text of its content (and the content
+    /// itself when it holds more than text).
+    static func skillResult(_ result: JSONValue, of skillID: String, server: String) throws(HostError) -> JSONValue {
+        let content = result["content"]?.arrayValue ?? []
+        let text = content.compactMap { $0["type"]?.stringValue == "text" ? $0["text"]?.stringValue : nil }.joined(separator: "\n")
+        if result["isError"]?.boolValue == true {
+            throw HostError(.skillFailed,
+                "\(skillID) failed: \(TerminalText.sanitized(text.isEmpty ? "the server gave no message" : String(text.prefix(2000))))",
+                skillID: skillID, pluginID: server)
+        }
+        if case .object? = result["structuredContent"] { return result["structuredContent"]! }
+        var object: JSONObject = ["text": .string(text)]
+        if content.contains(where: { $0["type"]?.stringValue != "text" }) { object["content"] = .array(content) }
+        return .object(object)
+    }
+
+    static func sameLaunch(_ a: MCPServerEntry, _ b: MCPServerEntry) -> Bool {
+        a.transport == b.transport && a.environment == b.environment && a.files == b.files && a.network == b.network
+            && a.processes == b.processes
+    }
+
+    /// Runs `body` on the concurrency pool and blocks this thread until it ends (``SkillBackend``'s
+    /// synchronous members are called from threads their callers own, never from the pool).
+    static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws(HostError) -> T) throws(HostError) -> T {
+        let done = DispatchSemaphore(value: 0)
+        let box = Mutex<Result<T, HostError>?>(nil)
+        Task.detached {
+            let result: Result<T, HostError>
+            do throws(HostError) { result = .success(try await body()) } catch { result = .failure(error) }
+            box.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try box.withLock { $0! }.get()
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import SkillJSON
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The client side of one MCP connection to a stdio server (docs/mcp-sources.md): JSON-RPC 2.0 as
+/// newline-delimited JSON on the server's stdin and stdout. Requests wait for their answer by id; the server's
+/// `notifications/progress` reach the request that carried the token, `notifications/tools/list_changed`
+/// reaches ``onToolsChanged``; a server's own requests are answered (`ping`) or refused (-32601). Its stderr
+/// is read on a thread of its own into sanitized lines for the trace, never the terminal. When the server
+/// ends, every waiting request fails with how it ended and the last lines it wrote.
+///
+/// Thread-safe. Started by ``MCPServerLauncher``; ``close()`` kills the process (SIGTERM, then SIGKILL).
+public final class MCPClientConnection: Sendable {
+    /// What was answered.
+    typealias Answer = Result<JSONValue, HostError>
+
+    private struct Pending {
+        var completion: CallCompletion<JSONValue>
+        var progress: (@Sendable (JSONValue) -> Void)?
+    }
+
+    private struct State {
+        var pending: [Int64: Pending] = [:]
+        var nextID: Int64 = 1
+        var ended: HostError?
+        var stderrTail: [String] = []
+    }
+
+    /// The server's name (for messages).
+    public let name: String
+    /// The process's id.
+    public let pid: pid_t
+    private let input: Int32
+    private let output: Int32
+    private let errors: Int32
+    private let state = Mutex(State())
+    private let writeLock = Mutex(())
+    /// Called (on the reading thread) when the server says its tool list changed.
+    let onToolsChanged: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
+    /// Called (on the reading thread) once when the server's stdout ends.
+    let onEnded: Mutex<(@Sendable (HostError) -> Void)?> = Mutex(nil)
+    private let sink: PluginOutputSink
+    private let done = Mutex(false)
+    private let termination = Mutex<(reaped: Bool, how: Posix.Termination?)>((false, nil))
+
+    /// Takes over a started process: writes to `input`, reads `output` and `errors` (each closed on ``close()``).
+    init(name: String, pid: pid_t, input: Int32, output: Int32, errors: Int32, sink: PluginOutputSink) {
+        self.name = name
+        self.pid = pid
+        self.input = input
+        self.output = output
+        self.errors = errors
+        self.sink = sink
+        let reader = Thread { [self] in readLoop() }
+        reader.name = "mcp-client-\(name)"
+        reader.start()
+        if errors >= 0 {
+            let errorReader = Thread { [self] in errorLoop() }
+            errorReader.name = "mcp-client-stderr-\(name)"
+            errorReader.start()
+        }
+    }
+
+    /// Whether the server has ended (its stdout closed).
+    public var hasEnded: Bool { state.withLock { $0.ended != nil } }
+
+    /// Sends a request and waits for its result (or its error), at most `timeout` seconds; the clock restarts
+    /// whenever the server reports progress for it. A cancelled task stops waiting (`notifications/cancelled`
+    /// is sent to the server).
+    public func request(
+        _ method: String, params: JSONValue?, timeout: Double, onProgress: (@Sendable (JSONValue) -> Void)? = nil
+    ) async throws(HostError) -> JSONValue {
+        let completion = CallCompletion<JSONValue>()
+        let lastProgress = Mutex(Posix.monotonicSeconds())
+        let progress: @Sendable (JSONValue) -> Void = { value in
+            lastProgress.withLock { $0 = Posix.monotonicSeconds() }
+            onProgress?(value)
+        }
+        let registered: (Int64, HostError?) = state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            if let ended = state.ended { return (id, ended) }
+            state.pending[id] = Pending(completion: completion, progress: progress)
+            return (id, nil)
+        }
+        let id = registered.0
+        if let ended = registered.1 { throw ended }
+        var message: JSONObject = ["jsonrpc": "2.0", "id": .int(id), "method": .string(method)]
+        if var params {
+            if case .object(var object) = params {
+                var meta = object["_meta"]?.objectValue ?? JSONObject()
+                meta["progressToken"] = .int(id)
+                object["_meta"] = .object(meta)
+                params = .object(object)
+            }
+            message["params"] = params
+        }
+        guard send(.object(message)) else {
+            forget(id)
+            throw state.withLock { $0.ended } ?? HostError(.pluginCrashed, "MCP server \(name) stopped reading its input", pluginID: name)
+        }
+        // The deadline: a watcher fails the request when no answer and no progress came within `timeout`.
+        let watcher = Task.detached { [self] in
+            while !Task.isCancelled {
+                let last = lastProgress.withLock { $0 }
+                let left = last + timeout - Posix.monotonicSeconds()
+                if left <= 0 {
+                    completion.finish(.failure(HostError(.timeout,
+                        "MCP server \(name) did not answer \(method) within \(Self.seconds(timeout)) (limit \(Self.seconds(timeout)), reset by progress); the request was cancelled. Raise the timeout in the registry (mcp_servers.\(name).timeout) if it needs longer",
+                        pluginID: name)))
+                    notifyCancelled(id)
+                    return
+                }
+                try? await Task.sleep(nanoseconds: UInt64(min(left, 0.25) * 1e9))
+            }
+        }
+        let result = await withTaskCancellationHandler {
+            await completion.wait()
+        } onCancel: {
+            completion.finish(.failure(HostError(.cancelled, "the call was cancelled", pluginID: name)))
+            notifyCancelled(id)
+        }
+        watcher.cancel()
+        forget(id)
+        return try result.get()
+    }
+
+    /// Sends a notification.
+    public func notify(_ method: String, params: JSONValue? = nil) {
+        var message: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
+        if let params { message["params"] = params }
+        _ = send(.object(message))
+    }
+
+    /// Whether ``close()`` was called (the host ended it: not a crash).
+    public var wasClosed: Bool { done.withLock { $0 } }
+
+    /// Kills the server and fails whatever still waits.
+    public func close() {
+        let first = done.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        Glibc.close(input)
+        kill(pid, SIGTERM)
+        Thread.detachNewThread { [self] in
+            if reapOnce(waitingUpTo: 100) == nil {
+                termination.withLock { if !$0.reaped { kill(pid, SIGKILL) } }
+                _ = reapOnce(waitingUpTo: nil)
+            }
+        }
+    }
+
+    /// The last lines the server wrote to stderr (sanitized).
+    public var recentErrors: [String] { state.withLock { $0.stderrTail } }
+
+    /// Waits for the process once (a pid is never waited for twice, nor signalled after it was reaped).
+    private func reapOnce(waitingUpTo milliseconds: Int?) -> Posix.Termination? {
+        termination.withLock { state in
+            if state.reaped { return state.how }
+            if let how = Posix.reap(pid, waitingUpTo: milliseconds) { state = (true, how) }
+            return state.how
+        }
+    }
+
+    private func notifyCancelled(_ id: Int64) {
+        notify("notifications/cancelled", params: ["requestId": .int(id), "reason": "cancelled by the host"])
+    }
+
+    private func forget(_ id: Int64) { _ = state.withLock { $0.pending.removeValue(forKey: id) } }
+
+    private func send(_ message: JSONValue) -> Bool {
+        let bytes = Array((message.serialized() + "\n").utf8)
+        return writeLock.withLock { _ in Posix.writeAll(input, bytes) }
+    }
+
+    private func readLoop() {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            var start = buffer.count
+            buffer.append(contentsOf: chunk[0..<count])
+            var lineStart = 0
+            while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[lineStart..<newline])
+                lineStart = newline + 1
+                start = lineStart
+                if !line.isEmpty { receive(line) }
+            }
+            buffer.removeFirst(lineStart)
+            if buffer.count > Self.maximumMessageBytes {
+                fail(HostError(.skillFailed, "MCP server \(name) sent a message of more than \(Self.maximumMessageBytes >> 20) MiB; it was stopped", pluginID: name))
+                close()
+                break
+            }
+        }
+        Glibc.close(output)
+        // How it ended: its exit status (waited for briefly) and its last words.
+        let ended = reapOnce(waitingUpTo: 500)
+        let how = ended.map { "ended (\($0.description))" } ?? "closed its output"
+        let tail = recentErrors.suffix(3).joined(separator: " | ")
+        fail(HostError(.pluginCrashed, "MCP server \(name) \(how)\(tail.isEmpty ? "" : ": \(tail)")", pluginID: name))
+    }
+
+    /// The largest message read (a huge result is refused, not buffered without end).
+    public static let maximumMessageBytes = 64 << 20
+
+    private func fail(_ error: HostError) {
+        let (waiting, first): ([Pending], Bool) = state.withLock { state in
+            let first = state.ended == nil
+            if first { state.ended = error }
+            defer { state.pending = [:] }
+            return (Array(state.pending.values), first)
+        }
+        // The owner hears first (once), so a caller that sees its call fail also sees the crash counted.
+        if first { onEnded.withLock { $0 }?(error) }
+        for pending in waiting { pending.completion.finish(.failure(error)) }
+    }
+
+    private func receive(_ line: [UInt8]) {
+        guard case .object(let message)? = try? JSONValue(parsing: line) else { return }
+        let method = message["method"]?.stringValue
+        if let method, let id = message["id"] {
+            // The server's own request: ping is answered, nothing else is offered.
+            let answer: JSONValue = method == "ping"
+                ? ["jsonrpc": "2.0", "id": id, "result": [:]]
+                : ["jsonrpc": "2.0", "id": id, "error": ["code": -32601, "message": .string("skillhost offers no \(method) to servers")]]
+            _ = send(answer)
+            return
+        }
+        if let method {
+            switch method {
+            case "notifications/progress":
+                guard let token = message["params"]?["progressToken"]?.intValue else { return }
+                let progress = state.withLock { $0.pending[token]?.progress }
+                progress?(message["params"] ?? .null)
+            case "notifications/tools/list_changed":
+                onToolsChanged.withLock { $0 }?()
+            default:
+                break
+            }
+            return
+        }
+        guard let id = message["id"]?.intValue else { return }
+        let pending = state.withLock { $0.pending[id] }
+        guard let pending else { return }
+        if let error = message["error"] {
+            let text = error["message"]?.stringValue ?? error.serialized()
+            let code = error["code"]?.intValue ?? 0
+            let kind: HostError.Kind = code == -32602 ? .invalidArguments : .skillFailed
+            pending.completion.finish(.failure(HostError(kind, "MCP server \(name) answered with error \(code): \(TerminalText.sanitized(text))", pluginID: name)))
+        } else {
+            pending.completion.finish(.success(message["result"] ?? .null))
+        }
+    }
+
+    private func errorLoop() {
+        var splitter = TerminalText.LineSplitter()
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        var total = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            total += count
+            guard total <= PluginOutputSink.maximumBytesPerProcess else { continue }
+            for line in splitter.feed(Array(chunk[0..<count])) where !line.isEmpty {
+                state.withLock { state in
+                    state.stderrTail.append(line)
+                    if state.stderrTail.count > 20 { state.stderrTail.removeFirst() }
+                }
+                sink.emit(PluginOutputSink.Line(pluginID: name, text: line))
+            }
+        }
+        Glibc.close(errors)
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
