@@ -98,7 +98,9 @@ let package = Package(
         .target(name: "CSandbox", exclude: ["helper"]),
         // System calls, process reaping, signal wording and clocks, once for every target (SkillHostCore
         // re-exports it and adds the calls that fail with a HostError).
-        .target(name: "SkillPosix"),
+        .target(name: "SkillPosix", dependencies: ["CPosixEvents"]),
+        // epoll and eventfd in plain C values (Glibc's Swift module has neither), for Posix.EventPoll.
+        .target(name: "CPosixEvents"),
         // Discovery, scanning, manifest, IDs, registry, dispatch, isolation, trust.
         .target(
             name: "SkillHostCore",
