@@ -8,7 +8,7 @@
 //   tool call) ← {SkillAgent, SkillMCP} ← skillhost
 //   SkillPosix, COpenSSL ← SkillHTTP (an HTTP/1.1 server; header-field rules) ← {SkillAgent, SkillMCP}
 //   SkillSDK + ManifestCheck ← SkillCheck (what plugin authors' tests import)
-//   SkillPosix (system calls, reaping, clocks, durable files) ← SkillHostCore (re-exported), SkillStore,
+//   CPosixEvents (epoll, eventfd) ← SkillPosix (system calls, reaping, clocks, durable files, event loops) ← SkillHostCore (re-exported), SkillStore,
 //   SkillSDK (its clock), ICalendar (locked atomic calendar files)
 //   Tests/SkillTestSupport (shared test helpers) ← every test target; skillhostTests: the CLI's tests
 // No package dependencies: everything here builds from the toolchain and Debian's C libraries.
