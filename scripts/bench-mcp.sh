@@ -135,10 +135,12 @@ if [ "${BENCH_INSTRUCTIONS:-}" = 1 ]; then
     # valgrind cannot read the Swift binary's debug information: count a copy without it.
     cp "$binary" "$work/skillhost-stripped"
     strip "$work/skillhost-stripped"
+    # valgrind writes into the mask libdispatch hands rt_sigsuspend, which is read-only: a copy is handed.
+    cc -O2 -shared -fPIC "$root/scripts/bench/valgrind_sigsuspend.c" -o "$work/valgrind_sigsuspend.so"
     counted=()
     for n in 2000 6000; do
         "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$n" 0 -- \
-            valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/skillhost-stripped" mcp --plugins "$work/plugins" \
+            env LD_PRELOAD="$work/valgrind_sigsuspend.so" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/skillhost-stripped" mcp --plugins "$work/plugins" \
             --registry "$work/config/skill_registry.json" --cache "$work/cache" >/dev/null 2>"$work/callgrind-$n.log"
         counted+=("$(sed -n 's/.*Collected : *//p' "$work/callgrind-$n.log" | tr -d ,)")
     done

@@ -172,6 +172,21 @@ struct CommandLineTests {
         #expect(unknown.stderr.contains(#"unknown option "--frobnicate""#))
     }
 
+    @Test("an option whose value was left out does not take the next option as its value")
+    func anOptionDoesNotSwallowTheNextOption() throws {
+        let root = try root()
+        let swallowed = try HostTestSupport.skillhost(["list", "--plugins", "--verbose"], root: root)
+        #expect(swallowed.status == 2)
+        #expect(swallowed.stderr.contains("option --plugins needs a value before --verbose; give it one, or write --plugins=VALUE"))
+        let http = try HostTestSupport.skillhost(["mcp", "--http", "--registry", "r.json"], root: root)
+        #expect(http.status == 2)
+        #expect(http.stderr.contains("option --http needs a value before --registry"))
+        // A value that only looks like an option is still a value when written with '='.
+        let inline = try HostTestSupport.skillhost(["list", "--plugins=--verbose"], root: root)
+        #expect(inline.status == 0)
+        #expect(!inline.stderr.contains("needs a value"))
+    }
+
     @Test("a mistyped command, option or id gets a 'did you mean' hint; a word unlike any gets none")
     func didYouMean() throws {
         let root = try root()

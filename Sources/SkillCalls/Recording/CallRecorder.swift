@@ -65,7 +65,10 @@ public struct RecordedCall: Sendable {
     /// The tool called, nil for an unknown tool.
     public var tool: SkillTool? { request.tool }
     /// The skill it is recorded under (the tool's, or ``ToolCallRequest/recordedSkillID``), nil for an unknown tool.
-    public var skillID: String? { request.tool == nil ? nil : request.recordedSkillID ?? request.tool?.id }
+    public var skillID: String? {
+        guard let tool = request.tool else { return nil }
+        return request.recordedSkillID ?? tool.id
+    }
 }
 
 /// What to do with a call before it runs.

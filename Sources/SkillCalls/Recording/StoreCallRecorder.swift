@@ -280,13 +280,17 @@ public final class StoreCallRecorder: CallRecorder {
                     }
                     if batch.isEmpty { break }
                 }
-                for row in batch { write(row) }
+                // A batch gathered while the thread waited for the processor can outgrow the finish log's
+                // map: committing when the log asks for it, row by row, keeps every record a copy into the
+                // map instead of a `pwrite` each.
+                for row in batch {
+                    write(row)
+                    commit(false)
+                }
                 let now = Posix.monotonicNanoseconds()
                 if Double(now &- lastCommit) / 1e9 >= Self.commitInterval {
                     commit(true)
                     lastCommit = now
-                } else {
-                    commit(false)
                 }
             }
             commit(true)

@@ -13,10 +13,27 @@ public struct SkillTool: Sendable, Equatable {
 
     /// The skill: id, title, description, parameter schema, permission, timeout, examples, summary, output
     /// schema.
-    public var skill: SkillManifest
+    public var skill: SkillManifest {
+        get { storage.skill }
+        set { storage = Storage(newValue) }
+    }
+
+    /// The manifest, held once: a tool travels with every call through several layers (request, recorded
+    /// call, outcome, row) and is copied at each, which costs one retain this way instead of one per field
+    /// of the manifest.
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let skill: SkillManifest
+        init(_ skill: SkillManifest) { self.skill = skill }
+    }
+    @usableFromInline var storage: Storage
 
     /// A tool for `skill`.
-    public init(skill: SkillManifest) { self.skill = skill }
+    public init(skill: SkillManifest) { storage = Storage(skill) }
+
+    public static func == (left: SkillTool, right: SkillTool) -> Bool {
+        left.storage === right.storage || left.skill == right.skill
+    }
 
     /// A tool for a host's skill description (its effective timeout: the registry's override when set).
     public init(_ skill: SkillDescription) {
@@ -40,7 +57,7 @@ public struct SkillTool: Sendable, Equatable {
     /// describes a skill, so they are not restated here).
     @inlinable
     public subscript<Value>(dynamicMember path: WritableKeyPath<SkillManifest, Value>) -> Value {
-        get { skill[keyPath: path] }
+        get { storage.skill[keyPath: path] }
         set { skill[keyPath: path] = newValue }
     }
 

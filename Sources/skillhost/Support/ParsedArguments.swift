@@ -46,7 +46,14 @@ struct ParsedArguments {
                 if let inlineValue {
                     options[name] = inlineValue
                 } else if index < arguments.count {
-                    options[name] = arguments[index]
+                    // `--plugins --verbose`: the value was left out, and the next option is not a value.
+                    let next = arguments[index]
+                    let nextName = next.hasPrefix("--") ? String(next.prefix { $0 != "=" }) : next
+                    if knownOptions.contains(nextName) || knownFlags.contains(nextName) {
+                        throw UsageError(
+                            "option \(name) needs a value before \(nextName); give it one, or write \(name)=VALUE for a value that starts with --")
+                    }
+                    options[name] = next
                     index += 1
                 } else {
                     throw UsageError("option \(name) needs a value")
