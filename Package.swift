@@ -8,7 +8,7 @@
 //   tool call) ← {SkillAgent, SkillMCP} ← skillhost; SkillAgent + SkillHTTP ← SkillWeb (`skillhost ui`) ← skillhost
 //   SkillPosix, COpenSSL ← SkillHTTP (an HTTP/1.1 server; header-field rules) ← {SkillAgent, SkillMCP}
 //   SkillSDK + ManifestCheck ← SkillCheck (what plugin authors' tests import)
-//   SkillPosix (system calls, reaping, clocks, durable files) ← SkillHostCore (re-exported), SkillStore,
+//   CPosixEvents (epoll, eventfd) ← SkillPosix (system calls, reaping, clocks, durable files, event loops) ← SkillHostCore (re-exported), SkillStore,
 //   SkillSDK (its clock), ICalendar (locked atomic calendar files)
 //   Tests/SkillTestSupport (shared test helpers) ← every test target; skillhostTests: the CLI's tests
 // No package dependencies: everything here builds from the toolchain and Debian's C libraries.
@@ -99,7 +99,9 @@ let package = Package(
         .target(name: "CSandbox", exclude: ["helper"]),
         // System calls, process reaping, signal wording and clocks, once for every target (SkillHostCore
         // re-exports it and adds the calls that fail with a HostError).
-        .target(name: "SkillPosix"),
+        .target(name: "SkillPosix", dependencies: ["CPosixEvents"]),
+        // epoll and eventfd in plain C values (Glibc's Swift module has neither), for Posix.EventPoll.
+        .target(name: "CPosixEvents"),
         // Discovery, scanning, manifest, IDs, registry, dispatch, isolation, trust.
         .target(
             name: "SkillHostCore",

@@ -49,7 +49,7 @@ build_fuzzer() {
     swift build -c "$config" --build-path "$build" --target ICalendar -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     swift build -c "$config" --build-path "$build" --target ZoneInfo -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     local objects=()
-    for module in SkillJSON StableHash JSONSchema SkillContract ManifestCheck SkillPosix SkillHTTP SkillHostCore SkillStore SkillCalls SkillAgent SkillMCP ICalendar ZoneInfo CSkillABI CSandbox CSQLiteBatch; do
+    for module in SkillJSON StableHash JSONSchema SkillContract ManifestCheck SkillPosix SkillHTTP SkillHostCore SkillStore SkillCalls SkillAgent SkillMCP ICalendar ZoneInfo CSkillABI CSandbox CSQLiteBatch CPosixEvents; do
         local folder="$build/$config/$module.build"
         if [ -f "$folder/sources" ]; then
             # A Swift module: the objects of its current sources only (SwiftPM keeps the object of a source
@@ -73,6 +73,7 @@ build_fuzzer() {
         -Xcc -fmodule-map-file="$root/Sources/CSQLite/module.modulemap" \
         -Xcc -fmodule-map-file="$root/$build/$config/CSandbox.build/module.modulemap" \
         -Xcc -fmodule-map-file="$root/$build/$config/CSQLiteBatch.build/module.modulemap" \
+        -Xcc -fmodule-map-file="$root/$build/$config/CPosixEvents.build/module.modulemap" \
         -module-name SkillHostFuzz "${sources[@]}" "${objects[@]}" -lssl -lcrypto -lsqlite3 -lm \
         -o "$binary" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
 }

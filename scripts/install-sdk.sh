@@ -48,7 +48,7 @@ staging="$sdks/.skillhost-sdk-$abi.$$.tmp"
 install -d -m 755 "$sdks"
 rm -rf "$staging"
 mkdir -p "$staging/Sources"
-for target in CSkillABI SkillJSON SkillContract SkillPosix SkillSDK JSONSchema StableHash ManifestCheck SkillCheck; do
+for target in CSkillABI SkillJSON SkillContract CPosixEvents SkillPosix SkillSDK JSONSchema StableHash ManifestCheck SkillCheck; do
     cp -RL "$root/Sources/$target" "$staging/Sources/$target"
 done
 cp "$root/scripts/sdk/Package.swift" "$staging/Package.swift"

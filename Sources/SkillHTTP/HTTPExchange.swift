@@ -1,46 +1,67 @@
 import SkillPosix
+import Synchronization
 
-/// One request and the way to answer it, handed to the server's handler on the connection's own thread
-/// (the handler may block: every connection has a thread). Answer once: a whole response with
-/// ``respond(_:)``, or a stream (`Transfer-Encoding: chunked`, for Server-Sent Events) with
-/// ``startStream(status:fields:)``, ``send(_:)`` and ``finish()``.
-public final class HTTPExchange {
+/// One request and the way to answer it. The server hands it to its handler on the loop's thread; the
+/// handler answers at once or later, from any thread (an answer from another thread is written on the
+/// loop's next turn). Answer once: a whole response with ``respond(_:)``, or a stream
+/// (`Transfer-Encoding: chunked`, for Server-Sent Events) with ``startStream(status:fields:)``, ``send(_:)``
+/// and ``finish()``. A client that hangs up first is reported to ``onPeerGone(_:)``.
+public final class HTTPExchange: @unchecked Sendable {
     /// The request.
     public let request: HTTPServerRequest
-    let socket: HTTPServerSocket
-    let limits: HTTPServerLimits
-    /// Whether the connection must close after this exchange.
-    var closing: Bool
-    private(set) var state = State.open
+    private let connection: HTTPConnection
+    private let server: HTTPServer
+    private let state: Mutex<Progress>
 
-    enum State { case open, streaming, done }
-
-    init(request: HTTPServerRequest, socket: HTTPServerSocket, limits: HTTPServerLimits) {
-        self.request = request
-        self.socket = socket
-        self.limits = limits
-        closing = !request.keepsAlive
+    private struct Progress {
+        var phase = Phase.open
+        /// Whether the connection closes after this exchange.
+        var closing: Bool
+        var gone = false
+        var onGone: (@Sendable () -> Void)?
     }
 
-    /// Whether an answer was given.
-    public var isAnswered: Bool { state == .done }
+    enum Phase { case open, streaming, done }
+
+    init(request: HTTPServerRequest, connection: HTTPConnection, server: HTTPServer) {
+        self.request = request
+        self.connection = connection
+        self.server = server
+        state = Mutex(Progress(closing: !request.keepsAlive))
+    }
+
+    /// Whether an answer was given (whole, or a stream finished).
+    public var isAnswered: Bool { state.withLock { $0.phase == .done } }
 
     /// The connection closes after this exchange (e.g. after a refusal that leaves its body unread).
-    public func closeAfterwards() { closing = true }
+    public func closeAfterwards() { state.withLock { $0.closing = true } }
 
-    /// Sends a whole response. False when the peer is gone or stopped reading (the connection then closes).
+    /// Sends a whole response. False when the peer is gone (or this exchange was answered already).
     @discardableResult
     public func respond(_ response: HTTPServerResponse) -> Bool {
-        guard state == .open else { return false }
-        state = .done
-        return write(response.serialized(closing: closing, headOnly: request.method == "HEAD"))
+        let closing: Bool? = state.withLock { state in
+            guard state.phase == .open, !state.gone else { return nil }
+            state.phase = .done
+            return state.closing
+        }
+        guard let closing else { return false }
+        let bytes = response.serialized(closing: closing, headOnly: request.method == "HEAD")
+        server.perform { [self, server, connection] in
+            server.queue(bytes, on: connection)
+            server.finished(self, on: connection, closing: closing)
+        }
+        return true
     }
 
     /// Starts a streamed response (chunked). False when the peer is gone.
     @discardableResult
     public func startStream(status: Int = 200, fields: HTTPFields) -> Bool {
-        guard state == .open else { return false }
-        state = .streaming
+        let closing: Bool? = state.withLock { state in
+            guard state.phase == .open, !state.gone else { return nil }
+            state.phase = .streaming
+            return state.closing
+        }
+        guard let closing else { return false }
         var head: [UInt8] = []
         HTTPServerResponse.appendHead(status: status, fields: fields, to: &head)
         head.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
@@ -49,10 +70,11 @@ public final class HTTPExchange {
         return write(head)
     }
 
-    /// Sends bytes of a stream as one chunk, at once. False when the peer is gone or stopped reading.
+    /// Sends bytes of a stream as one chunk. False when the peer is gone (or stopped reading and was cut off).
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
-        guard state == .streaming, !bytes.isEmpty else { return state == .streaming }
+        guard state.withLock({ $0.phase == .streaming && !$0.gone }) else { return false }
+        guard !bytes.isEmpty else { return true }
         var chunk = Array(String(bytes.count, radix: 16).utf8)
         chunk.append(contentsOf: [13, 10])
         chunk.append(contentsOf: bytes)
@@ -62,22 +84,44 @@ public final class HTTPExchange {
 
     /// Ends a stream.
     public func finish() {
-        guard state == .streaming else { return }
-        state = .done
-        _ = write(Array("0\r\n\r\n".utf8))
+        let closing: Bool? = state.withLock { state in
+            guard state.phase == .streaming else { return nil }
+            state.phase = .done
+            return state.closing || state.gone
+        }
+        guard let closing else { return }
+        server.perform { [self, server, connection] in
+            server.queue(Array("0\r\n\r\n".utf8), on: connection)
+            server.finished(self, on: connection, closing: closing)
+        }
     }
 
-    /// Whether the client closed the connection (or reset it): its request is then cancelled.
-    public var peerHungUp: Bool { socket.peerHungUp() }
+    /// Whether the client closed the connection (or reset it, or stopped reading and was cut off).
+    public var peerHungUp: Bool { state.withLock { $0.gone } }
 
-    private func write(_ bytes: [UInt8]) -> Bool {
-        do {
-            try socket.write(bytes, until: Posix.monotonicNanoseconds() + UInt64(HTTPServerLimits.milliseconds(limits.writeTimeout)) * 1_000_000)
-            return true
-        } catch {
-            closing = true
-            state = .done
+    /// Runs `body` once when the client hangs up before the exchange is answered (on the loop's thread; at
+    /// once when it hung up already). The handler abandons the request's work there.
+    public func onPeerGone(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.gone { return state.phase != .done }
+            state.onGone = body
             return false
         }
+        if now { body() }
+    }
+
+    /// The server closed the connection (the peer hung up, a write failed or timed out, the server stops).
+    func peerGone() {
+        let body = state.withLock { state -> (@Sendable () -> Void)? in
+            state.gone = true
+            defer { state.onGone = nil }
+            return state.phase == .done ? nil : state.onGone
+        }
+        body?()
+    }
+
+    private func write(_ bytes: [UInt8]) -> Bool {
+        server.perform { [server, connection] in server.queue(bytes, on: connection) }
+        return !peerHungUp
     }
 }

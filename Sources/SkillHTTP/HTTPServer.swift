@@ -3,27 +3,61 @@ import Glibc
 import SkillPosix
 import Synchronization
 
-/// A small HTTP/1.1 server over POSIX sockets (plain or TLS), one thread per connection: keep-alive,
-/// pipelining in order, `Content-Length` and chunked bodies, `Expect: 100-continue`, and the bounds of
-/// ``HTTPServerLimits`` (head and body size, head/body/idle/write timeouts, connections at once). Every
-/// refusal is a `text/plain` line with its status. The handler answers each request on the connection's
-/// thread; what it serves (MCP's Streamable HTTP, static pages, SSE) is up to it.
-public final class HTTPServer: Sendable {
-    /// Answers one request (on the connection's thread; may block).
+/// A small HTTP/1.1 server over POSIX sockets (plain or TLS), one event loop (`epoll`) for every connection:
+/// keep-alive, pipelining in order, `Content-Length` and chunked bodies, `Expect: 100-continue`, and the
+/// bounds of ``HTTPServerLimits`` (head and body size, head/body/idle/write timeouts, connections at once).
+/// Every refusal is a `text/plain` line with its status.
+///
+/// The loop runs on a thread of its own (``start()``) or on a caller's loop (``service(waitingUpTo:)``, which
+/// MCP's call loop runs, so a request is read, its call run and its answer written on one thread). The
+/// handler is called on the loop's thread with each request, must not block, and answers through the
+/// ``HTTPExchange`` at once or later, from any thread.
+public final class HTTPServer: @unchecked Sendable {
+    /// Takes one request (on the loop's thread; must not block); answers through the exchange, now or later.
     public typealias Handler = @Sendable (HTTPExchange) -> Void
 
     /// The limits.
     public let limits: HTTPServerLimits
-    private let handler: Handler
-    private let log: @Sendable (String) -> Void
-    private let tls: TLSServerContext?
-    private let listener: Int32
+    let handler: Handler
+    let log: @Sendable (String) -> Void
+    let tls: TLSServerContext?
+    let listener: Int32
     /// The port bound (the one asked for, or the kernel's choice for port 0).
     public let port: UInt16
-    private let wake: (read: Int32, write: Int32)
-    private let open = Mutex<Set<Int32>>([])
+    let events: Posix.EventPoll
+    /// Signalled when work is posted from other threads (``perform(_:)``) or the server stops.
+    private let posted = Posix.EventCounter()
+    private let inbox = Mutex<[Posted]>([])
+
+    /// Work posted to the loop's thread; it touches only the loop's state, there.
+    private struct Posted: @unchecked Sendable {
+        let body: () -> Void
+    }
+    private let open = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
-    private let acceptorDone = Mutex<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+    private let threadDone = Atomic<Bool>(true)
+    /// `pthread_self()` of the thread running the loop (0 before it first ran).
+    private let loopThread = Atomic<UInt>(0)
+    /// The loop's own state (its thread only).
+    let state = LoopState()
+
+    static let listenerToken: UInt64 = 0
+    static let postedToken: UInt64 = 1
+    static let watchedToken: UInt64 = 2
+
+    final class LoopState {
+        var connections: [UInt64: HTTPConnection] = [:]
+        var nextToken: UInt64 = 16
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        /// The earliest deadline of any connection (a lower bound: a sweep recomputes it).
+        var nearest = UInt64.max
+        /// Accepting pauses until then after running out of descriptors.
+        var listenerPausedUntil: UInt64?
+        var requests = 0
+        var watchedReady = false
+        var beforeRequests: (@Sendable () -> Void)?
+    }
 
     /// Binds `host:port` (a name or address; `0` picks a free port) and listens; ``start()`` accepts.
     /// - Throws: one line: the address cannot be resolved or bound (in use, not local), and what to do.
@@ -36,6 +70,11 @@ public final class HTTPServer: Sendable {
         self.handler = handler
         self.log = log
         self.tls = tls
+        do {
+            events = try Posix.EventPoll(capacity: 128)
+        } catch {
+            throw HTTPServerError("cannot listen on \(host):\(port): \(error); raise the limit of open files (ulimit -n)")
+        }
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
@@ -50,7 +89,9 @@ public final class HTTPServer: Sendable {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry, descriptor < 0 {
             entry = address.pointee.ai_next
-            let candidate = socket(address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol)
+            let candidate = socket(
+                address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+                address.pointee.ai_protocol)
             guard candidate >= 0 else {
                 lastError = errno
                 continue
@@ -75,83 +116,155 @@ public final class HTTPServer: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
         self.port = Self.port(of: storage)
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            }
+        guard posted.descriptor >= 0, events.add(listener, events: Posix.EventPoll.readable, token: Self.listenerToken),
+            events.add(posted.descriptor, events: Posix.EventPoll.readable, token: Self.postedToken)
+        else {
+            Glibc.close(descriptor)
+            throw HTTPServerError("cannot listen on \(host):\(port): \(Posix.describe(errno: errno)); raise the limit of open files (ulimit -n)")
         }
-        wake = (ends[0], ends[1])
     }
 
     deinit {
         Glibc.close(listener)
-        Glibc.close(wake.read)
-        Glibc.close(wake.write)
     }
 
-    /// Starts accepting connections on a thread of its own.
+    /// Runs the loop on a thread of its own (instead of a caller's ``service(waitingUpTo:)``).
     public func start() {
-        ServerThread.start(name: "skillhost-http-accept") { [self] in acceptLoop() }
+        threadDone.store(false, ordering: .sequentiallyConsistent)
+        let started = ServerThread.start(name: "skillhost-http") { [self] in
+            while !stopped.load(ordering: .acquiring) { service(waitingUpTo: -1) }
+            threadDone.store(true, ordering: .releasing)
+        }
+        if !started { threadDone.store(true, ordering: .releasing) }
+    }
+
+    /// Also ends a ``service(waitingUpTo:)`` wait when `descriptor` becomes readable (a caller's own
+    /// wake-up: the caller drains it). Call before the loop runs.
+    public func watch(_ descriptor: Int32) {
+        events.add(descriptor, events: Posix.EventPoll.readable, token: Self.watchedToken)
+    }
+
+    /// Runs `body` on the loop's thread before the first request of each turn of the loop goes to the
+    /// handler (MCP begins a call batch there: the requests read in one turn share one look at the host's
+    /// files). Call before the loop runs.
+    public func beforeRequests(_ body: @escaping @Sendable () -> Void) { state.beforeRequests = body }
+
+    /// What one ``service(waitingUpTo:)`` did.
+    public struct Serviced: Sendable {
+        /// Requests handed to the handler.
+        public var requests: Int
+        /// Whether the descriptor given to ``watch(_:)`` is readable.
+        public var watchedReady: Bool
+    }
+
+    /// Waits up to `milliseconds` (-1: until something happens; 0: not at all) for connections, requests,
+    /// answers posted from other threads, a deadline or the watched descriptor, and handles what is ready.
+    /// One thread runs the loop, always the same.
+    @discardableResult
+    public func service(waitingUpTo milliseconds: Int32) -> Serviced {
+        if loopThread.load(ordering: .relaxed) == 0 { loopThread.store(UInt(pthread_self()), ordering: .relaxed) }
+        let state = self.state
+        state.requests = 0
+        state.watchedReady = false
+        var timeout = milliseconds
+        if state.nearest != .max {
+            let now = Posix.monotonicNanoseconds()
+            let until = state.nearest > now ? Int32(clamping: (state.nearest - now) / 1_000_000 + 1) : 0
+            timeout = timeout < 0 ? until : min(timeout, until)
+        }
+        events.wait(milliseconds: timeout) { event in
+            switch event.token {
+            case Self.listenerToken: acceptAll()
+            case Self.postedToken: runPosted()
+            case Self.watchedToken: state.watchedReady = true
+            default:
+                if let connection = state.connections[event.token] { ready(connection, events: event.events) }
+            }
+        }
+        if state.nearest != .max, Posix.monotonicNanoseconds() >= state.nearest { sweep() }
+        if stopping.load(ordering: .relaxed), !stopped.load(ordering: .relaxed) { closeAll() }
+        return Serviced(requests: state.requests, watchedReady: state.watchedReady)
     }
 
     /// Connections open now.
-    public var connections: Int { open.withLock { $0.count } }
+    public var connections: Int { open.load(ordering: .relaxed) }
 
-    /// Stops accepting, closes every open connection and waits for the accepting thread to end.
+    /// Stops accepting, closes every open connection (an exchange in flight is told its peer is gone) and,
+    /// with ``start()``, waits for the loop's thread to end.
     public func stop() {
         guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        var byte: UInt8 = 1
-        _ = Glibc.write(wake.write, &byte, 1)
-        for descriptor in open.withLock({ $0 }) { shutdown(descriptor, Int32(SHUT_RDWR)) }
-        while !acceptorDone.withLock({ $0 }) { usleep(1000) }
+        if onLoopThread || loopThread.load(ordering: .relaxed) == 0 && threadDone.load(ordering: .acquiring) {
+            // On the loop, or no loop ever ran.
+            closeAll()
+            return
+        }
+        posted.signal()
+        // The loop closes everything on its next turn (at most a few seconds when its driver stopped first).
+        var waited = 0
+        while !stopped.load(ordering: .acquiring) || !threadDone.load(ordering: .acquiring), waited < 5000 {
+            usleep(1000)
+            waited += 1
+        }
     }
 
-    private func acceptLoop() {
-        defer { acceptorDone.withLock { $0 = true } }
-        var entries = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-        while !stopping.load(ordering: .relaxed) {
-            entries[0].revents = 0
-            entries[1].revents = 0
-            if poll(&entries, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                log("http: cannot wait for connections: \(Posix.describe(errno: errno))")
-                return
+    var onLoopThread: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    /// Runs `body` on the loop's thread: now when called there, else on its next turn.
+    func perform(_ body: @escaping () -> Void) {
+        if onLoopThread {
+            body()
+            return
+        }
+        // After a stop every connection is closed: nothing is left to answer on.
+        if stopped.load(ordering: .acquiring) { return }
+        let first = inbox.withLock { inbox in
+            inbox.append(Posted(body: body))
+            return inbox.count == 1
+        }
+        if first { posted.signal() }
+    }
+
+    private func runPosted() {
+        posted.drain()
+        while true {
+            let jobs = inbox.withLock { inbox in
+                defer { inbox.removeAll() }
+                return inbox
             }
-            if entries[1].revents != 0 { return }
+            if jobs.isEmpty { return }
+            for job in jobs { job.body() }
+        }
+    }
+
+    private func acceptAll() {
+        while true {
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            // Close-on-exec at once: workers and scanners started meanwhile must not inherit it.
             let accepted = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Posix.acceptNonBlocking(listener, address: $0, length: &length)
+                }
             }
             guard accepted >= 0 else {
-                if errno == EMFILE || errno == ENFILE {
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                     log("http: out of file descriptors; waiting before the next accept")
-                    usleep(100_000)
+                    events.remove(listener)
+                    let resume = Posix.monotonicNanoseconds() + 100_000_000
+                    state.listenerPausedUntil = resume
+                    state.nearest = min(state.nearest, resume)
+                default: break
                 }
-                continue
+                return
             }
-            // Close-on-exec at once: workers and scanners started meanwhile must not inherit it.
-            _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
             let peer = Self.describe(storage)
-            let admitted = open.withLock { open -> Bool in
-                guard open.count < limits.maximumConnections else { return false }
-                open.insert(accepted)
-                return true
-            }
-            guard admitted else {
+            guard open.load(ordering: .relaxed) < limits.maximumConnections else {
                 refuseBusy(accepted, peer: peer)
                 continue
             }
-            let started = ServerThread.start(name: "skillhost-http-conn") { [self] in
-                serve(HTTPServerSocket(descriptor: accepted, peer: peer))
-                open.withLock { _ = $0.remove(accepted) }
-            }
-            if !started {
-                open.withLock { _ = $0.remove(accepted) }
-                refuseBusy(accepted, peer: peer)
-            }
+            admit(HTTPServerSocket(descriptor: accepted, peer: peer))
         }
     }
 
@@ -163,107 +276,20 @@ public final class HTTPServer: Sendable {
             fields.append("Retry-After", "1")
             let bytes = HTTPServerResponse.text(503, "the server has \(limits.maximumConnections) connections open (its limit); retry in a moment", fields: fields)
                 .serialized(closing: true)
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
         Glibc.close(descriptor)
     }
 
-    /// One connection's life: requests in order until it closes, times out or fails.
-    private func serve(_ socket: HTTPServerSocket) {
-        let now = Posix.monotonicNanoseconds()
-        if let tls {
-            do {
-                try socket.startTLS(tls.context, deadline: now + nanoseconds(limits.headTimeout))
-            } catch {
-                log("http: \(socket.peer): \(error == .timeout ? "TLS handshake timed out" : "\(error)")")
-                return
-            }
-        }
-        var parser = HTTPRequestParser(limits: limits)
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while !stopping.load(ordering: .relaxed) {
-            // The next head: idle until its first byte, then the head timeout.
-            var request: HTTPServerRequest?
-            var headDeadline: UInt64? = parser.buffered > 0 ? Posix.monotonicNanoseconds() + nanoseconds(limits.headTimeout) : nil
-            let idleDeadline = Posix.monotonicNanoseconds() + nanoseconds(limits.idleTimeout)
-            do {
-                while true {
-                    if let head = try parser.head() {
-                        request = head
-                        break
-                    }
-                    let count = try socket.read(into: &buffer, until: headDeadline ?? idleDeadline)
-                    if count == 0 {
-                        if parser.buffered > 0 { log("http: \(socket.peer): the connection closed in the middle of a request head") }
-                        return
-                    }
-                    if headDeadline == nil { headDeadline = Posix.monotonicNanoseconds() + nanoseconds(limits.headTimeout) }
-                    parser.append(buffer[0..<count])
-                }
-            } catch let error as HTTPRequestError {
-                refuse(error, on: socket)
-                return
-            } catch HTTPServerSocket.Failure.timeout {
-                if headDeadline != nil {
-                    refuse(HTTPRequestError(408, "the request head did not arrive whole within \(limits.headTimeout); send the whole head at once"), on: socket)
-                }
-                return
-            } catch {
-                return
-            }
-            guard var request else { return }
-            request.peer = socket.peer
-            do {
-                let framing = try parser.framing(of: request)
-                if request.fields["expect"]?.lowercased() == "100-continue", framing != .length(0) {
-                    try socket.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), until: Posix.monotonicNanoseconds() + nanoseconds(limits.writeTimeout))
-                }
-                let deadline = Posix.monotonicNanoseconds() + nanoseconds(limits.bodyTimeout)
-                while true {
-                    let body: [UInt8]?
-                    switch framing {
-                    case .length(let length): body = parser.body(length: length)
-                    case .chunked: body = try parser.chunkedBody()
-                    }
-                    if let body {
-                        request.body = body
-                        break
-                    }
-                    let count = try socket.read(into: &buffer, until: deadline)
-                    if count == 0 { return }
-                    parser.append(buffer[0..<count])
-                }
-            } catch let error as HTTPRequestError {
-                refuse(error, on: socket, request: request)
-                return
-            } catch HTTPServerSocket.Failure.timeout {
-                refuse(HTTPRequestError(408, "the request body did not arrive whole within \(limits.bodyTimeout); send the whole body at once"), on: socket, request: request)
-                return
-            } catch {
-                return
-            }
-            let exchange = HTTPExchange(request: request, socket: socket, limits: limits)
-            handler(exchange)
-            if exchange.state == .open {
-                exchange.respond(.text(500, "the server gave no answer to \(request.method) \(request.path)"))
-            } else if exchange.state == .streaming {
-                exchange.finish()
-            }
-            if exchange.closing { return }
-        }
+    private func closeAll() {
+        events.remove(listener)
+        for connection in Array(state.connections.values) { close(connection) }
+        stopped.store(true, ordering: .releasing)
     }
 
-    private func refuse(_ error: HTTPRequestError, on socket: HTTPServerSocket, request: HTTPServerRequest? = nil) {
-        let what = request.map { "\($0.method) \($0.path)" } ?? "a request"
-        log("http: \(socket.peer): refused \(what): \(error)")
-        var fields = HTTPFields()
-        if error.status == 405 { fields.append("Allow", "POST") }
-        let response = HTTPServerResponse.text(error.status, error.message, fields: fields)
-        try? socket.write(response.serialized(closing: true), until: Posix.monotonicNanoseconds() + nanoseconds(limits.writeTimeout))
-    }
+    func countOpen(_ delta: Int) { open.wrappingAdd(delta, ordering: .relaxed) }
 
-    private func nanoseconds(_ duration: Duration) -> UInt64 { UInt64(max(0, HTTPServerLimits.milliseconds(duration))) * 1_000_000 }
+    func nanoseconds(_ duration: Duration) -> UInt64 { UInt64(max(0, HTTPServerLimits.milliseconds(duration))) * 1_000_000 }
 
     private static func port(of storage: sockaddr_storage) -> UInt16 {
         var storage = storage
@@ -300,7 +326,7 @@ public final class HTTPServer: Sendable {
     }
 }
 
-/// A detached POSIX thread running a closure (the server's threads; no Foundation).
+/// A detached POSIX thread running a closure (the server's loop when it has its own; no Foundation).
 enum ServerThread {
     private final class Box {
         let body: () -> Void

@@ -2,11 +2,12 @@ import COpenSSL
 import Glibc
 import SkillPosix
 
-/// One accepted connection, plain or TLS (OpenSSL), non-blocking underneath, with reads and writes that wait
-/// with `poll` until a deadline. Used by its connection's thread only.
+/// One accepted connection, plain or TLS (OpenSSL), non-blocking: every call returns at once with what it
+/// did or what it waits for (``HTTPServer``'s event loop calls it when the socket is ready). Used by the
+/// loop's thread only.
 final class HTTPServerSocket {
     let descriptor: Int32
-    private var tls: OpaquePointer?
+    private(set) var tls: OpaquePointer?
     /// `host:port` of the peer.
     let peer: String
 
@@ -20,123 +21,101 @@ final class HTTPServerSocket {
 
     deinit {
         if let tls {
+            // A close_notify if the socket takes it now; the connection closes either way.
             SSL_shutdown(tls)
             SSL_free(tls)
+            ERR_clear_error()
         }
         Glibc.close(descriptor)
     }
 
-    /// Why a read or write stopped.
-    enum Failure: Error, Equatable {
-        /// The deadline passed.
-        case timeout
-        /// The peer closed or reset the connection, or TLS failed (the reason).
-        case broken(String)
+    /// What a step of TLS, a read or a write came to.
+    enum Step: Equatable {
+        /// Done (the handshake), or this many bytes read or written (> 0).
+        case done(Int)
+        /// Nothing now: wait until the socket is readable.
+        case wantRead
+        /// Nothing now: wait until the socket is writable.
+        case wantWrite
+        /// The peer closed the connection (a read).
+        case closed
+        /// The connection or TLS failed (the reason).
+        case failed(String)
     }
 
-    /// Completes the TLS handshake before `deadline`.
-    func startTLS(_ context: OpaquePointer, deadline: UInt64) throws(Failure) {
-        guard let session = SSL_new(context) else { throw .broken("cannot set up TLS") }
+    /// Sets up TLS on the connection (the handshake then runs in ``handshake()``); false when OpenSSL cannot.
+    func beginTLS(_ context: OpaquePointer) -> Bool {
+        guard let session = SSL_new(context) else { return false }
         tls = session
         SSL_set_fd(session, descriptor)
-        while true {
-            let result = SSL_accept(session)
-            if result == 1 { return }
-            switch SSL_get_error(session, result) {
-            case SSL_ERROR_WANT_READ: try wait(Int16(POLLIN), until: deadline)
-            case SSL_ERROR_WANT_WRITE: try wait(Int16(POLLOUT), until: deadline)
-            default: throw .broken("TLS handshake failed" + TLSServerContext.lastError())
-            }
+        // A write may end after whole records (the rest is written when the socket takes it), from a buffer
+        // that has moved meanwhile (the connection's output grows while it waits).
+        _ = SSL_ctrl(session, SSL_CTRL_MODE, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER), nil)
+        return true
+    }
+
+    /// Takes the TLS handshake as far as the socket allows.
+    func handshake() -> Step {
+        guard let tls else { return .done(0) }
+        let result = SSL_accept(tls)
+        if result == 1 { return .done(0) }
+        switch SSL_get_error(tls, result) {
+        case SSL_ERROR_WANT_READ: return .wantRead
+        case SSL_ERROR_WANT_WRITE: return .wantWrite
+        default: return .failed("TLS handshake failed" + TLSServerContext.lastError())
         }
     }
 
-    /// Reads what is there into `buffer`, waiting until `deadline`; 0 when the peer closed.
-    func read(into buffer: inout [UInt8], until deadline: UInt64) throws(Failure) -> Int {
+    /// Reads what is there into `buffer`.
+    func read(into buffer: inout [UInt8]) -> Step {
         while true {
             let count: Int = buffer.withUnsafeMutableBytes { raw in
                 if let tls { return Int(SSL_read(tls, raw.baseAddress, Int32(clamping: raw.count))) }
                 return Glibc.recv(descriptor, raw.baseAddress, raw.count, 0)
             }
-            if count > 0 { return count }
+            if count > 0 { return .done(count) }
             if let tls {
                 switch SSL_get_error(tls, Int32(count)) {
-                case SSL_ERROR_ZERO_RETURN: return 0
-                case SSL_ERROR_WANT_READ: try wait(Int16(POLLIN), until: deadline)
-                case SSL_ERROR_WANT_WRITE: try wait(Int16(POLLOUT), until: deadline)
-                case SSL_ERROR_SYSCALL where errno == 0 || errno == ECONNRESET: return 0
-                default: throw .broken("TLS read failed" + TLSServerContext.lastError())
+                case SSL_ERROR_ZERO_RETURN: return .closed
+                case SSL_ERROR_WANT_READ: return .wantRead
+                case SSL_ERROR_WANT_WRITE: return .wantWrite
+                case SSL_ERROR_SYSCALL where errno == 0 || errno == ECONNRESET: return .closed
+                default: return .failed("TLS read failed" + TLSServerContext.lastError())
                 }
-                continue
             }
-            if count == 0 { return 0 }
+            if count == 0 { return .closed }
             switch errno {
             case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: try wait(Int16(POLLIN), until: deadline)
-            case ECONNRESET: return 0
-            default: throw .broken(Posix.describe(errno: errno))
+            case EAGAIN, EWOULDBLOCK: return .wantRead
+            case ECONNRESET: return .closed
+            default: return .failed(Posix.describe(errno: errno))
             }
         }
     }
 
-    /// Writes all of `bytes`, waiting for the peer to read until `deadline` (a stalled reader times out).
-    func write(_ bytes: [UInt8], until deadline: UInt64) throws(Failure) {
-        var offset = 0
-        while offset < bytes.count {
-            let count: Int = bytes.withUnsafeBytes { raw in
-                let start = raw.baseAddress! + offset
-                if let tls { return Int(SSL_write(tls, start, Int32(clamping: raw.count - offset))) }
-                return Glibc.send(descriptor, start, raw.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if count > 0 {
-                offset += count
-                continue
-            }
-            if let tls {
-                switch SSL_get_error(tls, Int32(count)) {
-                case SSL_ERROR_WANT_READ: try wait(Int16(POLLIN), until: deadline)
-                case SSL_ERROR_WANT_WRITE: try wait(Int16(POLLOUT), until: deadline)
-                default: throw .broken("TLS write failed" + TLSServerContext.lastError())
-                }
-                continue
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: try wait(Int16(POLLOUT), until: deadline)
-            default: throw .broken(Posix.describe(errno: errno))
-            }
-        }
-    }
-
-    /// `POLLRDHUP` (a GNU extension Glibc's Swift module does not show).
-    static let readHangUp: Int16 = 0x2000
-
-    /// Whether the peer has closed its side or reset the connection (checked without waiting). Bytes the
-    /// peer sent (a pipelined request) do not count.
-    func peerHungUp() -> Bool {
-        var entry = pollfd(fd: descriptor, events: Self.readHangUp, revents: 0)
-        guard poll(&entry, 1, 0) > 0 else { return false }
-        return entry.revents & (Self.readHangUp | Int16(POLLHUP | POLLERR)) != 0
-    }
-
-    /// Waits until the socket is ready for `events`, at most until `deadline` (monotonic nanoseconds).
-    func wait(_ events: Int16, until deadline: UInt64) throws(Failure) {
+    /// Writes as much of `bytes` as the socket takes now.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Step {
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return .done(0) }
         while true {
-            let now = Posix.monotonicNanoseconds()
-            guard now < deadline else { throw .timeout }
-            var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let result = poll(&entry, 1, Int32(clamping: (deadline - now) / 1_000_000 + 1))
-            if result > 0 {
-                if entry.revents & Int16(POLLERR | POLLNVAL) != 0, entry.revents & events == 0 { throw .broken("the connection failed") }
-                return
+            let count: Int
+            if let tls {
+                count = Int(SSL_write(tls, start, Int32(clamping: bytes.count)))
+            } else {
+                count = Glibc.send(descriptor, start, bytes.count, Int32(MSG_NOSIGNAL))
             }
-            if result < 0, errno != EINTR { throw .broken(Posix.describe(errno: errno)) }
+            if count > 0 { return .done(count) }
+            if let tls {
+                switch SSL_get_error(tls, Int32(count)) {
+                case SSL_ERROR_WANT_READ: return .wantRead
+                case SSL_ERROR_WANT_WRITE: return .wantWrite
+                default: return .failed("TLS write failed" + TLSServerContext.lastError())
+                }
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wantWrite
+            default: return .failed(Posix.describe(errno: errno))
+            }
         }
-    }
-
-    /// Whether bytes (or a close) are waiting to be read, without waiting.
-    var hasPendingInput: Bool {
-        if let tls, SSL_pending(tls) > 0 { return true }
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, 0) > 0
     }
 }

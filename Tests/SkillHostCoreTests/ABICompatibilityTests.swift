@@ -98,17 +98,27 @@ struct ABICompatibilityTests {
             let root = sources + module
             return try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".swift") }.map { root + "/" + $0 }
         }
+        // SkillPosix's C part (epoll and eventfd wrappers), as SwiftPM builds it: an object and a module map.
+        let events = folder + "/events"
+        try FileManager.default.createDirectory(atPath: events, withIntermediateDirectories: true)
+        let eventsSource = sources + "CPosixEvents"
+        try "module CPosixEvents {\n    header \"\(eventsSource)/include/posix_events.h\"\n    export *\n}\n"
+            .write(toFile: events + "/module.modulemap", atomically: true, encoding: .utf8)
+        let object = try HostTestSupport.run("/usr/bin/env", ["cc", "-c", "-fPIC", "-I", eventsSource + "/include", eventsSource + "/posix_events.c", "-o", events + "/posix_events.o"])
+        guard object.status == 0 else { throw TestSetupError("cc posix_events.c: \(object.stderr)") }
+        let archive = try HostTestSupport.run("/usr/bin/env", ["ar", "rcs", folder + "/libCPosixEvents.a", events + "/posix_events.o"])
+        guard archive.status == 0 else { throw TestSetupError("ar: \(archive.stderr)") }
         for module in ["SkillJSON", "SkillContract", "SkillPosix", "SkillSDK"] {
             let result = try HostTestSupport.run("/usr/bin/env", ["swiftc", "-package-name", "skillhost", "-parse-as-library",
-                "-static", "-emit-library", "-emit-module", "-module-name", module, "-I", folder, "-I", include,
+                "-static", "-emit-library", "-emit-module", "-module-name", module, "-I", folder, "-I", include, "-I", events,
                 "-emit-module-path", folder + "/\(module).swiftmodule", "-o", folder + "/lib\(module).a"] + swiftFiles(module))
             guard result.status == 0 else { throw TestSetupError("swiftc \(module): \(result.stderr)") }
         }
         let plugins = folder + "/plugins"
         try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
         let link = try HostTestSupport.run("/usr/bin/env", ["swiftc", "-parse-as-library", "-emit-library", "-module-name", "Swift11",
-            "-I", folder, "-I", include, "-o", plugins + "/libswift11.so", Self.fixtures + "/GrownSwiftPlugin.swift",
-            "-L", folder, "-lSkillSDK", "-lSkillContract", "-lSkillPosix", "-lSkillJSON"])
+            "-I", folder, "-I", include, "-I", events, "-o", plugins + "/libswift11.so", Self.fixtures + "/GrownSwiftPlugin.swift",
+            "-L", folder, "-lSkillSDK", "-lSkillContract", "-lSkillPosix", "-lSkillJSON", "-lCPosixEvents"])
         guard link.status == 0 else { throw TestSetupError("swiftc plugin: \(link.stderr)") }
         let call = try HostTestSupport.skillhost(["call", "swift11.echo", #"{"a":1}"#], root: folder)
         #expect(call.status == 0, "\(call.stdout) \(call.stderr)")

@@ -68,7 +68,7 @@ public enum InstalledPrefix {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ bytes: some Sequence<UInt8>) { for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
         var files = ["scripts/install.sh", "scripts/install-sdk.sh", "scripts/sdk/Package.swift", "README.md"]
-        for folder in ["Sources/CSkillABI", "Sources/SkillJSON", "Sources/SkillContract", "Sources/SkillPosix", "Sources/SkillSDK",
+        for folder in ["Sources/CSkillABI", "Sources/SkillJSON", "Sources/SkillContract", "Sources/CPosixEvents", "Sources/SkillPosix", "Sources/SkillSDK",
                        "Sources/JSONSchema", "Sources/StableHash", "Sources/ManifestCheck", "Sources/SkillCheck", "docs", "Plugins/sysinfo"] {
             let names = FileManager.default.subpaths(atPath: package + "/" + folder) ?? []
             files += names.sorted().map { folder + "/" + $0 }

@@ -191,7 +191,7 @@ struct AuthorPathTests {
         }
         let sdk = try targets(HostTestSupport.packageRoot + "/scripts/sdk")
         let checkout = try targets(HostTestSupport.packageRoot)
-        #expect(Set(sdk.keys) == ["CSkillABI", "SkillJSON", "SkillContract", "SkillPosix", "SkillSDK", "JSONSchema", "StableHash", "ManifestCheck", "SkillCheck"])
+        #expect(Set(sdk.keys) == ["CSkillABI", "SkillJSON", "SkillContract", "CPosixEvents", "SkillPosix", "SkillSDK", "JSONSchema", "StableHash", "ManifestCheck", "SkillCheck"])
         for (name, declaration) in sdk {
             #expect(declaration == checkout[name], "target \(name) differs between scripts/sdk/Package.swift and Package.swift")
         }

@@ -87,6 +87,19 @@ public final class MCPReadLoopExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Readable when a job was queued from another thread (for a loop that waits on other descriptors too:
+    /// ``HTTPServer/watch(_:)``); empty it with ``drainWakeups()``.
+    var wakeDescriptor: Int32 { wakeRead }
+
+    /// Whether jobs wait to run.
+    var hasJobs: Bool { queue.withLock { !$0.jobs.isEmpty } }
+
+    /// Empties the wake-up pipe (after a wait on ``wakeDescriptor`` ended with it readable).
+    func drainWakeups() {
+        var sink = [UInt8](repeating: 0, count: 256)
+        while Glibc.read(wakeRead, &sink, sink.count) > 0 {}
+    }
+
     /// Blocks until a job is queued or, when `input` is given, that descriptor is readable (or closed).
     /// Returns whether `input` is ready. On the loop's thread, after ``runJobs()``.
     func wait(input: Int32?) -> Bool {
@@ -94,10 +107,7 @@ public final class MCPReadLoopExecutor: TaskExecutor, @unchecked Sendable {
         var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         if let input { descriptors.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
         while poll(&descriptors, nfds_t(descriptors.count), -1) < 0, errno == EINTR {}
-        if descriptors[0].revents != 0 {
-            var sink = [UInt8](repeating: 0, count: 256)
-            while Glibc.read(wakeRead, &sink, sink.count) > 0 {}
-        }
+        if descriptors[0].revents != 0 { drainWakeups() }
         return descriptors.count > 1 && descriptors[1].revents != 0
     }
 

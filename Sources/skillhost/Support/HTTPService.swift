@@ -82,7 +82,12 @@ enum HTTPService {
         }
         watcher.start()
         stateless.refresh()
-        server.start()
+        // The server's event loop runs on the call loop's thread, where its requests' calls run.
+        if calls.executor != nil {
+            calls.serve(server)
+        } else {
+            server.start()
+        }
         let shown = bindHost.contains(":") ? "[\(bindHost)]" : bindHost
         log("mcp: serving \(http.secure ? "https" : "http")://\(shown):\(server.port)\(http.path) (protocol 2026-07-28 and 2024-11-05 to 2025-11-25)")
         if !tokens.hasTokens {

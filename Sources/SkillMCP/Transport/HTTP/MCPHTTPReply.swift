@@ -1,8 +1,9 @@
 import Dispatch
 import Synchronization
 
-/// What the server says about one HTTP request, collected for the connection's thread that answers it:
-/// notifications in order, then the response line.
+/// What the server says about one streamed HTTP request (Server-Sent Events), collected for the thread that
+/// streams it: notifications in order, then the response line. (A request answered with one JSON body needs
+/// no thread: ``MCPHTTPAnswer``.)
 final class MCPHTTPReply: Sendable {
     private struct State {
         var notifications: [String] = []

@@ -64,13 +64,18 @@ public final class MCPHTTPTransport: Sendable {
     /// Every server of this transport (the stateless one and the sessions'), for change notifications.
     public var servers: [MCPServer] { [stateless] + sessions.withLock { $0.byID.values.map(\.server) } }
 
-    /// Answers one HTTP request (``HTTPServer``'s handler).
+    /// Takes one HTTP request (``HTTPServer``'s handler, on its loop's thread): refusals and quick answers at
+    /// once; a call's answer when the call ends (on the thread that ends it: the call loop's, with
+    /// ``MCPCallLoop``); a stream on a thread of its own.
     public func handle(_ exchange: HTTPExchange) {
         let started = Posix.monotonicNanoseconds()
         var note = Note()
-        let status = answer(exchange, note: &note)
+        if let status = answer(exchange, note: &note, started: started) { report(exchange.request, note: note, status: status, started: started) }
+    }
+
+    /// The `--verbose` line of an answered request.
+    func report(_ request: HTTPServerRequest, note: Note, status: Int, started: UInt64) {
         guard configuration.verbose else { return }
-        let request = exchange.request
         let milliseconds = (Double(Posix.monotonicNanoseconds() &- started) / 1e5).rounded() / 10
         var line = "mcp-http: \(request.peer) \(request.method) \(request.path)"
         if let method = note.method { line += " \(method)" }
@@ -83,14 +88,15 @@ public final class MCPHTTPTransport: Sendable {
     }
 
     /// What a request was, for its `--verbose` line.
-    private struct Note {
+    struct Note {
         var method: String?
         var name: String?
         var outcome: String?
         var token: String?
     }
 
-    private func answer(_ exchange: HTTPExchange, note: inout Note) -> Int {
+    /// Answers at once (the status), or later (nil: the answer reports itself).
+    private func answer(_ exchange: HTTPExchange, note: inout Note, started: UInt64) -> Int? {
         let request = exchange.request
         let path = request.path
         if path == "/.well-known/oauth-protected-resource" || path == "/.well-known/oauth-protected-resource" + configuration.path {
@@ -167,9 +173,10 @@ public final class MCPHTTPTransport: Sendable {
         }
         // The server for this message: stateless, a session's, or a new session for `initialize`.
         let server: MCPServer
-        var newSession: String?
+        let newSession: String?
         if isModern || (request.fields["mcp-session-id"] == nil && (method == "server/discover" || method == "ping")) {
             server = stateless
+            newSession = nil
         } else if method == "initialize", request.fields["mcp-session-id"] == nil {
             let sessionID = Self.newSessionID()
             server = makeSession()
@@ -180,6 +187,7 @@ public final class MCPHTTPTransport: Sendable {
                 return sendError(exchange, id: id, JSONRPCError(code: JSONRPCError.invalidRequestCode, "session \(sessionID.prefix(80)) is not open here (it ended, or this replica never had it); initialize again"), status: 404)
             }
             server = found
+            newSession = nil
         } else {
             return sendError(exchange, id: id, JSONRPCError(
                 code: JSONRPCError.invalidRequestCode,
@@ -195,38 +203,50 @@ public final class MCPHTTPTransport: Sendable {
             return refuse(exchange, note: &note, 429, "the token \(principal.name) has \(configuration.maximumRequestsPerToken) requests in flight (its limit); retry when one is answered",
                           fields: [("Retry-After", "1")], jsonRPC: true)
         }
-        defer { leave(principal.name) }
         let streams = !acceptsJSON || (acceptsStream && (method == "subscriptions/listen" || params?["_meta"]?["progressToken"] != nil))
-        let reply = MCPHTTPReply()
         let scope = scopes.wrappingAdd(1, ordering: .relaxed).oldValue
-        server.receive(message: value, context: MCPRequestContext(respond: reply.respond, notify: reply.notify, scope: scope, principal: principal))
-        var fields: [(String, String)] = []
-        if let newSession { fields.append(("Mcp-Session-Id", newSession)) }
-        let status = streams
-            ? stream(exchange, reply: reply, id: id!, scope: scope, server: server, fields: fields, acceptsJSON: acceptsJSON, note: &note)
-            : whole(exchange, reply: reply, id: id!, scope: scope, server: server, fields: fields, note: &note)
-        if let newSession, status != 200 { sessions.withLock { _ = $0.byID.removeValue(forKey: newSession) } }
-        return status
+        let fields: [(String, String)] = newSession.map { [("Mcp-Session-Id", $0)] } ?? []
+        guard let id else { return 500 }  // (a request has one: notifications were answered above)
+        if streams {
+            // A stream waits for its events on a thread of its own (progress, subscriptions/listen, a client
+            // that takes only events: few at once; everything else is answered without a thread).
+            let reply = MCPHTTPReply()
+            server.receive(message: value, context: MCPRequestContext(respond: reply.respond, notify: reply.notify, scope: scope, principal: principal))
+            let noted = note
+            let thread = Thread { [self] in
+                var note = noted
+                let status = stream(exchange, reply: reply, id: id, scope: scope, server: server, fields: fields, acceptsJSON: acceptsJSON, note: &note)
+                ended(principal: principal.name, newSession: newSession, status: status)
+                report(exchange.request, note: note, status: status, started: started)
+            }
+            thread.name = "skillhost-mcp-stream"
+            thread.start()
+            return nil
+        }
+        // One JSON answer, written when the call ends; a client that hangs up first cancels the request.
+        let answer = MCPHTTPAnswer(note: note)
+        exchange.onPeerGone { [self] in
+            guard let note = answer.end(outcome: "abandoned") else { return }
+            server.abandon(requestID: id, scope: scope)
+            ended(principal: principal.name, newSession: newSession, status: 499)
+            report(exchange.request, note: note, status: 499, started: started)
+        }
+        let verbose = configuration.verbose
+        let respond: MCPServer.Sink = { [self] response in
+            guard let note = answer.end(outcome: verbose ? MCPServer.outcome(of: response) : nil) else { return }
+            let status = MCPHTTPRoutingHeaders.status(of: response)
+            exchange.respond(.json(status, Array(response.utf8), fields: HTTPFields(fields)))
+            ended(principal: principal.name, newSession: newSession, status: status)
+            report(exchange.request, note: note, status: status, started: started)
+        }
+        server.receive(message: value, context: MCPRequestContext(respond: respond, notify: { _ in }, scope: scope, principal: principal))
+        return nil
     }
 
-    /// Waits for the response and sends it as one JSON body; a client that hangs up cancels the request.
-    private func whole(
-        _ exchange: HTTPExchange, reply: MCPHTTPReply, id: JSONValue, scope: UInt64, server: MCPServer, fields: [(String, String)], note: inout Note
-    ) -> Int {
-        while true {
-            let (_, response) = reply.next(waitingUpTo: 200)
-            if let response {
-                let status = MCPHTTPRoutingHeaders.status(of: response)
-                if configuration.verbose { note.outcome = MCPServer.outcome(of: response) }
-                return send(exchange, .json(status, Array(response.utf8), fields: HTTPFields(fields)))
-            }
-            if exchange.peerHungUp {
-                server.abandon(requestID: id, scope: scope)
-                note.outcome = "abandoned"
-                exchange.closeAfterwards()
-                return 499
-            }
-        }
+    /// A request with its place among its token's requests in flight was answered (or abandoned).
+    private func ended(principal: String, newSession: String?, status: Int) {
+        leave(principal)
+        if let newSession, status != 200 { sessions.withLock { _ = $0.byID.removeValue(forKey: newSession) } }
     }
 
     /// Sends notifications and then the response as Server-Sent Events; a `subscriptions/listen` stream stays
