@@ -1,3 +1,4 @@
+import Foundation
 import SkillAgent
 import SkillHTTP
 import SkillHostCore
@@ -33,7 +34,14 @@ struct WebRoutes: Sendable {
                 if let asset = WebPage.asset(path) {
                     return respond(exchange, HTTPServerResponse(status: 200, fields: HTTPFields([("Content-Type", asset.type)]), body: asset.body))
                 }
-                if path == "/api/events" { return streamEvents(exchange) }
+                if path == "/api/events" {
+                    // The server's event loop answers every connection on one thread: a stream that waits for
+                    // the chat's events holds a thread of its own, never the loop.
+                    let thread = Thread { streamEvents(exchange) }
+                    thread.name = "skillhost-ui-events"
+                    thread.start()
+                    return
+                }
                 if path == "/api/files" { return respond(exchange, try WebFiles(stateDirectory: chat.setup.stateDirectory).answer(request)) }
                 return respond(exchange, .json(200, try get(path).serialized().utf8.map { $0 }))
             }
