@@ -18,6 +18,11 @@ public final class MCPSourceBackend: SkillBackend {
     private let validator = ArgumentValidator()
     private let sessions = Mutex<[String: MCPServerSession]>([:])
     private let policyBlocks: Mutex<[String: String?]> = Mutex([:])
+    /// The registry's servers as read in the current call batch, for a front end that says when input
+    /// arrives (``inputArrived()``: `skillhost mcp`): a call of a native skill then pays no look at the
+    /// registry. Without batches they are looked at on every call (the registry is read again only when
+    /// its file changed).
+    private let batch = Mutex<(batched: Bool, servers: [MCPServerEntry]?)>((false, nil))
 
     /// The MCP servers' tools on top of `base`; servers start through `launcher`.
     public init(base: any SkillBackend, host: SkillHost, launcher: MCPServerLauncher) {
@@ -69,8 +74,11 @@ public final class MCPSourceBackend: SkillBackend {
     }
 
     public func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
+        // Most calls are of native skills and no server is configured: nothing to normalize or compare.
+        let servers = try currentServers()
+        guard !servers.isEmpty else { return try base.prepare(skillID: skillID, arguments: arguments) }
         let id = Identifier.normalize(skillID)
-        guard let entry = try server(of: id) else { return try base.prepare(skillID: skillID, arguments: arguments) }
+        guard let entry = Self.server(of: id, among: servers) else { return try base.prepare(skillID: skillID, arguments: arguments) }
         let tool = try Self.wait { () async throws(HostError) in try await self.tool(id, of: entry) }
         try check(tool.skill, of: entry)
         try validator.validate(arguments, for: tool.skill)
@@ -78,7 +86,9 @@ public final class MCPSourceBackend: SkillBackend {
     }
 
     public nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
-        guard let entry = try server(of: call.skill.id) else { return try await base.run(call, options: options) }
+        guard let entry = Self.server(of: call.skill.id, among: try currentServers()) else {
+            return try await base.run(call, options: options)
+        }
         let tool = try await self.tool(call.skill.id, of: entry)
         let result = try await session(for: entry).call(tool: tool.remoteName, arguments: call.arguments, timeout: call.skill.timeout)
         return try Self.skillResult(result, of: call.skill.id, server: entry.name)
@@ -86,7 +96,10 @@ public final class MCPSourceBackend: SkillBackend {
 
     public func callLimits() throws(HostError) -> [String: CallLimit] { try base.callLimits() }
 
-    public func inputArrived() { base.inputArrived() }
+    public func inputArrived() {
+        batch.withLock { $0 = (true, nil) }
+        base.inputArrived()
+    }
 
     /// The tool with skill id `id` of `entry`'s server.
     public func tool(_ id: String, of entry: MCPServerEntry) async throws(HostError) -> MCPRemoteTool {
@@ -102,9 +115,17 @@ public final class MCPSourceBackend: SkillBackend {
     }
 
     /// The MCP server whose tool `id` would be (its name and a dot, then one segment), nil for another id.
-    private func server(of id: String) throws(HostError) -> MCPServerEntry? {
-        guard id.contains(".") else { return nil }
-        return try host.mcpServers().first { Identifier.skillName(id, inPlugin: $0.name).map(Identifier.isValidSegment) == true }
+    private static func server(of id: String, among servers: [MCPServerEntry]) -> MCPServerEntry? {
+        guard !servers.isEmpty, id.utf8.contains(UInt8(ascii: ".")) else { return nil }
+        return servers.first { Identifier.skillName(id, inPlugin: $0.name).map(Identifier.isValidSegment) == true }
+    }
+
+    /// The registry's servers: once per call batch when the front end has batches, else as the host reads them.
+    private func currentServers() throws(HostError) -> [MCPServerEntry] {
+        if let known = batch.withLock({ $0.batched ? $0.servers : nil }) { return known }
+        let servers = try host.mcpServers()
+        batch.withLock { if $0.batched { $0.servers = servers } }
+        return servers
     }
 
     /// What needs nobody: the server and the tool enabled, the registry's `deny`.
