@@ -2,6 +2,7 @@ import SkillCalls
 import SkillHostCore
 import SkillJSON
 import SkillStore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -105,8 +106,6 @@ public struct WorkflowSkillBackend: SkillBackend {
     public func callLimits() throws(HostError) -> [String: CallLimit] { try inner.callLimits() }
     public func inputArrived() { inner.inputArrived() }
 }
-
-import Synchronization
 
 /// The failed steps' messages of a run, gathered from its events.
 final class FailureLog: Sendable {
