@@ -117,6 +117,15 @@ import Testing
 
     /// A chain of non-idempotent writes (`reminders.add`), killed with SIGKILL after each event line in turn
     /// and resumed: every reminder is in the file exactly once, and no step that had finished runs again.
+    @Test func aFileThatCannotBeReadIsNamedWithoutAMadeUpPlace() throws {
+        let missing = root + "/missing.yaml"
+        let result = try skillhost(["workflow", "validate", missing])
+        #expect(result.status != 0)
+        #expect(result.stdout.contains("\(missing): cannot read the workflow") || result.stderr.contains("\(missing): cannot read the workflow"),
+            "\(result.stdout)\(result.stderr)")
+        #expect(!(result.stdout + result.stderr).contains(":0:0"))
+    }
+
     @Test func aRunKilledAnywhereResumesWithoutRepeatingAStep() throws {
         let file = root + "/writes.yaml"
         try HostTestSupport.write("""

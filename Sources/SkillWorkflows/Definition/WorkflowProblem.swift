@@ -11,8 +11,8 @@ public struct WorkflowProblem: Sendable, Equatable, CustomStringConvertible, Err
         self.message = message
     }
 
-    /// `FILE:LINE:COLUMN: message`.
+    /// `FILE:LINE:COLUMN: message`, or `FILE: message` when the fault has no place in the file (it cannot be read).
     public var description: String {
-        "\(file.isEmpty ? "workflow" : file):\(position.line):\(position.column): \(message)"
+        "\(file.isEmpty ? "workflow" : file)\(position.line > 0 ? ":\(position.line):\(position.column)" : ""): \(message)"
     }
 }
