@@ -23,6 +23,11 @@ struct HostileCLITests {
         process.arguments = arguments + [
             "--plugins", root + "/plugins", "--registry", root + "/skill_registry.json", "--cache", root + "/cache",
         ]
+        // Every call is recorded: in this test's own history, never the user's.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SKILLHOST_STATE"] = root + "/state"
+        environment["XDG_DATA_HOME"] = root + "/xdg-data"
+        process.environment = environment
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
