@@ -52,8 +52,10 @@ func printTopLevelHelp() {
         Commands:
 
         """
-    for command in CommandTable.all where !command.isHidden {
-        text += "  " + command.name.padding(toLength: 10) + command.summary + "\n"
+    let shown = CommandTable.all.filter { !$0.isHidden }
+    let width = shown.reduce(0) { max($0, $1.name.count) } + 2
+    for command in shown {
+        text += "  " + command.name.padding(toLength: width) + command.summary + "\n"
     }
     text += """
 

@@ -172,6 +172,22 @@ struct CommandLineTests {
         #expect(unknown.stderr.contains(#"unknown option "--frobnicate""#))
     }
 
+    @Test("the top-level help lists every command with its summary in one column")
+    func topLevelHelpAlignsSummaries() throws {
+        let help = try HostTestSupport.skillhost(["--help"], root: try root())
+        #expect(help.status == 0)
+        let commandLines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { $0 != "Commands:" }.dropFirst().prefix { !$0.isEmpty }
+        #expect(commandLines.count > 20)
+        #expect(commandLines.contains { $0.hasPrefix("  import-mcp ") })
+        // The column where each summary starts: after the name and at least one space.
+        let columns = Set(commandLines.map { line -> Int in
+            let afterName = line.dropFirst(2).drop { $0 != " " }
+            return line.count - afterName.drop { $0 == " " }.count
+        })
+        #expect(columns.count == 1, "summaries start at columns \(columns.sorted())")
+    }
+
     @Test("an option whose value was left out does not take the next option as its value")
     func anOptionDoesNotSwallowTheNextOption() throws {
         let root = try root()
