@@ -4,6 +4,7 @@ import SkillCalls
 import SkillHostCore
 import SkillJSON
 import SkillStore
+import SkillWorkflows
 
 /// What the page's chat runs on: the host, the history database, the model and the agent's settings —
 /// the same parts `skillhost chat` builds from its flags.
@@ -18,6 +19,14 @@ public struct WebChatSetup: Sendable {
     public var provider: any ModelProvider
     /// The plugin backend the provider asks about switched-off skills.
     public var skills: HostSkillBackend
+    /// What the agent calls under instruction skills and their scripts: the plugins with the registry's MCP
+    /// servers' tools and the installed workflows on top, composed as `skillhost chat` composes it (the CLI's
+    /// `ToolSources`). Nil: ``skills`` alone.
+    public var tools: (any SkillBackend)?
+    /// The MCP servers in ``tools``, for the Skills tab (nil: none shown).
+    public var mcpSources: MCPSourceBackend?
+    /// The installed workflows in ``tools``, for the Skills tab (nil: none shown).
+    public var workflows: InstalledWorkflows?
     /// Limits and budgets (the approval handler and the session are set by the page's chat).
     public var configuration: AgentConfiguration
     /// Whose secrets are redacted from the history.
@@ -42,6 +51,9 @@ public struct WebChatSetup: Sendable {
         self.environment = environment
         self.warn = warn
         reload = nil
+        tools = nil
+        mcpSources = nil
+        workflows = nil
     }
 }
 
@@ -256,7 +268,7 @@ public final class WebChat: @unchecked Sendable {
         var configuration = model.configuration
         configuration.approval = approval
         return chat.agent(
-            provider: model.provider, host: setup.host, skills: setup.skills, stateDirectory: setup.stateDirectory,
+            provider: model.provider, host: setup.host, skills: setup.tools ?? setup.skills, stateDirectory: setup.stateDirectory,
             configuration: configuration)
     }
 
