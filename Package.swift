@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(name: "SkillCallsTests", dependencies: ["SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON"]),
         .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillCalls", "SkillHostCore", "SkillJSON", "SkillHTTP", "JSONSchema"]),
         // `skillhost ui`: its access checks, and the page in headless Chromium driven by Selenium (docs/ui.md).
-        .testTarget(name: "SkillWebTests", dependencies: ["SkillWeb", "SkillHTTP", "SkillJSON", "SkillAgent", "SkillCalls", "SkillHostCore", "SkillStore"]),
+        .testTarget(name: "SkillWebTests", dependencies: ["SkillWeb", "SkillHTTP", "SkillJSON", "SkillAgent", "SkillCalls", "SkillHostCore", "SkillStore", "SkillWorkflows"]),
         .testTarget(name: "SkillWorkflowsTests", dependencies: ["SkillWorkflows", "SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON"]),
         .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillCalls", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)

@@ -169,7 +169,7 @@ public final class WebChat: @unchecked Sendable {
         }
         let agent = try openAgent()
         guard let skillID = info.skillID,
-            let skill = (try? setup.host.catalog())?.enabledSkills.first(where: { $0.id == skillID })
+            let tool = (try? (setup.tools ?? setup.skills).tools())?.first(where: { $0.id == skillID })
         else {
             throw WebRefusal(409, "\(info.skillID ?? info.toolName) is not an enabled skill now; enable it in the Skills tab, then retry")
         }
@@ -181,7 +181,7 @@ public final class WebChat: @unchecked Sendable {
         calls[retried.callID] = retried
         let session = agent.configuration.sessionID
         let request = ToolCallRequest(
-            toolName: info.toolName, tool: SkillTool(skill), arguments: .text(info.argumentsText), callID: retried.callID,
+            toolName: info.toolName, tool: tool, arguments: .text(info.argumentsText), callID: retried.callID,
             origin: CallOrigin(frontEnd: "ui", client: "retry of \(callID)"))
         running = Task { [self] in
             publish(.skillStarted(retried), session: session, retryOf: callID)
@@ -213,7 +213,7 @@ public final class WebChat: @unchecked Sendable {
         do {
             let opened = try StoredChat.open(
                 id, store: setup.store, host: setup.host, model: model.provider.name, environment: setup.environment,
-                warn: setup.warn)
+                tools: offeredTools(), warn: setup.warn)
             chat = opened
             agent = makeAgent(opened)
         } catch let error as HostError {
@@ -253,7 +253,7 @@ public final class WebChat: @unchecked Sendable {
         do {
             let opened = try StoredChat.open(
                 nil, store: setup.store, host: setup.host, model: model.provider.name, environment: setup.environment,
-                warn: setup.warn)
+                tools: offeredTools(), warn: setup.warn)
             chat = opened
             let made = makeAgent(opened)
             agent = made
@@ -262,6 +262,12 @@ public final class WebChat: @unchecked Sendable {
         } catch {
             throw WebRefusal(500, "cannot start a session in the history database \(setup.store.path): \(error)")
         }
+    }
+
+    /// The tools the history knows: those of the backend the agent calls (MCP servers' tools and workflows
+    /// included), so their calls are recorded under their skill ids and their secrets redacted.
+    private func offeredTools() -> [SkillTool]? {
+        setup.tools.flatMap { try? $0.tools() }
     }
 
     private func makeAgent(_ chat: StoredChat) -> Agent {

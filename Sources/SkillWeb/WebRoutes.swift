@@ -43,8 +43,11 @@ struct WebRoutes: Sendable {
                     return
                 }
                 if path == "/api/skills" || Self.suffix(path, after: "/api/skills/") != nil {
-                    // Listing MCP servers may start them (up to their start timeout): never on the loop thread.
-                    Task.detached { await answerSkills(exchange, path) }
+                    // Listing MCP servers may start them (up to their start timeout): never on the loop thread, and
+                    // never on the concurrency pool either (the backends' synchronous members block their thread).
+                    let thread = Thread { answerSkills(exchange, path) }
+                    thread.name = "skillhost-ui-skills"
+                    thread.start()
                     return
                 }
                 if path == "/api/files" { return respond(exchange, try WebFiles(stateDirectory: chat.setup.stateDirectory).answer(request)) }
@@ -63,10 +66,10 @@ struct WebRoutes: Sendable {
     }
 
     /// `GET /api/skills` and `/api/skills/ID`.
-    private func answerSkills(_ exchange: HTTPExchange, _ path: String) async {
+    private func answerSkills(_ exchange: HTTPExchange, _ path: String) {
         let skills = WebSkills(chat.setup)
         do {
-            let value = if let id = Self.suffix(path, after: "/api/skills/") { try await skills.detail(id) } else { await skills.list() }
+            let value = if let id = Self.suffix(path, after: "/api/skills/") { try skills.detail(id) } else { skills.list() }
             respond(exchange, .json(200, value.serialized().utf8.map { $0 }))
         } catch {
             respond(exchange, Self.failure(error))

@@ -31,9 +31,15 @@ struct WebSkills {
 
     /// Every plugin, its skills, every instruction skill, MCP server (`mcp_servers`) and workflow
     /// (`workflows`), each with status and whether it is enabled.
-    func list() async -> JSONValue {
+    /// Blocks its thread while MCP servers start: call it from a thread of its own.
+    func list() -> JSONValue {
         guard case .object(var root) = plugins() else { return plugins() }
-        root["mcp_servers"] = await servers()
+        switch servers() {
+        case .array(let servers): root["mcp_servers"] = .array(servers)
+        case let failed:  // the registry's mcp_servers cannot be read: the tab says why
+            root["mcp_servers"] = []
+            root["error"] = root["error"] ?? failed["error"] ?? .null
+        }
         root["workflows"] = workflowList()
         return .object(root)
     }
@@ -56,11 +62,12 @@ struct WebSkills {
         }
     }
 
-    /// The detail of a plugin, plugin skill, instruction skill, MCP server or tool, or workflow.
-    func detail(_ rawID: String) async throws -> JSONValue {
+    /// The detail of a plugin, plugin skill, instruction skill, MCP server or tool, or workflow. Blocks its
+    /// thread while an MCP server starts: call it from a thread of its own.
+    func detail(_ rawID: String) throws -> JSONValue {
         let id = Identifier.normalize(rawID)
         if let workflow = workflowDetail(id) { return workflow }
-        if let source = try await sourceDetail(id) { return source }
+        if let source = try sourceDetail(id) { return source }
         let catalog = try host.catalog()
         let settings = try? host.registryStore.read()
         if let plugin = catalog.plugin(id) {

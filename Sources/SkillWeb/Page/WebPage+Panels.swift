@@ -73,7 +73,7 @@ extension WebPage {
                 ...workflow.steps.map((step) => el("li", { text: step.id + " → " + step.skill + (step.needs.length ? " (after " + step.needs.join(", ") + ")" : "") + (step.if ? " if " + step.if : "") }))));
               list.append(section);
             }
-            $("skills-status").textContent = "";
+            $("skills-status").textContent = value.error || "";
           } catch (error) { $("skills-status").textContent = error.message; }
         }
         $("add-skill").addEventListener("submit", async (event) => {
@@ -130,7 +130,7 @@ extension WebPage {
             add("Output schema", value.output_schema ? JSON.stringify(value.output_schema) : undefined);
             add("File", value.file);
             add("Permission", value.permission && value.permission + (value.approval ? " (approval: " + value.approval + ")" : ""));
-            add("Status", value.status);
+            add("Status", value.state ? undefined : value.status);
             add("Version", value.version);
             add("Timeout", value.timeout !== undefined ? value.timeout + " s" : undefined);
             add("Sandbox", value.sandbox ? JSON.stringify(value.sandbox) : undefined);
