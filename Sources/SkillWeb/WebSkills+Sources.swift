@@ -4,7 +4,6 @@ import SkillHostCore
 import SkillJSON
 import SkillStore
 import SkillWorkflows
-import Synchronization
 
 /// The Skills tab's MCP servers (docs/mcp-sources.md) and installed workflows (docs/workflows.md): what
 /// `skillhost list --json` and `inspect --json` show of them (SkillCalls' ``MCPSourceReport``), with the
@@ -16,7 +15,7 @@ extension WebSkills {
     func servers() -> JSONValue {
         guard let sources else { return [] }
         do {
-            let states = try Self.waiting { () async throws(HostError) in try await MCPSourceReport.states(sources) }
+            let states = try MCPSourceBackend.wait { () async throws(HostError) in try await MCPSourceReport.states(sources) }
             let listed = MCPSourceReport.json(states).arrayValue ?? []
             return .array(zip(states, listed).map { state, json in
                 var object = json.objectValue ?? [:]
@@ -44,7 +43,7 @@ extension WebSkills {
         guard let sources else { return nil }
         let servers = try sources.host.mcpServers()
         if let entry = servers.first(where: { $0.name == id }) {
-            let state = try Self.waiting { () async throws(HostError) in try await MCPSourceReport.states(sources) }.first { $0.entry.name == entry.name }
+            let state = try MCPSourceBackend.wait { () async throws(HostError) in try await MCPSourceReport.states(sources) }.first { $0.entry.name == entry.name }
                 ?? MCPSourceReport.ServerState(entry: entry, status: entry.enabled ? "ok" : "disabled")
             var object = MCPSourceReport.serverJSON(state, launcher: sources.launcher).objectValue ?? [:]
             object["kind"] = "mcp server"
@@ -55,7 +54,7 @@ extension WebSkills {
         guard let entry = servers.first(where: { Identifier.skillName(id, inPlugin: $0.name) != nil }) else { return nil }
         let tool: MCPRemoteTool
         do {
-            tool = try Self.waiting { () async throws(HostError) in try await sources.tool(id, of: entry) }
+            tool = try MCPSourceBackend.wait { () async throws(HostError) in try await sources.tool(id, of: entry) }
         } catch {
             throw WebRefusal(error.kind == .notFound ? 404 : 502, error.message)
         }
@@ -116,21 +115,6 @@ extension WebSkills {
     func addCalls(of id: String, to object: inout JSONObject) {
         object["stats"] = (try? store.stats(skillID: id)).map(RecordJSON.stats) ?? .null
         object["recent_calls"] = .array(((try? store.calls(matching: TraceFilter(skillID: id, limit: 20))) ?? []).map(RecordJSON.call))
-    }
-
-    /// Runs `body` on the concurrency pool and blocks this thread (one of the page's own, never the pool's)
-    /// until it ends.
-    static func waiting<T: Sendable>(_ body: @escaping @Sendable () async throws(HostError) -> T) throws(HostError) -> T {
-        let done = DispatchSemaphore(value: 0)
-        let box = Mutex<Result<T, HostError>?>(nil)
-        Task.detached {
-            let result: Result<T, HostError>
-            do throws(HostError) { result = .success(try await body()) } catch { result = .failure(error) }
-            box.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try box.withLock { $0! }.get()
     }
 
     /// The pins `skillhost trust NAME` wrote: the server's script and its interpreter.
