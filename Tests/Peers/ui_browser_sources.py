@@ -150,6 +150,8 @@ try:
         check(word in detail, f"the tool's detail shows {word}")
     check("1 (0 failed)" in detail, f"the detail counts the tool's calls: {detail!r}")
     check(driver.switch_to.active_element.tag_name == "h3", "focus moves to the detail's heading")
+    box = driver.find_element(By.CSS_SELECTOR, 'input[data-id="time.convert_time"]')
+    check(accessible_name(box) == "Enabled: MCP tool time.convert_time", f"a switch says what it switches: {accessible_name(box)!r}")
     driver.find_element(By.XPATH, "//button[@aria-label='Details of time']").click()
     wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#skill-detail h3").text == "time", "the server's detail did not open")
     detail = driver.find_element(By.ID, "skill-detail").text

@@ -92,7 +92,7 @@ extension WebPage {
         });
         function row(item, kind) {
           const id = "toggle-" + item.id.replace(/[^A-Za-z0-9_-]/g, "_");
-          const box = el("input", { type: "checkbox", id, "data-id": item.id });
+          const box = el("input", { type: "checkbox", id, "data-id": item.id, "aria-label": "Enabled: " + kind + " " + item.id });
           box.checked = item.enabled;
           box.addEventListener("change", async () => {
             box.disabled = true;
@@ -106,7 +106,7 @@ extension WebPage {
           const status = item.status || (item.enabled ? "ok" : "disabled");
           // A workflow has no switch of its own: it runs while its steps' skills do.
           const toggle = item.enabled === undefined ? el("span", { class: "switch" }) :
-            el("label", { class: "switch", for: id, "aria-label": "Enabled: " + kind + " " + item.id }, box, document.createTextNode("Enabled"));
+            el("label", { class: "switch", for: id }, box, document.createTextNode("Enabled"));
           return el("div", { class: "skill-row", "data-kind": kind },
             el("span", { class: "label" }, el("strong", { text: item.id }), document.createTextNode(" " + (item.title || item.description || "")),
               item.permission ? el("span", { text: " · " + item.permission }) : null),
