@@ -69,7 +69,8 @@ extension WebSkills {
     /// The installed workflows, each with its steps (or why it cannot be read).
     func workflowList() -> JSONValue {
         guard let workflows else { return [] }
-        return .array(workflows.files().sorted { $0.key < $1.key }.map { name, path in workflowJSON(name, path: path) })
+        let available = try? tools?.tools()  // once for all of them: it lists every MCP server's tools
+        return .array(workflows.files().sorted { $0.key < $1.key }.map { name, path in workflowJSON(name, path: path, available: available) })
     }
 
     /// The detail of `workflow.NAME`, nil for another id.
@@ -77,12 +78,13 @@ extension WebSkills {
         guard let workflows, id.hasPrefix(InstalledWorkflows.prefix) else { return nil }
         let name = String(id.dropFirst(InstalledWorkflows.prefix.count))
         guard let path = workflows.files()[name] else { return nil }
-        var object = workflowJSON(name, path: path).objectValue ?? [:]
+        var object = workflowJSON(name, path: path, available: try? tools?.tools()).objectValue ?? [:]
         addCalls(of: id, to: &object)
         return .object(object)
     }
 
-    private func workflowJSON(_ name: String, path: String) -> JSONValue {
+    /// A workflow with its steps; `available`: the skills its steps may call (nil: not checked).
+    private func workflowJSON(_ name: String, path: String, available: [SkillTool]?) -> JSONValue {
         var object: JSONObject = [
             "id": .string(InstalledWorkflows.prefix + name), "name": .string(name), "kind": "workflow", "file": .string(path),
         ]
@@ -104,7 +106,7 @@ extension WebSkills {
                 ]
             })
             // What `workflow validate` would say against the skills offered now (a step's skill switched off…).
-            if let tools = try? tools?.tools(), let problem = WorkflowChecker(tools: tools).problems(of: workflow, source: text).first {
+            if let available, let problem = WorkflowChecker(tools: available).problems(of: workflow, source: text).first {
                 object["error"] = .string(problem.description)
             }
         }
