@@ -134,10 +134,12 @@ public final class WebChat: @unchecked Sendable {
             activated = skill
         case .unknown(let why): throw WebRefusal(400, why)
         }
+        // Listing the tools may start MCP servers: before the lock, so the page's other requests go on meanwhile.
+        let tools = lock.withLock { chat == nil } ? offeredTools() : nil
         lock.lock()
         defer { lock.unlock() }
         guard running == nil else { throw WebRefusal(409, "a turn is running; wait for its answer or press Stop") }
-        let agent = try openAgent()
+        let agent = try openAgent(tools: tools)
         let session = agent.configuration.sessionID
         events.publish(["event": "turnStarted", "session": .string(session), "text": .string(trimmed)])
         if let activated { events.publish(["event": "notice", "text": .string("activated instruction skill \(activated)")]) }
@@ -161,16 +163,15 @@ public final class WebChat: @unchecked Sendable {
 
     /// Runs failed call `callID` again with the same arguments, as a new call of the session.
     public func retry(_ callID: String) throws(WebRefusal) {
+        let available = try? (setup.tools ?? setup.skills).tools()  // before the lock: it may start MCP servers
         lock.lock()
         defer { lock.unlock() }
         guard running == nil else { throw WebRefusal(409, "a turn is running; retry when it has ended") }
         guard let info = calls[callID], chat != nil else {
             throw WebRefusal(404, "no call \(callID) in this page's conversation; only calls made here can be retried")
         }
-        let agent = try openAgent()
-        guard let skillID = info.skillID,
-            let tool = (try? (setup.tools ?? setup.skills).tools())?.first(where: { $0.id == skillID })
-        else {
+        let agent = try openAgent(tools: nil)
+        guard let skillID = info.skillID, let tool = available?.first(where: { $0.id == skillID }) else {
             throw WebRefusal(409, "\(info.skillID ?? info.toolName) is not an enabled skill now; enable it in the Skills tab, then retry")
         }
         retries += 1
@@ -198,6 +199,7 @@ public final class WebChat: @unchecked Sendable {
 
     /// Opens stored session `id` to continue it (nil: a new chat, made by its first message).
     public func open(_ id: String?) throws(WebRefusal) {
+        let tools = id == nil ? nil : offeredTools()  // before the lock: it may start MCP servers
         lock.lock()
         defer { lock.unlock() }
         guard running == nil else { throw WebRefusal(409, "a turn is running; stop it before switching sessions") }
@@ -213,7 +215,7 @@ public final class WebChat: @unchecked Sendable {
         do {
             let opened = try StoredChat.open(
                 id, store: setup.store, host: setup.host, model: model.provider.name, environment: setup.environment,
-                tools: offeredTools(), warn: setup.warn)
+                tools: tools, warn: setup.warn)
             chat = opened
             agent = makeAgent(opened)
         } catch let error as HostError {
@@ -242,8 +244,9 @@ public final class WebChat: @unchecked Sendable {
         await lock.withLock({ running })?.value
     }
 
-    /// The agent of the open session, making a session first when none is open. Called with the lock held.
-    private func openAgent() throws(WebRefusal) -> Agent {
+    /// The agent of the open session, making a session first when none is open, whose history knows `tools`
+    /// (nil: listed now). Called with the lock held.
+    private func openAgent(tools: [SkillTool]?) throws(WebRefusal) -> Agent {
         if let agent { return agent }
         if let chat {
             let made = makeAgent(chat)
@@ -253,7 +256,7 @@ public final class WebChat: @unchecked Sendable {
         do {
             let opened = try StoredChat.open(
                 nil, store: setup.store, host: setup.host, model: model.provider.name, environment: setup.environment,
-                tools: offeredTools(), warn: setup.warn)
+                tools: tools ?? offeredTools(), warn: setup.warn)
             chat = opened
             let made = makeAgent(opened)
             agent = made

@@ -58,6 +58,20 @@ struct WebRoutes: Sendable {
                 return respond(exchange, .json(200, added.serialized().utf8.map { $0 }))
             }
             let body = try Self.body(request)
+            if request.method == "POST", ["/api/chat", "/api/open", "/api/retry"].contains(path) {
+                // These may list the tools, which may start MCP servers: on a thread of their own.
+                let thread = Thread {
+                    do {
+                        let reply = try change(request.method, path, body)
+                        respond(exchange, .json(reply.status, reply.body.serialized().utf8.map { $0 }))
+                    } catch {
+                        respond(exchange, Self.failure(error))
+                    }
+                }
+                thread.name = "skillhost-ui-chat"
+                thread.start()
+                return
+            }
             let reply = try change(request.method, path, body)
             respond(exchange, .json(reply.status, reply.body.serialized().utf8.map { $0 }))
         } catch {

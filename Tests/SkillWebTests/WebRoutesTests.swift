@@ -72,7 +72,9 @@ import Glibc
             let origin = "http://127.0.0.1:\(server.port)"
             let text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: \(origin)\r\nCookie: \(cookie)\r\n"
                 + "Content-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
-            let answer = try Self.send(text, port: server.port, halfClose: !(method == "GET" && target.hasPrefix("/api/skills")))
+            // The Skills tab's GETs and chat, open and retry are answered on threads of their own.
+            let threaded = (method == "GET" && target.hasPrefix("/api/skills")) || ["/api/chat", "/api/open", "/api/retry"].contains(target)
+            let answer = try Self.send(text, port: server.port, halfClose: !threaded)
             let parts = answer.components(separatedBy: "\r\n\r\n")
             let status = answer.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
             return (status, parts[0], parts.dropFirst().joined(separator: "\r\n\r\n"))
