@@ -15,12 +15,10 @@ import subprocess
 import time
 
 from peer_checks import check
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from ui_page import ChatPage, chromium
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--url", required=True)
@@ -30,33 +28,11 @@ parser.add_argument("--shots", required=True)
 arguments = parser.parse_args()
 os.makedirs(arguments.shots, exist_ok=True)
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
-             "--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-component-update",
-             "--disable-sync"]:
-    options.add_argument(flag)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = chromium()
 # Listing the MCP server starts it (confined) the first time: a little longer than a plugin.
-wait = WebDriverWait(driver, 40, poll_frequency=0.1)
-
-
-def card_state(call_id, state):
-    def ready(_):
-        found = driver.find_elements(By.CSS_SELECTOR, f'.card[data-call="{call_id}"]')
-        return found[0] if found and found[0].get_attribute("data-state") == state else False
-    return wait.until(ready, f"card {call_id} never reached {state}")
-
-
-def send(text):
-    box = driver.find_element(By.ID, "message")
-    box.send_keys(text)
-    box.send_keys(Keys.ENTER)
-
-
-def idle():
-    wait.until(lambda d: d.find_element(By.ID, "send").is_enabled(), "the turn never ended")
+chat_page = ChatPage(driver, 40)
+wait = chat_page.wait
+card_state, send, idle = chat_page.card_state, chat_page.send, chat_page.idle
 
 
 def listing():

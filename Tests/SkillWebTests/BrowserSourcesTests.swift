@@ -65,23 +65,10 @@ import Glibc
         let added = try TestProcess.run(
             skillhost, ["add-mcp", "time", "--", Self.time.folder + "/bin/mcp-server-time", "--local-timezone", "UTC"], environment: full)
         #expect(added.status == 0, "\(added.stderr)")
-        let ui = try TestProcess.start(skillhost, ["ui", "--base-url", server.baseURL, "--model", "scripted"], environment: full)
-        defer {
-            if ui.process.isRunning { kill(ui.process.processIdentifier, SIGKILL) }
-        }
-        let url = try BrowserTests.firstLine(of: ui.output, seconds: 60)
         let shots = TestPackage.root + "/.build/ui-screenshots"
-        let environmentText = JSONValue.object(JSONObject(environment.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })).serialized()
-        let run = try TestProcess.run(
-            python,
-            [TestPackage.root + "/Tests/Peers/ui_browser_sources.py", "--url", url, "--skillhost", skillhost, "--env", environmentText,
-             "--shots", shots],
-            environment: full.merging(["SE_AVOID_STATS": "true"]) { _, new in new })
-        kill(ui.process.processIdentifier, SIGTERM)
-        let served = TestProcess.finish(ui.process, output: ui.output, errors: ui.errors)
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)\n--- skillhost ui:\n\(served.stderr)")
-        #expect(run.stdout.contains("all checks passed"), "\(run.stdout)")
-        #expect(served.status == 0, "skillhost ui stopped cleanly on SIGTERM: \(served.stderr)")
+        try BrowserTests.drive(
+            "ui_browser_sources.py", python: python, skillhost: skillhost, model: server.baseURL, environment: environment,
+            full: full, shots: shots)
         // The model was offered the MCP tool and the workflow, as `chat` offers them.
         let offered = (server.requests.first?.body?["tools"]?.arrayValue ?? []).compactMap { $0["function"]?["name"]?.stringValue }
         #expect(offered.contains("time_get_current_time") && offered.contains("workflow_zones"), "\(offered)")
