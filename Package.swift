@@ -5,7 +5,7 @@
 //   CSkillABI, SkillJSON ← SkillContract (the rules SDK and host share) ← SkillSDK (static; what plugin
 //   authors import)
 //   SkillJSON ← JSONSchema ← ManifestCheck (the one manifest checker) ← SkillHostCore ← SkillCalls (the one path of a
-//   tool call) ← {SkillAgent, SkillMCP} ← skillhost; SkillAgent + SkillHTTP ← SkillWeb (`skillhost ui`) ← skillhost
+//   tool call) ← {SkillAgent, SkillMCP} ← skillhost; SkillAgent + SkillHTTP + SkillWorkflows ← SkillWeb (`skillhost ui`) ← skillhost
 //   SkillPosix, COpenSSL ← SkillHTTP (an HTTP/1.1 server; header-field rules) ← {SkillAgent, SkillMCP}
 //   SkillSDK + ManifestCheck ← SkillCheck (what plugin authors' tests import)
 //   CPosixEvents (epoll, eventfd) ← SkillPosix (system calls, reaping, clocks, durable files, event loops) ← SkillHostCore (re-exported), SkillStore,
@@ -136,7 +136,7 @@ let package = Package(
         .target(name: "SkillMCP", dependencies: ["SkillCalls", "SkillHostCore", "SkillJSON", "SkillPosix", "SkillHTTP", "StableHash", "COpenSSL"]),
         // `skillhost ui`: the local web app (chat, sessions, skills, trace) on the HTTP server, the agent loop and
         // the tool-call layer; the page is embedded (docs/ui.md).
-        .target(name: "SkillWeb", dependencies: ["SkillAgent", "SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON", "SkillHTTP"]),
+        .target(name: "SkillWeb", dependencies: ["SkillAgent", "SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON", "SkillHTTP", "SkillWorkflows"]),
         // The attempts of the attacker's suite, in C, for the Swift attack plugin (the C one compiles them itself).
         .target(
             name: "AttackAttempts", path: "Tests/Fixtures/Attack", exclude: ["attack_plugin.c", "Swift"],
@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(name: "SkillCallsTests", dependencies: ["SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON"]),
         .testTarget(name: "SkillMCPTests", dependencies: ["SkillMCP", "SkillCalls", "SkillHostCore", "SkillJSON", "SkillHTTP", "JSONSchema"]),
         // `skillhost ui`: its access checks, and the page in headless Chromium driven by Selenium (docs/ui.md).
-        .testTarget(name: "SkillWebTests", dependencies: ["SkillWeb", "SkillHTTP", "SkillJSON", "SkillAgent", "SkillCalls", "SkillHostCore", "SkillStore"]),
+        .testTarget(name: "SkillWebTests", dependencies: ["SkillWeb", "SkillHTTP", "SkillJSON", "SkillAgent", "SkillCalls", "SkillHostCore", "SkillStore", "SkillWorkflows"]),
         .testTarget(name: "SkillWorkflowsTests", dependencies: ["SkillWorkflows", "SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON"]),
         .testTarget(name: "SkillStoreTests", dependencies: ["SkillStore", "SkillCalls", "SkillAgent", "SkillHostCore", "SkillJSON", "CSQLite"]),
     ] + plugins.map(\.1)

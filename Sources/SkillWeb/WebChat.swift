@@ -4,6 +4,7 @@ import SkillCalls
 import SkillHostCore
 import SkillJSON
 import SkillStore
+import SkillWorkflows
 
 /// What the page's chat runs on: the host, the history database, the model and the agent's settings —
 /// the same parts `skillhost chat` builds from its flags.
@@ -18,6 +19,14 @@ public struct WebChatSetup: Sendable {
     public var provider: any ModelProvider
     /// The plugin backend the provider asks about switched-off skills.
     public var skills: HostSkillBackend
+    /// What the agent calls under instruction skills and their scripts: the plugins with the registry's MCP
+    /// servers' tools and the installed workflows on top, composed as `skillhost chat` composes it (the CLI's
+    /// `ToolSources`). Nil: ``skills`` alone.
+    public var tools: (any SkillBackend)?
+    /// The MCP servers in ``tools``, for the Skills tab (nil: none shown).
+    public var mcpSources: MCPSourceBackend?
+    /// The installed workflows in ``tools``, for the Skills tab (nil: none shown).
+    public var workflows: InstalledWorkflows?
     /// Limits and budgets (the approval handler and the session are set by the page's chat).
     public var configuration: AgentConfiguration
     /// Whose secrets are redacted from the history.
@@ -42,6 +51,9 @@ public struct WebChatSetup: Sendable {
         self.environment = environment
         self.warn = warn
         reload = nil
+        tools = nil
+        mcpSources = nil
+        workflows = nil
     }
 }
 
@@ -122,10 +134,12 @@ public final class WebChat: @unchecked Sendable {
             activated = skill
         case .unknown(let why): throw WebRefusal(400, why)
         }
+        // Listing the tools may start MCP servers: before the lock, so the page's other requests go on meanwhile.
+        let tools = lock.withLock { chat == nil } ? offeredTools() : nil
         lock.lock()
         defer { lock.unlock() }
         guard running == nil else { throw WebRefusal(409, "a turn is running; wait for its answer or press Stop") }
-        let agent = try openAgent()
+        let agent = try openAgent(tools: tools)
         let session = agent.configuration.sessionID
         events.publish(["event": "turnStarted", "session": .string(session), "text": .string(trimmed)])
         if let activated { events.publish(["event": "notice", "text": .string("activated instruction skill \(activated)")]) }
@@ -149,16 +163,15 @@ public final class WebChat: @unchecked Sendable {
 
     /// Runs failed call `callID` again with the same arguments, as a new call of the session.
     public func retry(_ callID: String) throws(WebRefusal) {
+        let available = try? (setup.tools ?? setup.skills).tools()  // before the lock: it may start MCP servers
         lock.lock()
         defer { lock.unlock() }
         guard running == nil else { throw WebRefusal(409, "a turn is running; retry when it has ended") }
         guard let info = calls[callID], chat != nil else {
             throw WebRefusal(404, "no call \(callID) in this page's conversation; only calls made here can be retried")
         }
-        let agent = try openAgent()
-        guard let skillID = info.skillID,
-            let skill = (try? setup.host.catalog())?.enabledSkills.first(where: { $0.id == skillID })
-        else {
+        let agent = try openAgent(tools: nil)
+        guard let skillID = info.skillID, let tool = available?.first(where: { $0.id == skillID }) else {
             throw WebRefusal(409, "\(info.skillID ?? info.toolName) is not an enabled skill now; enable it in the Skills tab, then retry")
         }
         retries += 1
@@ -169,7 +182,7 @@ public final class WebChat: @unchecked Sendable {
         calls[retried.callID] = retried
         let session = agent.configuration.sessionID
         let request = ToolCallRequest(
-            toolName: info.toolName, tool: SkillTool(skill), arguments: .text(info.argumentsText), callID: retried.callID,
+            toolName: info.toolName, tool: tool, arguments: .text(info.argumentsText), callID: retried.callID,
             origin: CallOrigin(frontEnd: "ui", client: "retry of \(callID)"))
         running = Task { [self] in
             publish(.skillStarted(retried), session: session, retryOf: callID)
@@ -186,6 +199,7 @@ public final class WebChat: @unchecked Sendable {
 
     /// Opens stored session `id` to continue it (nil: a new chat, made by its first message).
     public func open(_ id: String?) throws(WebRefusal) {
+        let tools = id == nil ? nil : offeredTools()  // before the lock: it may start MCP servers
         lock.lock()
         defer { lock.unlock() }
         guard running == nil else { throw WebRefusal(409, "a turn is running; stop it before switching sessions") }
@@ -201,7 +215,7 @@ public final class WebChat: @unchecked Sendable {
         do {
             let opened = try StoredChat.open(
                 id, store: setup.store, host: setup.host, model: model.provider.name, environment: setup.environment,
-                warn: setup.warn)
+                tools: tools, warn: setup.warn)
             chat = opened
             agent = makeAgent(opened)
         } catch let error as HostError {
@@ -230,8 +244,9 @@ public final class WebChat: @unchecked Sendable {
         await lock.withLock({ running })?.value
     }
 
-    /// The agent of the open session, making a session first when none is open. Called with the lock held.
-    private func openAgent() throws(WebRefusal) -> Agent {
+    /// The agent of the open session, making a session first when none is open, whose history knows `tools`
+    /// (nil: listed now). Called with the lock held.
+    private func openAgent(tools: [SkillTool]?) throws(WebRefusal) -> Agent {
         if let agent { return agent }
         if let chat {
             let made = makeAgent(chat)
@@ -241,7 +256,7 @@ public final class WebChat: @unchecked Sendable {
         do {
             let opened = try StoredChat.open(
                 nil, store: setup.store, host: setup.host, model: model.provider.name, environment: setup.environment,
-                warn: setup.warn)
+                tools: tools ?? offeredTools(), warn: setup.warn)
             chat = opened
             let made = makeAgent(opened)
             agent = made
@@ -252,11 +267,17 @@ public final class WebChat: @unchecked Sendable {
         }
     }
 
+    /// The tools the history knows: those of the backend the agent calls (MCP servers' tools and workflows
+    /// included), so their calls are recorded under their skill ids and their secrets redacted.
+    private func offeredTools() -> [SkillTool]? {
+        setup.tools.flatMap { try? $0.tools() }
+    }
+
     private func makeAgent(_ chat: StoredChat) -> Agent {
         var configuration = model.configuration
         configuration.approval = approval
         return chat.agent(
-            provider: model.provider, host: setup.host, skills: setup.skills, stateDirectory: setup.stateDirectory,
+            provider: model.provider, host: setup.host, skills: setup.tools ?? setup.skills, stateDirectory: setup.stateDirectory,
             configuration: configuration)
     }
 

@@ -42,21 +42,58 @@ struct WebRoutes: Sendable {
                     thread.start()
                     return
                 }
+                if path == "/api/skills" || Self.suffix(path, after: "/api/skills/") != nil {
+                    // Listing MCP servers may start them (up to their start timeout): never on the loop thread, and
+                    // never on the concurrency pool either (the backends' synchronous members block their thread).
+                    let thread = Thread { answerSkills(exchange, path) }
+                    thread.name = "skillhost-ui-skills"
+                    thread.start()
+                    return
+                }
                 if path == "/api/files" { return respond(exchange, try WebFiles(stateDirectory: chat.setup.stateDirectory).answer(request)) }
                 return respond(exchange, .json(200, try get(path).serialized().utf8.map { $0 }))
             }
             if request.method == "POST", path == "/api/add-skill" {
-                let added = try WebSkills(host: chat.setup.host, store: chat.setup.store).add(request)
+                let added = try WebSkills(chat.setup).add(request)
                 return respond(exchange, .json(200, added.serialized().utf8.map { $0 }))
             }
             let body = try Self.body(request)
+            if request.method == "POST", ["/api/chat", "/api/open", "/api/retry"].contains(path) {
+                // These may list the tools, which may start MCP servers: on a thread of their own.
+                let thread = Thread {
+                    do {
+                        let reply = try change(request.method, path, body)
+                        respond(exchange, .json(reply.status, reply.body.serialized().utf8.map { $0 }))
+                    } catch {
+                        respond(exchange, Self.failure(error))
+                    }
+                }
+                thread.name = "skillhost-ui-chat"
+                thread.start()
+                return
+            }
             let reply = try change(request.method, path, body)
             respond(exchange, .json(reply.status, reply.body.serialized().utf8.map { $0 }))
-        } catch let refusal as WebRefusal {
-            respond(exchange, .json(refusal.status, JSONValue.object(["error": .string(refusal.message)]).serialized().utf8.map { $0 }))
         } catch {
-            respond(exchange, .json(500, JSONValue.object(["error": .string("\(error)")]).serialized().utf8.map { $0 }))
+            respond(exchange, Self.failure(error))
         }
+    }
+
+    /// `GET /api/skills` and `/api/skills/ID`.
+    private func answerSkills(_ exchange: HTTPExchange, _ path: String) {
+        let skills = WebSkills(chat.setup)
+        do {
+            let value = if let id = Self.suffix(path, after: "/api/skills/") { try skills.detail(id) } else { skills.list() }
+            respond(exchange, .json(200, value.serialized().utf8.map { $0 }))
+        } catch {
+            respond(exchange, Self.failure(error))
+        }
+    }
+
+    /// `{"error": "one line"}` with the refusal's status (500 for anything else).
+    private static func failure(_ error: any Error) -> HTTPServerResponse {
+        let refusal = error as? WebRefusal ?? WebRefusal(500, "\(error)")
+        return .json(refusal.status, JSONValue.object(["error": .string(refusal.message)]).serialized().utf8.map { $0 })
     }
 
     private func respond(_ exchange: HTTPExchange, _ response: HTTPServerResponse) {
@@ -80,8 +117,6 @@ struct WebRoutes: Sendable {
             ]
         case "/api/sessions":
             return ["sessions": .array(try store.sessions().map(RecordJSON.session))]
-        case "/api/skills":
-            return WebSkills(host: chat.setup.host, store: store).list()
         case "/api/debug":
             return try DebugSnapshot.json(store: store, catalog: chat.setup.host.catalog(), session: chat.sessionID)
         case "/api/settings":
@@ -96,9 +131,6 @@ struct WebRoutes: Sendable {
                     "messages": .array(try store.messages(session: id).map(RecordJSON.message)),
                     "calls": .array(try store.calls(matching: TraceFilter(sessionID: id, limit: 1000)).map(RecordJSON.call)),
                 ]
-            }
-            if let id = Self.suffix(path, after: "/api/skills/") {
-                return try WebSkills(host: chat.setup.host, store: store).detail(id)
             }
             throw WebRefusal(404, "no page \(path); the page is at /")
         }
@@ -149,7 +181,7 @@ struct WebRoutes: Sendable {
                 guard let enabled = body["enabled"]?.boolValue else {
                     throw WebRefusal(400, "the body needs \"enabled\": true or false")
                 }
-                return (200, try WebSkills(host: chat.setup.host, store: chat.setup.store).setEnabled(id, enabled))
+                return (200, try WebSkills(chat.setup).setEnabled(id, enabled))
             }
             throw WebRefusal(405, "\(method) \(path) is not something this server does")
         }

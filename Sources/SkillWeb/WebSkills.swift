@@ -1,18 +1,51 @@
 import Foundation
+import SkillCalls
 import SkillHTTP
 import SkillHostCore
 import SkillJSON
 import SkillStore
+import SkillWorkflows
 
 /// The Skills tab's answers: the catalog as `skillhost list --json` shows it, a plugin's or skill's detail
 /// as `inspect --json` shows it plus what the tab adds (sandbox, grants, trust pin, recent calls with p50
 /// and p95), and the toggle through the host's one locked, atomic registry write (`enable`/`disable`).
+/// MCP servers and workflows: `WebSkills+Sources.swift`.
 struct WebSkills {
     let host: SkillHost
     let store: HistoryStore
+    /// The registry's MCP servers (nil: none shown).
+    var sources: MCPSourceBackend?
+    /// The installed workflows (nil: none shown).
+    var workflows: InstalledWorkflows?
+    /// The skills a workflow's steps may call (to say why one cannot run).
+    var tools: (any SkillBackend)?
 
-    /// Every plugin, its skills and every instruction skill, each with status and whether it is enabled.
+    /// The Skills tab of `setup`.
+    init(_ setup: WebChatSetup) {
+        host = setup.host
+        store = setup.store
+        sources = setup.mcpSources
+        workflows = setup.workflows
+        tools = setup.tools
+    }
+
+    /// Every plugin, its skills, every instruction skill, MCP server (`mcp_servers`) and workflow
+    /// (`workflows`), each with status and whether it is enabled.
+    /// Blocks its thread while MCP servers start: call it from a thread of its own.
     func list() -> JSONValue {
+        guard case .object(var root) = plugins() else { return plugins() }
+        switch servers() {
+        case .array(let servers): root["mcp_servers"] = .array(servers)
+        case let failed:  // the registry's mcp_servers cannot be read: the tab says why
+            root["mcp_servers"] = []
+            root["error"] = root["error"] ?? failed["error"] ?? .null
+        }
+        root["workflows"] = workflowList()
+        return .object(root)
+    }
+
+    /// Plugins and instruction skills as `list --json` shows them.
+    private func plugins() -> JSONValue {
         do {
             let catalog = try host.catalog()
             guard case .object(var root) = catalog.json, case .array(let entries)? = root["plugins"] else { return catalog.json }
@@ -29,10 +62,13 @@ struct WebSkills {
         }
     }
 
-    /// The detail of a plugin, plugin skill or instruction skill.
+    /// The detail of a plugin, plugin skill, instruction skill, MCP server or tool, or workflow. Blocks its
+    /// thread while an MCP server starts: call it from a thread of its own.
     func detail(_ rawID: String) throws -> JSONValue {
-        let catalog = try host.catalog()
         let id = Identifier.normalize(rawID)
+        if let workflow = workflowDetail(id) { return workflow }
+        if let source = try sourceDetail(id) { return source }
+        let catalog = try host.catalog()
         let settings = try? host.registryStore.read()
         if let plugin = catalog.plugin(id) {
             guard case .object(var object) = plugin.inspectJSON else { return plugin.inspectJSON }
@@ -45,9 +81,7 @@ struct WebSkills {
             object["sandbox"] = plugin.sandboxJSON
             object["trust_pin"] = settings?.pluginSettings(plugin.id).sha256.map(JSONValue.string) ?? .null
             object["grants"] = .array((settings?.pluginSettings(plugin.id).grants ?? []).map { .string($0.description) })
-            object["stats"] = (try? store.stats(skillID: skill.id)).map(RecordJSON.stats) ?? .null
-            object["recent_calls"] = .array(
-                ((try? store.calls(matching: TraceFilter(skillID: skill.id, limit: 20))) ?? []).map(RecordJSON.call))
+            addCalls(of: skill.id, to: &object)
             return .object(object)
         }
         if catalog.instruction(id) != nil {
@@ -91,10 +125,12 @@ struct WebSkills {
         }
     }
 
-    /// Enables or disables `id` as `skillhost enable`/`disable` does: the change and its note.
+    /// Enables or disables `id` as `skillhost enable`/`disable` does (an MCP server or tool without starting
+    /// it, else a plugin, skill or instruction skill): the change and its note.
     func setEnabled(_ id: String, _ enabled: Bool) throws -> JSONValue {
         do {
-            let changes = try host.setEnabled([id], enabled)
+            let (sourceChanges, rest) = try host.setMCPEnabled([id], enabled)
+            let changes = sourceChanges + (rest.isEmpty ? [] : try host.setEnabled(rest, enabled))
             return [
                 "changes": .array(changes.map { change in
                     ["kind": .string(change.kind), "id": .string(change.id), "enabled": .bool(enabled),

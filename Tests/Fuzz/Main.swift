@@ -28,6 +28,7 @@ enum FuzzTargets {
         "mcp-diff": fuzzMCPCallDifferential,
         "tzif": fuzzTZif,
         "skillpkg": fuzzPackage,
+        "web-access": fuzzWebAccess,
     ]
 
     nonisolated(unsafe) static let selected: ([UInt8]) -> Void = {

@@ -15,11 +15,9 @@ import threading
 import time
 
 from peer_checks import check
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from ui_page import ChatPage, chromium
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--url", required=True)
@@ -32,40 +30,15 @@ origin = arguments.url.split("/?")[0]
 os.makedirs(arguments.shots, exist_ok=True)
 
 
-def browser(width=1280, height=900):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 f"--window-size={width},{height}", "--no-first-run", "--disable-extensions",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
+browser = chromium
 driver = browser()
-wait = WebDriverWait(driver, 30, poll_frequency=0.1)
+chat_page = ChatPage(driver, 30)
+wait = chat_page.wait
+card_state, send, idle = chat_page.card_state, chat_page.send, chat_page.idle
 
 
 def card(call_id):
     return driver.find_element(By.CSS_SELECTOR, f'.card[data-call="{call_id}"]')
-
-
-def card_state(call_id, state):
-    def ready(_):
-        found = driver.find_elements(By.CSS_SELECTOR, f'.card[data-call="{call_id}"]')
-        return found[0] if found and found[0].get_attribute("data-state") == state else False
-    return wait.until(ready, f"card {call_id} never reached {state}")
-
-
-def send(text):
-    box = driver.find_element(By.ID, "message")
-    box.send_keys(text)
-    box.send_keys(Keys.ENTER)
-
-
-def idle():
-    wait.until(lambda d: d.find_element(By.ID, "send").is_enabled(), "the turn never ended")
 
 
 def assistant_says(text):

@@ -46,5 +46,9 @@ import Testing
         let messages = server.requests.last?.body?["messages"]?.arrayValue ?? []
         let toolResults = messages.filter { $0["role"] == "tool" }.compactMap { $0["content"]?.stringValue }
         #expect(toolResults.contains { $0.contains("Asia/Tokyo") && $0.contains("+09:00") }, "\(toolResults)")
+        // The history records the MCP tool's call under its skill id, as the native skill's (not its wire name).
+        let trace = try HostTestSupport.skillhost(["trace", "--json"], root: root)
+        let recorded = (try? JSONValue(parsing: trace.stdout))?.arrayValue?.compactMap { $0["skill"]?.stringValue } ?? []
+        #expect(Set(recorded) == ["time.get_current_time", "fixture.note"], "\(trace.stdout)")
     }
 }

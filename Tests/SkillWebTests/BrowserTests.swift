@@ -86,26 +86,10 @@ import Glibc
         full.merge(environment) { _, new in new }
         let added = try TestProcess.run(skillhost, ["add", TestPackage.root + "/Tests/Fixtures/ScriptSkills/report-maker"], environment: full)
         #expect(added.status == 0, "\(added.stderr)")
-        let ui = try TestProcess.start(
-            skillhost, ["ui", "--base-url", server.baseURL, "--model", "scripted"], environment: full)
-        defer {
-            if ui.process.isRunning { kill(ui.process.processIdentifier, SIGKILL) }
-        }
-        let url = try Self.firstLine(of: ui.output, seconds: 60)
-        #expect(url.hasPrefix("http://127.0.0.1:"), "\(url)")
-        #expect(url.contains("/?token="), "\(url)")
         let shots = TestPackage.root + "/.build/ui-screenshots"
-        let environmentText = JSONValue.object(JSONObject(environment.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })).serialized()
-        let run = try TestProcess.run(
-            python,
-            [TestPackage.root + "/Tests/Peers/ui_browser.py", "--url", url, "--skillhost", skillhost, "--env", environmentText, "--shots", shots,
-             "--archive", TestPackage.root + "/Tests/Fixtures/Skills/zip-notes.zip"],
-            environment: full.merging(["SE_AVOID_STATS": "true"]) { _, new in new })
-        kill(ui.process.processIdentifier, SIGTERM)
-        let served = TestProcess.finish(ui.process, output: ui.output, errors: ui.errors)
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)\n--- skillhost ui:\n\(served.stderr)")
-        #expect(run.stdout.contains("all checks passed"), "\(run.stdout)")
-        #expect(served.status == 0, "skillhost ui stopped cleanly on SIGTERM: \(served.stderr)")
+        try Self.drive(
+            "ui_browser.py", python: python, skillhost: skillhost, model: server.baseURL, environment: environment, full: full,
+            shots: shots, extra: ["--archive", TestPackage.root + "/Tests/Fixtures/Skills/zip-notes.zip"])
         for shot in ["chat.png", "skills.png", "settings.png", "trace.png", "chat-360.png"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: shots + "/" + shot)[.size] as? Int) ?? 0
             #expect(size > 1000, "screenshot \(shot)")
@@ -115,6 +99,32 @@ import Glibc
         let contents = last.compactMap { $0["content"]?.stringValue }
         #expect(contents.contains("echo hello"), "\(contents)")
         #expect(contents.contains("and once more"), "\(contents)")
+    }
+
+    /// Starts `skillhost ui` on the scripted model server at `model` with `full` as its environment, runs
+    /// `Tests/Peers/SCRIPT` against its URL (`environment`: what the script's `skillhost list` needs; the
+    /// screenshots go to `shots`), then stops the server with SIGTERM and expects both to have succeeded.
+    static func drive(
+        _ script: String, python: String, skillhost: String, model: String, environment: [String: String], full: [String: String],
+        shots: String, extra: [String] = []
+    ) throws {
+        let ui = try TestProcess.start(skillhost, ["ui", "--base-url", model, "--model", "scripted"], environment: full)
+        defer {
+            if ui.process.isRunning { kill(ui.process.processIdentifier, SIGKILL) }
+        }
+        let url = try firstLine(of: ui.output, seconds: 60)
+        #expect(url.hasPrefix("http://127.0.0.1:"), "\(url)")
+        #expect(url.contains("/?token="), "\(url)")
+        let environmentText = JSONValue.object(JSONObject(environment.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })).serialized()
+        let run = try TestProcess.run(
+            python,
+            [TestPackage.root + "/Tests/Peers/" + script, "--url", url, "--skillhost", skillhost, "--env", environmentText, "--shots", shots] + extra,
+            environment: full.merging(["SE_AVOID_STATS": "true"]) { _, new in new })
+        kill(ui.process.processIdentifier, SIGTERM)
+        let served = TestProcess.finish(ui.process, output: ui.output, errors: ui.errors)
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)\n--- skillhost ui:\n\(served.stderr)")
+        #expect(run.stdout.contains("all checks passed"), "\(run.stdout)")
+        #expect(served.status == 0, "skillhost ui stopped cleanly on SIGTERM: \(served.stderr)")
     }
 
     /// The first line the process writes on stdout (the URL), within `seconds`.

@@ -2,7 +2,9 @@ import Foundation
 import SkillAgent
 import SkillCalls
 import SkillHostCore
+import SkillJSON
 import SkillStore
+import SkillWorkflows
 import Testing
 
 #if canImport(Glibc)
@@ -19,8 +21,10 @@ import Glibc
         let server: WebServer
         let cookie: String
         let host: SkillHost
+        /// The MCP servers' backend, with `sources`.
+        var mcp: MCPSourceBackend?
 
-        init() throws {
+        init(sources: Bool = false) throws {
             try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
             host = SkillHost(
                 paths: HostPaths(plugins: root + "/plugins", registry: root + "/skill_registry.json", cache: root + "/cache", data: root + "/data", skills: root + "/skills"),
@@ -30,6 +34,16 @@ import Glibc
                 host: host, store: try HistoryStore(directory: root + "/state"), stateDirectory: root + "/state",
                 provider: ProviderSelection.offline.makeProvider(environment: [:]), skills: skills, configuration: AgentConfiguration(),
                 environment: [:], warn: { _ in })
+            if sources {
+                // What the CLI's ToolSources stacks: MCP servers' tools (and, here, the workflows folder).
+                let mcp = MCPSourceBackend(
+                    base: skills, host: host,
+                    launcher: MCPServerLauncher(hostExecutable: try TestPackage.skillhostBinary(), paths: host.paths))
+                setup.tools = mcp
+                setup.mcpSources = mcp
+                setup.workflows = InstalledWorkflows(folder: root + "/workflows")
+                self.mcp = mcp
+            }
             // As `skillhost ui` does (without flags or environment): the registry's chat object, read again.
             let host = host
             setup.reload = {
@@ -58,13 +72,18 @@ import Glibc
             let origin = "http://127.0.0.1:\(server.port)"
             let text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: \(origin)\r\nCookie: \(cookie)\r\n"
                 + "Content-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
-            let answer = try Self.send(text, port: server.port)
+            // The Skills tab's GETs and chat, open and retry are answered on threads of their own.
+            let threaded = (method == "GET" && target.hasPrefix("/api/skills")) || ["/api/chat", "/api/open", "/api/retry"].contains(target)
+            let answer = try Self.send(text, port: server.port, halfClose: !threaded)
             let parts = answer.components(separatedBy: "\r\n\r\n")
-            let status = Int(answer.split(separator: " ")[1]) ?? 0
+            let status = answer.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
             return (status, parts[0], parts.dropFirst().joined(separator: "\r\n\r\n"))
         }
 
-        static func send(_ text: String, port: UInt16) throws -> String {
+        /// Sends `text` and reads to the close. `halfClose`: shuts the writing side after the request (the
+        /// server then sees the client gone as soon as it answered; an answer made on another thread — the
+        /// Skills tab's — needs the request to say `Connection: close` and the socket to stay open instead).
+        static func send(_ text: String, port: UInt16, halfClose: Bool = true) throws -> String {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             defer { close(descriptor) }
             var address = sockaddr_in()
@@ -77,7 +96,7 @@ import Glibc
             guard connected == 0 else { throw TestSetupError("cannot connect to 127.0.0.1:\(port)") }
             let bytes = Array(text.utf8)
             _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
-            shutdown(descriptor, Int32(SHUT_WR))
+            if halfClose { shutdown(descriptor, Int32(SHUT_WR)) }
             var answer: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
@@ -125,5 +144,43 @@ import Glibc
         // A refused save left the registry's chat object as it was.
         let registry = (try? String(contentsOfFile: world.root + "/skill_registry.json", encoding: .utf8)) ?? ""
         #expect(!registry.contains("base_url"), "\(registry)")
+    }
+
+    /// An MCP server that does not answer and workflows that cannot run: the Skills tab says so in one line
+    /// each, and the server's switch still works (the registry write starts no server).
+    @Test func brokenMCPServersAndWorkflowsAreShownWithTheirReason() async throws {
+        let world = try World(sources: true)
+        try world.host.addMCPServer(MCPServerEntry(name: "mute", transport: .stdio(command: "/bin/false", arguments: [])))
+        try FileManager.default.createDirectory(atPath: world.root + "/workflows", withIntermediateDirectories: true)
+        try "name: bad\nsteps: 7\n".write(toFile: world.root + "/workflows/bad.yaml", atomically: true, encoding: .utf8)
+        try "name: lost\nsteps:\n  - id: one\n    skill: nothing.here\n".write(
+            toFile: world.root + "/workflows/lost.yaml", atomically: true, encoding: .utf8)
+        let listed = try world.request("GET", "/api/skills")
+        #expect(listed.status == 200, "\(listed.body)")
+        let value = try JSONValue(parsing: Array(listed.body.utf8))
+        let server = try #require(value["mcp_servers"]?.arrayValue?.first)
+        #expect(server["name"]?.stringValue == "mute")
+        #expect(server["state"]?.stringValue == "broken", "\(server)")
+        let reason = server["error"]?.stringValue ?? ""
+        #expect(reason.contains("mute") && !reason.contains("\n"), "one line naming the server: \(reason)")
+        #expect(server["transport"]?["command"]?.stringValue == "/bin/false")
+        let workflows = value["workflows"]?.arrayValue ?? []
+        #expect(workflows.map { $0["id"]?.stringValue ?? "" } == ["workflow.bad", "workflow.lost"], "\(workflows)")
+        #expect(workflows.first?["error"]?.stringValue?.contains("bad.yaml") == true, "\(workflows)")
+        #expect(workflows.last?["error"]?.stringValue?.contains("nothing.here") == true, "\(workflows)")
+        #expect(workflows.last?["steps"]?.arrayValue?.first?["skill"]?.stringValue == "nothing.here", "\(workflows)")
+        let detail = try world.request("GET", "/api/skills/workflow.lost")
+        #expect(detail.status == 200 && detail.body.contains(#""recent_calls":[]"#), "\(detail.body)")
+        let tool = try world.request("GET", "/api/skills/mute.anything")
+        #expect(tool.status == 502 && tool.body.contains("mute"), "\(tool.status) \(tool.body)")
+        let unknown = try world.request("GET", "/api/skills/workflow.nope")
+        #expect(unknown.status == 404, "\(unknown.body)")
+        let off = try world.request("POST", "/api/skills/mute", body: #"{"enabled":false}"#)
+        #expect(off.status == 200 && off.body.contains(#""id":"mute""#), "\(off.body)")
+        #expect(try world.host.mcpServers().first?.enabled == false)
+        let again = try JSONValue(parsing: Array(try world.request("GET", "/api/skills").body.utf8))
+        #expect(again["mcp_servers"]?.arrayValue?.first?["state"]?.stringValue == "stopped", "\(again)")
+        world.mcp?.shutdown()
+        await world.server.stop()
     }
 }

@@ -21,17 +21,20 @@ public struct StoredChat: Sendable {
     /// Records every call.
     public let recorder: StoreCallRecorder
 
-    /// Opens session `sessionID` from `store` (nil: creates a new one for `model`), with the enabled skills
-    /// of `host`'s catalog as the tools its history offers and secrets of `environment` redacted.
+    /// Opens session `sessionID` from `store` (nil: creates a new one for `model`), with `tools` as the
+    /// tools its history knows (their schemas redact arguments, their ids name the recorded calls; nil: the
+    /// enabled skills of `host`'s catalog) and secrets of `environment` redacted. A front end whose backend
+    /// adds tools (MCP servers', workflows) passes that backend's, or their calls are recorded under their
+    /// wire names.
     /// - Throws: ``StoreError`` or ``HostError`` (`notFound` for an unknown session id).
     public static func open(
         _ sessionID: String?, store: HistoryStore, host: SkillHost, model: String, environment: [String: String],
-        warn: @escaping @Sendable (String) -> Void
+        tools offered: [SkillTool]? = nil, warn: @escaping @Sendable (String) -> Void
     ) throws -> StoredChat {
         let redactor = SecretRedactor.standard(environment: environment)
         let report: @Sendable (StoreError) -> Void = { warn("history: \($0.message)") }
         let catalog = try? host.catalog()
-        let tools = (catalog?.enabledSkills ?? []).map(SkillTool.init)
+        let tools = offered ?? (catalog?.enabledSkills ?? []).map(SkillTool.init)
         var messages: [ChatMessage] = []
         var context: [String: JSONValue] = [:]
         var interrupted = 0

@@ -52,7 +52,28 @@ extension WebPage {
               for (const skill of plugin.skills || []) section.append(row(skill, "skill"));
               list.append(section);
             }
-            $("skills-status").textContent = "";
+            // MCP servers used as skill sources: each server (running, stopped, broken) and its tools.
+            for (const server of Array.isArray(value.mcp_servers) ? value.mcp_servers : []) {
+              const section = el("section", { class: "plugin", "aria-label": "MCP server " + server.name });
+              const transport = server.transport.type === "stdio" ? "stdio: " + [server.transport.command].concat(server.transport.args).join(" ") : "http: " + server.transport.url;
+              section.append(el("h3", { text: "MCP server " + server.name }));
+              section.append(row({ id: server.name, enabled: server.enabled, status: server.state, description: transport }, "MCP server"));
+              if (server.error) section.append(el("p", { class: "error", text: server.error }));
+              for (const tool of server.tools) section.append(row(tool, "MCP tool"));
+              for (const bad of server.invalid) section.append(el("p", { class: "error", text: "tool \"" + bad.name + "\" " + bad.reason }));
+              list.append(section);
+            }
+            // Installed workflows (workflow.NAME): their steps.
+            for (const workflow of Array.isArray(value.workflows) ? value.workflows : []) {
+              const section = el("section", { class: "plugin", "aria-label": "Workflow " + workflow.name });
+              section.append(el("h3", { text: "Workflow " + workflow.name }));
+              section.append(row({ id: workflow.id, status: workflow.error ? "broken" : "ok", description: workflow.description || "" }, "workflow"));
+              if (workflow.error) section.append(el("p", { class: "error", text: workflow.error }));
+              if (workflow.steps) section.append(el("ol", { class: "steps", "aria-label": "Steps of " + workflow.id },
+                ...workflow.steps.map((step) => el("li", { text: step.id + " → " + step.skill + (step.needs.length ? " (after " + step.needs.join(", ") + ")" : "") + (step.if ? " if " + step.if : "") }))));
+              list.append(section);
+            }
+            $("skills-status").textContent = value.error || "";
           } catch (error) { $("skills-status").textContent = error.message; }
         }
         $("add-skill").addEventListener("submit", async (event) => {
@@ -71,7 +92,7 @@ extension WebPage {
         });
         function row(item, kind) {
           const id = "toggle-" + item.id.replace(/[^A-Za-z0-9_-]/g, "_");
-          const box = el("input", { type: "checkbox", id, "data-id": item.id });
+          const box = el("input", { type: "checkbox", id, "data-id": item.id, "aria-label": "Enabled: " + kind + " " + item.id });
           box.checked = item.enabled;
           box.addEventListener("change", async () => {
             box.disabled = true;
@@ -83,11 +104,14 @@ extension WebPage {
             box.disabled = false;
           });
           const status = item.status || (item.enabled ? "ok" : "disabled");
-          return el("div", { class: "skill-row" },
+          // A workflow has no switch of its own: it runs while its steps' skills do.
+          const toggle = item.enabled === undefined ? el("span", { class: "switch" }) :
+            el("label", { class: "switch", for: id }, box, document.createTextNode("Enabled"));
+          return el("div", { class: "skill-row", "data-kind": kind },
             el("span", { class: "label" }, el("strong", { text: item.id }), document.createTextNode(" " + (item.title || item.description || "")),
               item.permission ? el("span", { text: " · " + item.permission }) : null),
             el("span", { class: "status " + status, text: status }),
-            el("label", { class: "switch", for: id }, box, document.createTextNode("Enabled")),
+            toggle,
             el("button", { type: "button", class: "secondary", text: "Details", "aria-label": "Details of " + item.id, onclick: () => showDetail(item.id) }));
         }
         async function showDetail(id) {
@@ -96,9 +120,17 @@ extension WebPage {
             const value = await api("GET", "/api/skills/" + encodeURIComponent(id));
             const rows = [];
             const add = (name, text) => { if (text !== undefined && text !== null && text !== "") rows.push(el("tr", {}, el("th", { scope: "row", text: name }), el("td", { text: String(text) }))); };
+            add("Kind", value.kind);
             add("Description", value.description);
+            add("Server", value.server);
+            add("Transport", value.transport ? (value.transport.type === "stdio" ? "stdio: " + [value.transport.command].concat(value.transport.args).join(" ") : "http: " + value.transport.url) : undefined);
+            add("State", value.state && value.state + (value.error ? ": " + value.error : ""));
+            add("Tools", Array.isArray(value.tools) ? (value.tools.map((tool) => tool.id + (tool.enabled ? "" : " (off)")).join(", ") || "none") : undefined);
+            add("Annotations", value.annotations ? JSON.stringify(value.annotations) : undefined);
+            add("Output schema", value.output_schema ? JSON.stringify(value.output_schema) : undefined);
+            add("File", value.file);
             add("Permission", value.permission && value.permission + (value.approval ? " (approval: " + value.approval + ")" : ""));
-            add("Status", value.status);
+            add("Status", value.state ? undefined : value.status);
             add("Version", value.version);
             add("Timeout", value.timeout !== undefined ? value.timeout + " s" : undefined);
             add("Sandbox", value.sandbox ? JSON.stringify(value.sandbox) : undefined);
@@ -116,6 +148,12 @@ extension WebPage {
                 el("td", { text: name }), el("td", { text: [].concat(schema.type || (schema.enum ? "enum" : "any")).join(" | ") + (schema.enum ? ": " + schema.enum.join(", ") : "") + (schema.format ? " (" + schema.format + ")" : "") }),
                 el("td", { text: required.has(name) ? "yes" : "no" }), el("td", { text: schema.description || "" })));
               parts.push(el("table", { "aria-label": "Parameters of " + id }, el("thead", {}, head), el("tbody", {}, ...body)));
+            }
+            if (Array.isArray(value.steps)) {
+              const head = el("tr", {}, ...["Step", "Skill", "After", "Condition"].map((name) => el("th", { scope: "col", text: name })));
+              const body = value.steps.map((step) => el("tr", {}, el("td", { text: step.id }), el("td", { text: step.skill }),
+                el("td", { text: step.needs.join(", ") || "—" }), el("td", { text: step.if || "—" })));
+              parts.push(el("table", { "aria-label": "Steps of " + id }, el("thead", {}, head), el("tbody", {}, ...body)));
             }
             if (value.recent_calls && value.recent_calls.length) {
               const durations = value.recent_calls.map((call) => call.duration_ms || 0).reverse();

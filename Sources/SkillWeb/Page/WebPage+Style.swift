@@ -65,7 +65,7 @@ extension WebPage {
         .skill-row { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; padding: 6px 0; border-bottom: 1px solid var(--line); }
         .skill-row .label { flex: 1; min-width: 12rem; }
         .skill-row .status { font-size: .85rem; padding: 2px 6px; border-radius: 4px; background: var(--panel); }
-        .status.ok { color: var(--ok); } .status.disabled { color: var(--muted); } .status.invalid, .status.broken, .status.denied { color: var(--bad); }
+        .status.ok, .status.running { color: var(--ok); } .status.disabled, .status.stopped { color: var(--muted); } .status.invalid, .status.broken, .status.denied { color: var(--bad); }
         .add-skill { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin-bottom: 8px; }
         .switch { display: inline-flex; align-items: center; gap: 6px; }
         .switch input { width: 20px; height: 20px; }
@@ -78,7 +78,8 @@ extension WebPage {
         .settings { display: grid; grid-template-columns: max-content minmax(0, 24rem); gap: 8px 12px; align-items: center; }
         .settings .buttons { grid-column: 2; }
         select, input[type=url], input[type=text], input[type=number] { font: inherit; padding: 6px; border: 1px solid #6b7280; border-radius: 6px; width: 100%; }
-        #settings-status.error { color: var(--bad); }
+        #settings-status.error, .plugin p.error { color: var(--bad); }
+        .plugin p.error { margin: .25rem 0; overflow-wrap: anywhere; }
         #debug-state { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 4px 12px; }
         #debug-state dt { font-weight: 600; }
         #debug-state dd { margin: 0; overflow-wrap: anywhere; }

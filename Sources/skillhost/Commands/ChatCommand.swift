@@ -77,7 +77,10 @@ enum ChatCommand: Command {
         let approval = approvalHandler(assumeYes: parsed.has("--yes"), renderer: renderer)
         let skills = HostSkillBackend(host: host)
         let provider = selection.makeProvider(environment: environment, disabledSkills: { skills.disabledSkills() })
-        let session = try ChatSession.open(parsed, host: host, model: provider.name, environment: environment, warn: renderer.warn)
+        // MCP servers' tools and workflows over the plugins; the history knows them all (ids, schemas to redact).
+        let sources = ToolSources(parsed, host: host, base: skills)
+        let session = try ChatSession.open(
+            parsed, host: host, model: provider.name, environment: environment, tools: try? sources.backend.tools(), warn: renderer.warn)
         ErrorReporter.printError("chat: " + session.notice)
         // A project's skills not loaded (not trusted), a skill shadowing another of its name: one line each.
         for note in (try? host.currentCatalog().notes) ?? [] { renderer.warn("warning: " + note) }
@@ -89,7 +92,7 @@ enum ChatCommand: Command {
         var configuration = options.configuration
         configuration.approval = approval
         let agent = session.chat.agent(
-            provider: provider, host: host, skills: WorkflowCommand.backend(wrapping: MCPSourceText.backend(parsed, host: host, base: skills), parsed), stateDirectory: HistoryOptions.directory(parsed),
+            provider: provider, host: host, skills: sources.backend, stateDirectory: HistoryOptions.directory(parsed),
             configuration: configuration)
         let ticker = Task {
             while !Task.isCancelled {

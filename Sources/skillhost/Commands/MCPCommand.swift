@@ -139,9 +139,8 @@ enum MCPCommand: Command {
         // replica shares one caller, so each bearer token gets a workspace of its own (MCPServer sets it).
         // The registry's MCP servers' tools are served beside native skills (a gateway: they run confined), and
         // installed workflows are tools too (workflow.NAME, docs/workflows.md).
-        let sources = MCPSourceText.backend(parsed, host: host, base: backend)
         let tools = ScriptToolBackend(
-            base: WorkflowCommand.backend(wrapping: sources, parsed), host: host, stateDirectory: HistoryOptions.directory(parsed))
+            base: ToolSources(parsed, host: host, base: backend).backend, host: host, stateDirectory: HistoryOptions.directory(parsed))
         let caller = ToolCaller(
             backend: tools, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
             sessionContext: context, forwardsCallIDs: true)

@@ -15,8 +15,9 @@ enum UICommand: Command {
         Serves a web page on 127.0.0.1 only and prints its URL with a one-time token (the last line on
         stdout). The page: the chat with each skill call as a card (pending, running with a timer, done
         with a summary, failed with the error and Retry; write skills ask with Allow/Deny), Stop, the stored
-        sessions (open, continue, delete: the same history as 'skillhost history'), the Skills tab (enable
-        or disable, details, recent calls) and the open session's trace. See docs/ui.md.
+        sessions (open, continue, delete: the same history as 'skillhost history'), the Skills tab (plugins,
+        instruction skills, MCP servers and their tools, workflows: enable or disable, details, recent calls)
+        and the open session's trace. The chat offers the skills 'skillhost chat' does. See docs/ui.md.
 
         The token works once: the browser that opens the URL gets a cookie (HttpOnly, SameSite=Strict) and
         every later request must carry it; requests naming another Host or coming from another Origin are
@@ -56,6 +57,12 @@ enum UICommand: Command {
         var setup = WebChatSetup(
             host: host, store: store, stateDirectory: HistoryOptions.directory(parsed), provider: provider, skills: skills,
             configuration: options.configuration, environment: environment, warn: warn)
+        // The tool set `chat` offers: MCP servers' tools and workflows over the plugins (and, in the agent,
+        // instruction skills and their scripts).
+        let sources = ToolSources(parsed, host: host, base: skills)
+        setup.tools = sources.backend
+        setup.mcpSources = sources.mcp
+        setup.workflows = sources.backend.installed
         // After the Settings tab saved the registry's `chat` object: the flags and environment still come first.
         setup.reload = {
             let fresh = try ChatOptions(parsed, environment: environment)
@@ -76,6 +83,7 @@ enum UICommand: Command {
         await HTTPService.waitForStopSignal()
         ErrorReporter.printError("ui: stopping")
         await server.stop()
+        sources.shutdown()
         await host.shutdown()
         try? store.flushFinishes()
         return ExitCode.success

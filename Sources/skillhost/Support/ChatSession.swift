@@ -19,9 +19,10 @@ struct ChatSession {
     static let options: Set<String> = ["--session"]
     static let flags: Set<String> = ["--continue"]
 
-    /// Opens or creates the session these arguments name.
+    /// Opens or creates the session these arguments name; `tools` are what its history knows (nil: the
+    /// catalog's enabled skills).
     static func open(
-        _ parsed: ParsedArguments, host: SkillHost, model: String, environment: [String: String],
+        _ parsed: ParsedArguments, host: SkillHost, model: String, environment: [String: String], tools: [SkillTool]? = nil,
         warn: @escaping @Sendable (String) -> Void
     ) throws -> ChatSession {
         if parsed.has("--continue"), parsed.options["--session"] != nil {
@@ -36,7 +37,7 @@ struct ChatSession {
             id = latest.id
         }
         return ChatSession(
-            chat: try StoredChat.open(id, store: store, host: host, model: model, environment: environment, warn: warn))
+            chat: try StoredChat.open(id, store: store, host: host, model: model, environment: environment, tools: tools, warn: warn))
     }
 
     /// The line chat prints on stderr when it starts.

@@ -13,34 +13,12 @@ enum MCPSourceText {
         return MCPSourceBackend(base: base, host: host, launcher: launcher)
     }
 
-    /// One server as `list` and `inspect` show it: its state, tools, and tools that cannot be skills.
-    struct ServerState {
-        var entry: MCPServerEntry
-        var status: String
-        var error: String?
-        var tools: [MCPRemoteTool] = []
-        var invalid: [MCPRemoteTool.Invalid] = []
-    }
+    /// One server as `list` and `inspect` show it (SkillCalls' ``MCPSourceReport``, which the web page shares).
+    typealias ServerState = MCPSourceReport.ServerState
 
     /// Every server's state; enabled servers are started (confined) to list their tools.
     static func states(_ backend: MCPSourceBackend) async throws(HostError) -> [ServerState] {
-        var states: [ServerState] = []
-        for entry in try backend.host.mcpServers() {
-            var state = ServerState(entry: entry, status: entry.enabled ? "ok" : "disabled")
-            if let block = backend.host.mcpPolicyBlock(entry.name) {
-                state.status = "denied"
-                state.error = block
-            } else if entry.enabled {
-                do {
-                    (state.tools, state.invalid) = try await backend.listing(of: entry)
-                } catch {
-                    state.status = error.kind == .pluginCrashed ? "broken" : "error"
-                    state.error = error.message
-                }
-            }
-            states.append(state)
-        }
-        return states
+        try await MCPSourceReport.states(backend)
     }
 
     /// The third section of `list`.
@@ -62,22 +40,7 @@ enum MCPSourceText {
     }
 
     /// `list --json`'s `mcp_servers`.
-    static func json(_ states: [ServerState]) -> JSONValue {
-        .array(states.map { state in
-            [
-                "name": .string(state.entry.name), "status": .string(state.status), "enabled": .bool(state.entry.enabled),
-                "error": state.error.map(JSONValue.string) ?? .null, "transport": transportJSON(state.entry),
-                "tools": .array(state.tools.map { tool in
-                    [
-                        "id": .string(tool.skill.id), "name": .string(tool.remoteName), "title": .string(tool.skill.title),
-                        "description": .string(tool.skill.description), "enabled": .bool(tool.skill.enabled),
-                        "permission": .string(tool.skill.permission.rawValue),
-                    ]
-                }),
-                "invalid": .array(state.invalid.map { ["name": .string($0.remoteName), "reason": .string($0.reason)] }),
-            ]
-        })
-    }
+    static func json(_ states: [ServerState]) -> JSONValue { MCPSourceReport.json(states) }
 
     static func transportText(_ entry: MCPServerEntry) -> String {
         switch entry.transport {
@@ -86,33 +49,11 @@ enum MCPSourceText {
         }
     }
 
-    static func transportJSON(_ entry: MCPServerEntry) -> JSONValue {
-        switch entry.transport {
-        case .stdio(let command, let arguments):
-            return ["type": "stdio", "command": .string(command), "args": .array(arguments.map(JSONValue.string))]
-        case .http(let url, let headers):
-            return ["type": "http", "url": .string(url), "headers": .array(headers.keys.sorted().map(JSONValue.string))]
-        }
-    }
+    static func transportJSON(_ entry: MCPServerEntry) -> JSONValue { MCPSourceReport.transportJSON(entry) }
 
     /// The sandbox a server runs in: what `inspect` shows.
     static func sandboxJSON(_ entry: MCPServerEntry, launcher: MCPServerLauncher) -> JSONValue {
-        guard case .stdio = entry.transport else { return ["confined": false, "why": "an HTTP server runs elsewhere; only its answers reach skillhost"] }
-        let policy = launcher.policy(for: entry)
-        let network: JSONValue = switch policy.network {
-        case .none: "none"
-        case .any: "any"
-        case .tcpConnect(let ports): .array(ports.map { .int(Int64($0)) })
-        }
-        return [
-            "confined": true,
-            "installation": .array((launcher.installation(for: entry)?.paths ?? []).map(JSONValue.string)),
-            "data": .string(launcher.paths.dataDirectory(forMCPServer: entry.name)),
-            "files": .array(policy.rules.dropFirst().filter { !MCPServerLauncher.systemConfiguration.contains($0.path) }.map { ["path": .string($0.path), "access": .string($0.access.rawValue)] }),
-            "network": network, "processes": .bool(policy.processes),
-            "env": .array(entry.environment.keys.sorted().map(JSONValue.string)),
-            "system": "read and run /usr/bin, /bin, /usr/lib, /lib*, /usr/local/{bin,lib}, /usr/libexec; read /usr/share, /etc/ssl, name resolution and git's system settings",
-        ]
+        MCPSourceReport.sandboxJSON(entry, launcher: launcher)
     }
 
     static func sandboxText(_ entry: MCPServerEntry, launcher: MCPServerLauncher) -> [String] {
@@ -137,27 +78,18 @@ enum MCPSourceText {
         defer { backend.shutdown() }
         if let entry = servers.first(where: { $0.name == name }) {
             let states = try await states(backend).filter { $0.entry.name == entry.name }
-            var json = json(states).arrayValue?.first?.objectValue ?? [:]
-            json["sandbox"] = sandboxJSON(entry, launcher: backend.launcher)
-            json["sha256"] = entry.sha256.map(JSONValue.string) ?? .null
+            let json = states.first.map { MCPSourceReport.serverJSON($0, launcher: backend.launcher) } ?? [:]
             var lines = ["MCP server \(entry.name)", "  transport:   " + transportText(entry), "  status:      " + (states.first?.status ?? "?")]
             if let error = states.first?.error { lines.append("  error:       " + error) }
             lines += sandboxText(entry, launcher: backend.launcher)
             lines.append("  tools:       " + (states.first?.tools.map(\.skill.id).joined(separator: ", ").nonEmpty ?? "none"))
             for invalid in states.first?.invalid ?? [] { lines.append("  invalid:     \"\(invalid.remoteName)\" \(invalid.reason)") }
-            return (.object(json), lines.joined(separator: "\n"))
+            return (json, lines.joined(separator: "\n"))
         }
         guard let entry = servers.first(where: { Identifier.skillName(name, inPlugin: $0.name) != nil }) else { return nil }
         let tool = try await backend.tool(name, of: entry)
         let skill = tool.skill
-        let json: JSONValue = [
-            "id": .string(skill.id), "name": .string(tool.remoteName), "title": .string(skill.title),
-            "description": .string(skill.description), "server": .string(entry.name), "transport": transportJSON(entry),
-            "enabled": .bool(skill.enabled), "permission": .string(skill.permission.rawValue),
-            "approval": .string(skill.approval.rawValue), "timeout": .double(skill.timeout),
-            "input_schema": skill.parameters, "output_schema": skill.outputSchema ?? .null, "annotations": tool.annotations,
-            "sandbox": sandboxJSON(entry, launcher: backend.launcher),
-        ]
+        let json = MCPSourceReport.toolJSON(tool, of: entry, launcher: backend.launcher)
         var lines = [
             "skill \(skill.id) (MCP tool \"\(tool.remoteName)\" of server \(entry.name))",
             "  title:       \(skill.title)", "  description: \(skill.description)",
