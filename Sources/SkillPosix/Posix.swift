@@ -217,9 +217,14 @@ public enum Posix {
     /// Writes all of `bytes` at `offset` of a file (`pwrite`, the file's own offset untouched) and returns
     /// how many were written: fewer than `bytes.count` when the write failed (`errno` says why).
     package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int) -> Int {
+        bytes.withUnsafeBytes { writeAll(descriptor, $0, at: offset) }
+    }
+
+    /// ``writeAll(_:_:at:)`` of bytes in place.
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(offset + written)) }
+            let count = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
             if count == -1 && errno == EINTR { continue }
             if count <= 0 { break }
             written += count

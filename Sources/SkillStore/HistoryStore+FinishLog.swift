@@ -105,7 +105,7 @@ extension HistoryStore {
     public func flushFinishes() throws(StoreError) {
         try withJournal { database, journal throws(StoreError) in
             journal.flushScheduled = false
-            guard !journal.pending.isEmpty else { return }
+            guard journal.pendingCount > 0 else { return }
             try database.write {}
         }
     }
@@ -118,7 +118,7 @@ extension HistoryStore {
     }
 
     /// Finishes logged and not yet committed by this store.
-    public var pendingFinishCount: Int { (try? withJournal { _, journal in journal.pending.count }) ?? 0 }
+    public var pendingFinishCount: Int { (try? withJournal { _, journal in journal.pendingCount }) ?? 0 }
 
     /// Commits the finish logs of processes that died beside `path`, then removes them. A log with a record
     /// that cannot be read keeps its readable records committed and is set aside as `….bad`; the returned

@@ -103,7 +103,7 @@ public final class HistoryStore: Sendable {
         let connection = self.connection
         let journal = self.journal
         return try lock.withLock { _ throws(StoreError) in
-            if !journal.pending.isEmpty { try connection.write {} }
+            if journal.pendingCount > 0 { try connection.write {} }
             return try body(connection)
         }
     }

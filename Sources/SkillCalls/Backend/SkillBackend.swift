@@ -18,6 +18,11 @@ public protocol SkillBackend: Sendable {
     func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall
     /// Runs a prepared call and returns the skill's result JSON.
     nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue
+    /// The backend whose ``run(_:options:)`` runs `call` itself: a backend that hands the calls it does not
+    /// own to another (scripts, workflows, MCP sources over the host) returns that one's runner, so
+    /// ``ToolCaller`` runs a call through one `async` frame instead of one per layer. Cheap and without side
+    /// effects; a backend that cannot tell cheaply returns itself (its `run` forwards as before).
+    func runner(for call: PreparedCall) -> any SkillBackend
     /// How many calls of each skill (by id) may run at once; skills not named are not limited here. Called
     /// with ``tools()``, from threads the caller owns.
     func callLimits() throws(HostError) -> [String: CallLimit]
@@ -27,6 +32,9 @@ public protocol SkillBackend: Sendable {
 }
 
 extension SkillBackend {
+    /// Runs every call itself.
+    public func runner(for call: PreparedCall) -> any SkillBackend { self }
+
     /// No limits of its own.
     public func callLimits() throws(HostError) -> [String: CallLimit] { [:] }
     /// Nothing to share.

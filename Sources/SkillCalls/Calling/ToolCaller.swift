@@ -134,7 +134,8 @@ public final class ToolCaller: Sendable {
             sessionID: sessionID, callID: forwardsCallIDs ? request.callID : nil,
             idempotencyKey: call.idempotencyKey ?? IdempotencyKey.fallback(sessionID: sessionID, callID: request.callID),
             sessionContext: sessionContext, approved: true)
-        let backend = self.backend
+        // Straight to the backend that owns the call: one `async` frame, not one per forwarding layer.
+        let backend = self.backend.runner(for: prepared)
         var result: Result<JSONValue, HostError>
         if recorder != nil {
             // The record names the worker that ran the call, even one that timed out or crashed.

@@ -85,6 +85,13 @@ public final class MCPSourceBackend: SkillBackend {
         return PreparedCall(skill: tool.skill, arguments: arguments)
     }
 
+    /// The base's runner for a call of no MCP source (itself when its servers cannot be read now: its `run`
+    /// says why).
+    public func runner(for call: PreparedCall) -> any SkillBackend {
+        guard let servers = try? currentServers(), Self.server(of: call.skill.id, among: servers) == nil else { return self }
+        return base.runner(for: call)
+    }
+
     public nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
         guard let entry = Self.server(of: call.skill.id, among: try currentServers()) else {
             return try await base.run(call, options: options)

@@ -92,6 +92,11 @@ public struct ScriptToolBackend: SkillBackend {
         return PreparedCall(skill: skill, arguments: arguments)
     }
 
+    /// Itself for the script tool, the base's runner for the rest.
+    public func runner(for call: PreparedCall) -> any SkillBackend {
+        call.skill.id == Self.toolID ? self : base.runner(for: call)
+    }
+
     public nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
         guard call.skill.id == Self.toolID else { return try await base.run(call, options: options) }
         let arguments = call.arguments

@@ -1,3 +1,5 @@
+import CSQLite
+
 /// The finishes a ``HistoryStore`` has logged but not yet committed (see ``HistoryStore/recordFinish(_:with:context:)``):
 /// the ``FinishLog`` that keeps them across a crash of the process, and the records themselves, which
 /// ride along with the next write transaction of the store (``SQLiteDatabase/write(_:)`` applies them
@@ -5,11 +7,14 @@
 final class FinishJournal {
     let databasePath: String
     private var log: FinishLog?
-    private(set) var pending: [FinishRecord] = []
+    /// The pending records, encoded as the log holds them, one after the other: a commit reads whole rows
+    /// in place from them (``LoggedRow``) and binds their texts where they lie, so keeping a finish until
+    /// the commit copies no strings and makes no record. One buffer, its capacity kept between commits.
+    private var pendingBytes: [UInt8] = []
+    /// How many records ``pendingBytes`` holds.
+    private(set) var pendingCount = 0
     /// Whether a timed flush is already on its way.
     var flushScheduled = false
-    /// The bytes of the record being logged: one buffer, reused for every record.
-    private var encoded: [UInt8] = []
     /// The sessions the pending records make (``FinishRecord/start`` with a title), kept as they are added
     /// so a commit does not walk the records for them.
     private var sessions = Sessions()
@@ -22,11 +27,14 @@ final class FinishJournal {
     /// written; the caller then commits the finish itself.
     func add(_ record: FinishRecord) throws(StoreError) {
         if log == nil { log = try FinishLog(databasePath: databasePath) }
-        encoded.removeAll(keepingCapacity: true)
-        FinishRecordCoding.encode(record, into: &encoded)
-        try log?.append(encoded)
+        let start = pendingBytes.count
+        FinishRecordCoding.encode(record, into: &pendingBytes)
+        if let log, let failure = pendingBytes.withUnsafeBytes({ log.append(UnsafeRawBufferPointer(rebasing: $0[start...])) }) {
+            pendingBytes.removeSubrange(start...)
+            throw failure
+        }
         sessions.note(record)
-        pending.append(record)
+        pendingCount += 1
     }
 
     /// Whether the log has grown past half of what it keeps mapped: its records should be committed now, or
@@ -36,7 +44,31 @@ final class FinishJournal {
     /// Inside a write transaction: writes the pending finishes.
     func apply(to database: SQLiteDatabase) throws(StoreError) {
         try sessions.make(database)
-        for record in pending { try Self.write(record, onlyIfRunning: false, database) }
+        guard pendingCount > 0 else { return }
+        let insert = try database.statement(Self.insertSQL)
+        let bytes = pendingBytes
+        let failure = bytes.withUnsafeBytes { buffer -> StoreError? in
+            var offset = 0
+            while offset < buffer.count {
+                let (row, next) = LoggedRow.read(buffer, at: offset)
+                do throws(StoreError) {
+                    if let row {
+                        try insert.run { handle in row.bind(to: handle) }
+                    } else {
+                        // A finish of an existing row, or a row with context changes: decoded whole.
+                        guard let (record, _) = try? FinishRecordCoding.decode(bytes, at: offset) else {
+                            return StoreError(.corrupt, "\(databasePath): a pending finish at byte \(offset) of this process's log cannot be read back; this is a bug, report it")
+                        }
+                        try Self.write(record, onlyIfRunning: false, database)
+                    }
+                } catch {
+                    return error
+                }
+                offset = next
+            }
+            return nil
+        }
+        if let failure { throw failure }
     }
 
     /// Makes the sessions that `records` name with a title and that do not exist yet (a recovered log).
@@ -75,15 +107,16 @@ final class FinishJournal {
 
     /// After the transaction that applied them committed: they are in the database.
     func committed() {
-        guard !pending.isEmpty else { return }
-        pending.removeAll(keepingCapacity: true)
+        guard pendingCount > 0 else { return }
+        pendingBytes.removeAll(keepingCapacity: true)
+        pendingCount = 0
         sessions.removeAll()
         log?.clear()
     }
 
     /// The store closes: its log goes (call after the pending finishes were committed).
     func close() {
-        if pending.isEmpty { log?.remove() }
+        if pendingCount == 0 { log?.remove() }
         log = nil
     }
 
@@ -159,4 +192,38 @@ final class FinishJournal {
             plugin_sha256 = coalesce(?, plugin_sha256), worker_pid = coalesce(?, worker_pid), context = ?, idempotency_key = ?
             WHERE id = ?
         """
+}
+
+extension LoggedRow {
+    /// Binds the row to ``FinishJournal/insertSQL``'s parameters, its texts in place (`SQLITE_STATIC`: valid
+    /// while the logged bytes are, which outlive the statement's run).
+    func bind(to handle: OpaquePointer) {
+        func text(_ position: Int32, _ text: Text?) {
+            guard let text else { return }  // unbound parameters are NULL
+            sqlite3_bind_text(handle, position, text.start.assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
+        }
+        func integer(_ position: Int32, _ value: Int64?) {
+            guard let value else { return }
+            sqlite3_bind_int64(handle, position, value)
+        }
+        text(1, callID)
+        text(2, sessionID)
+        integer(3, messagePosition)
+        text(4, skillID)
+        text(5, pluginVersion)
+        text(6, pluginSHA256)
+        text(7, argumentsJSON)
+        text(8, status)
+        text(9, resultJSON)
+        text(10, summary)
+        text(11, errorKind)
+        text(12, error)
+        integer(13, startedMilliseconds ?? finishedMilliseconds)
+        if !status.equals("interrupted") && !status.equals("refused") { sqlite3_bind_double(handle, 14, durationMilliseconds) }
+        text(15, idempotencyKey)
+        integer(16, workerPID)
+        // 17, the context: a row with context changes is not read in place.
+        text(18, frontEnd)
+        text(19, client)
+    }
 }

@@ -101,28 +101,32 @@ final class FinishLog {
     /// Appends one encoded record (``FinishRecordCoding/headerSize`` header bytes, then its body): copied
     /// into the map when it fits, its header last; else written at its offset with `pwrite`.
     func append(_ bytes: [UInt8]) throws(StoreError) {
+        if let failure = bytes.withUnsafeBytes({ append($0) }) { throw failure }
+    }
+
+    /// ``append(_:)`` of bytes in place; returns why it failed, nil when the record is in the log.
+    func append(_ source: UnsafeRawBufferPointer) -> StoreError? {
         let header = FinishRecordCoding.headerSize
-        if let mapping, bytes.count > header, bytes.count <= Self.mappedSize - size {
-            bytes.withUnsafeBytes { source in
-                let target = mapping + size
-                (target + header).copyMemory(from: source.baseAddress! + header, byteCount: source.count - header)
-                // The header makes the record part of the log: it goes in once the body is whole. The fence
-                // keeps the compiler from moving the header's stores before the body's (a kill between them
-                // must leave a log that ends before this record).
-                atomicMemoryFence(ordering: .releasing)
-                target.copyMemory(from: source.baseAddress!, byteCount: header)
-            }
-            size += bytes.count
-            return
+        if let mapping, source.count > header, source.count <= Self.mappedSize - size {
+            let target = mapping + size
+            (target + header).copyMemory(from: source.baseAddress! + header, byteCount: source.count - header)
+            // The header makes the record part of the log: it goes in once the body is whole. The fence
+            // keeps the compiler from moving the header's stores before the body's (a kill between them
+            // must leave a log that ends before this record).
+            atomicMemoryFence(ordering: .releasing)
+            target.copyMemory(from: source.baseAddress!, byteCount: header)
+            size += source.count
+            return nil
         }
-        let written = Posix.writeAll(descriptor, bytes, at: size)
-        guard written == bytes.count else {
+        let written = Posix.writeAll(descriptor, source, at: size)
+        guard written == source.count else {
             let error = Self.failure(path, "write")
             // A partial record would hide the ones after it: take it back out.
             discard(from: size, count: written)
-            throw error
+            return error
         }
-        size += bytes.count
+        size += source.count
+        return nil
     }
 
     /// Zeroes `count` bytes from `offset` (a record written in part) and gives back what grew past the map.

@@ -72,53 +72,105 @@ enum FinishRecordCoding {
         return bytes
     }
 
-    /// Appends the record's bytes, header included, to `bytes` (a buffer the caller reuses: no allocation
-    /// once it has grown to the size of a record). The header is written last, over a placeholder.
+    /// Appends the record's bytes, header included, to `bytes` (a buffer the caller reuses). The record is
+    /// measured first, written field by field into scratch memory of its exact size (on the stack for the
+    /// usual record) and appended with one copy: a server encodes one per call.
     static func encode(_ record: FinishRecord, into bytes: inout [UInt8]) {
-        let recordStart = bytes.count
-        bytes.reserveCapacity(recordStart + headerSize + 160 + (record.outcome.resultJSON?.utf8.count ?? 0)
-            + (record.start?.argumentsJSON.utf8.count ?? 0))
-        append(UInt64(0), to: &bytes)  // length and checksum, filled in below
-        let bodyStart = bytes.count
-        bytes.append(record.start == nil ? version : versionWithOrigin)
-        append(UInt64(bitPattern: record.rowID), to: &bytes)
-        append(UInt64(bitPattern: record.finishedMilliseconds), to: &bytes)
-        append(record.outcome.durationMilliseconds.bitPattern, to: &bytes)
-        appendOptional(record.outcome.startedMilliseconds, to: &bytes)
-        appendOptional(record.outcome.workerPID, to: &bytes)
-        append(record.outcome.status.rawValue, to: &bytes)
-        appendOptional(record.outcome.resultJSON, to: &bytes)
-        appendOptional(record.outcome.summary, to: &bytes)
-        appendOptional(record.outcome.errorKind, to: &bytes)
-        appendOptional(record.outcome.error, to: &bytes)
-        appendOptional(record.outcome.idempotencyKey, to: &bytes)
-        appendOptional(record.outcome.pluginVersion, to: &bytes)
-        appendOptional(record.outcome.pluginSHA256, to: &bytes)
-        append(UInt32(record.context.count), to: &bytes)
-        if record.context.count == 1, let (key, value) = record.context.first {
-            append(key, to: &bytes)
-            append(value, to: &bytes)
-        } else if !record.context.isEmpty {
-            for (key, value) in record.context.sorted(by: { $0.key < $1.key }) {
-                append(key, to: &bytes)
-                append(value, to: &bytes)
+        let outcome = record.outcome
+        let context = record.context.count <= 1 ? Array(record.context) : record.context.sorted { $0.key < $1.key }
+        var size = headerSize + 1 + 8 + 8 + 8 + Writer.size(outcome.startedMilliseconds) + Writer.size(outcome.workerPID)
+            + Writer.size(outcome.status.rawValue) + Writer.size(outcome.resultJSON) + Writer.size(outcome.summary)
+            + Writer.size(outcome.errorKind) + Writer.size(outcome.error) + Writer.size(outcome.idempotencyKey)
+            + Writer.size(outcome.pluginVersion) + Writer.size(outcome.pluginSHA256) + 4
+        for (key, value) in context { size += Writer.size(key) + Writer.size(value) }
+        if let start = record.start {
+            size += Writer.size(start.callID) + Writer.size(start.sessionID) + Writer.size(start.messagePosition)
+                + Writer.size(start.skillID) + Writer.size(start.argumentsJSON) + Writer.size(start.frontEnd)
+                + Writer.size(start.client) + Writer.size(start.sessionTitle)
+        }
+        withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
+            let base = buffer.baseAddress!
+            var writer = Writer(position: base + headerSize)
+            writer.byte(record.start == nil ? version : versionWithOrigin)
+            writer.uint64(UInt64(bitPattern: record.rowID))
+            writer.uint64(UInt64(bitPattern: record.finishedMilliseconds))
+            writer.uint64(outcome.durationMilliseconds.bitPattern)
+            writer.optional(outcome.startedMilliseconds)
+            writer.optional(outcome.workerPID)
+            writer.text(outcome.status.rawValue)
+            writer.optional(outcome.resultJSON)
+            writer.optional(outcome.summary)
+            writer.optional(outcome.errorKind)
+            writer.optional(outcome.error)
+            writer.optional(outcome.idempotencyKey)
+            writer.optional(outcome.pluginVersion)
+            writer.optional(outcome.pluginSHA256)
+            writer.uint32(UInt32(context.count))
+            for (key, value) in context {
+                writer.text(key)
+                writer.text(value)
+            }
+            if let start = record.start {
+                writer.text(start.callID)
+                writer.text(start.sessionID)
+                writer.optional(start.messagePosition)
+                writer.text(start.skillID)
+                writer.text(start.argumentsJSON)
+                writer.optional(start.frontEnd)
+                writer.optional(start.client)
+                writer.optional(start.sessionTitle)
+            }
+            let bodyCount = size - headerSize
+            precondition(writer.position == base + size, "a finish record was measured wrong")
+            let sum = FNV1a.hash32(UnsafeRawBufferPointer(start: base + headerSize, count: bodyCount))
+            base.storeBytes(of: UInt32(bodyCount).littleEndian, as: UInt32.self)
+            base.storeBytes(of: sum.littleEndian, toByteOffset: 4, as: UInt32.self)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// Writes a record's fields into memory measured for them (little-endian, see the format above).
+    private struct Writer {
+        var position: UnsafeMutableRawPointer
+
+        static func size(_ text: String) -> Int { 4 + text.utf8.count }
+        static func size(_ text: String?) -> Int { 1 + (text.map(size) ?? 0) }
+        static func size(_ value: Int64?) -> Int { value == nil ? 1 : 9 }
+
+        mutating func byte(_ value: UInt8) {
+            position.storeBytes(of: value, as: UInt8.self)
+            position += 1
+        }
+
+        mutating func uint32(_ value: UInt32) {
+            position.storeBytes(of: value.littleEndian, as: UInt32.self)
+            position += 4
+        }
+
+        mutating func uint64(_ value: UInt64) {
+            position.storeBytes(of: value.littleEndian, as: UInt64.self)
+            position += 8
+        }
+
+        mutating func text(_ text: String) {
+            var text = text
+            text.withUTF8 { utf8 in
+                uint32(UInt32(utf8.count))
+                if let source = utf8.baseAddress { position.copyMemory(from: source, byteCount: utf8.count) }
+                position += utf8.count
             }
         }
-        if let start = record.start {
-            append(start.callID, to: &bytes)
-            append(start.sessionID, to: &bytes)
-            appendOptional(start.messagePosition, to: &bytes)
-            append(start.skillID, to: &bytes)
-            append(start.argumentsJSON, to: &bytes)
-            appendOptional(start.frontEnd, to: &bytes)
-            appendOptional(start.client, to: &bytes)
-            appendOptional(start.sessionTitle, to: &bytes)
+
+        mutating func optional(_ text: String?) {
+            guard let text else { return byte(0) }
+            byte(1)
+            self.text(text)
         }
-        let bodyCount = bytes.count - bodyStart
-        let sum = bytes.withUnsafeBufferPointer { checksum($0[bodyStart...]) }
-        bytes.withUnsafeMutableBytes { buffer in
-            buffer.storeBytes(of: UInt32(bodyCount).littleEndian, toByteOffset: recordStart, as: UInt32.self)
-            buffer.storeBytes(of: sum.littleEndian, toByteOffset: recordStart + 4, as: UInt32.self)
+
+        mutating func optional(_ value: Int64?) {
+            guard let value else { return byte(0) }
+            byte(1)
+            uint64(UInt64(bitPattern: value))
         }
     }
 
@@ -210,34 +262,6 @@ enum FinishRecordCoding {
 
     /// FNV-1a, 32 bits.
     static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 { FNV1a.hash32(bytes) }
-
-    private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    private static func append(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { utf8 in
-            append(UInt32(utf8.count), to: &bytes)
-            bytes.append(contentsOf: utf8)
-        }
-    }
-
-    private static func appendOptional(_ text: String?, to bytes: inout [UInt8]) {
-        guard let text else { return bytes.append(0) }
-        bytes.append(1)
-        append(text, to: &bytes)
-    }
-
-    private static func appendOptional(_ value: Int64?, to bytes: inout [UInt8]) {
-        guard let value else { return bytes.append(0) }
-        bytes.append(1)
-        append(UInt64(bitPattern: value), to: &bytes)
-    }
 
     /// Reads fields of one record, never past ``end``.
     private struct Reader {

@@ -66,6 +66,19 @@ final class SQLiteStatement {
         if let failure { throw failure }
     }
 
+    /// Runs the statement to its end (for writes) with the parameters `bind` binds through the statement's
+    /// handle (those it leaves alone are NULL); the bindings are cleared after the run, so text bound in
+    /// place (`SQLITE_STATIC`) need only outlive this call.
+    func run(binding bind: (OpaquePointer) -> Void) throws(StoreError) {
+        bind(handle)
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW { code = sqlite3_step(handle) }
+        let failure = code == SQLITE_DONE ? nil : database.error(code, doing: "write")
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        if let failure { throw failure }
+    }
+
     /// Every row, each as its columns.
     func rows(_ values: [SQLValue] = []) throws(StoreError) -> [[SQLValue]] {
         let (rows, failure) = withBindings(values) { () -> ([[SQLValue]], StoreError?) in

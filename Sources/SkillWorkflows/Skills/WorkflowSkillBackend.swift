@@ -76,6 +76,11 @@ public struct WorkflowSkillBackend: SkillBackend {
         }
     }
 
+    /// Itself for a workflow, the inner backend's runner for the rest.
+    public func runner(for call: PreparedCall) -> any SkillBackend {
+        call.skill.id.hasPrefix(InstalledWorkflows.prefix) ? self : inner.runner(for: call)
+    }
+
     public nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
         let id = call.skill.id
         guard id.hasPrefix(InstalledWorkflows.prefix) else { return try await inner.run(call, options: options) }
