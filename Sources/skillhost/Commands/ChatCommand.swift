@@ -89,7 +89,7 @@ enum ChatCommand: Command {
         var configuration = options.configuration
         configuration.approval = approval
         let agent = session.chat.agent(
-            provider: provider, host: host, skills: WorkflowCommand.backend(wrapping: MCPSourceText.backend(parsed, host: host, base: skills), parsed), stateDirectory: HistoryOptions.directory(parsed),
+            provider: provider, host: host, skills: WorkflowCommand.backend(wrapping: MCPSourceText.backend(parsed, host: host, base: skills), host: host, parsed), stateDirectory: HistoryOptions.directory(parsed),
             configuration: configuration)
         let ticker = Task {
             while !Task.isCancelled {

@@ -141,7 +141,7 @@ enum MCPCommand: Command {
         // installed workflows are tools too (workflow.NAME, docs/workflows.md).
         let sources = MCPSourceText.backend(parsed, host: host, base: backend)
         let tools = ScriptToolBackend(
-            base: WorkflowCommand.backend(wrapping: sources, parsed), host: host, stateDirectory: HistoryOptions.directory(parsed))
+            base: WorkflowCommand.backend(wrapping: sources, host: host, parsed), host: host, stateDirectory: HistoryOptions.directory(parsed))
         let caller = ToolCaller(
             backend: tools, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
             sessionContext: context, forwardsCallIDs: true)
