@@ -28,6 +28,7 @@ enum FuzzTargets {
         "mcp-diff": fuzzMCPCallDifferential,
         "tzif": fuzzTZif,
         "skillpkg": fuzzPackage,
+        "workflow": fuzzWorkflow,
     ]
 
     nonisolated(unsafe) static let selected: ([UInt8]) -> Void = {

@@ -63,7 +63,7 @@ public struct WorkflowChecker {
                 let script = use.skill == ScriptToolBackend.toolID
                 return WorkflowProblem(file: workflow.file, position: use.first,
                     "note: \(use.count) reference\(use.count == 1 ? "" : "s") into step \(producer)'s output \(use.count == 1 ? "is" : "are") not type-checked: \(use.skill) declares no output schema"
-                        + (script ? " (a script's result is {exit_code, stdout, stderr, …}; stdout is whatever text the script prints)" : "")
+                        + (script ? " (a script's result is {exit_status, stdout, stderr, …}; stdout is whatever text the script prints)" : "")
                         + "; run the workflow to check \(use.count == 1 ? "it" : "them")")
             }
         }

@@ -211,7 +211,17 @@ public struct WorkflowRunner: Sendable {
             }
             switch outcome.result {
             case .success(let output):
-                return finish(.done, ToolCallOutcome.summary(of: output, tool: tool), output: output)
+                guard let failure = Self.scriptFailure(output, tool: tool) else {
+                    return finish(.done, ToolCallOutcome.summary(of: output, tool: tool), output: output)
+                }
+                // A script that exited non-zero, was killed or ran out of time failed its step (tried again as any failure).
+                lastError = failure
+                guard number <= step.retry.count else { break }
+                let delay = step.retry.delay(beforeRetry: number)
+                if let deadline, Posix.monotonicNanoseconds() &+ UInt64(delay * 1e9) >= deadline { break }
+                events(.stepRetrying(stepID: step.id, attempt: attempt, delay: delay, error: lastError))
+                try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                continue
             case .failure(let error):
                 lastError = "\(error.kind.rawValue): \(error.message)"
                 let final = [.invalidArguments, .notFound, .disabled, .denied, .invalidPlugin, .cancelled].contains(error.kind) || outcome.refused
@@ -225,6 +235,18 @@ public struct WorkflowRunner: Sendable {
             break
         }
         return finish(.failed, lastError, output: nil)
+    }
+
+    /// Why a script step's result is a failure (exit status not 0, a signal, its time limit), nil otherwise.
+    static func scriptFailure(_ output: JSONValue, tool: SkillTool?) -> String? {
+        guard tool?.id == ScriptToolBackend.toolID else { return nil }
+        let stderr = (output["stderr"]?.stringValue ?? "").split(separator: "\n").last.map { ": " + String($0.prefix(300)) } ?? ""
+        if let status = output["exit_status"]?.intValue, status != 0 {
+            return "scriptFailed: \(output["path"]?.stringValue ?? "the script") exited with status \(status)\(stderr)"
+        }
+        if let signal = output["signal"]?.stringValue { return "scriptFailed: \(output["path"]?.stringValue ?? "the script") was killed by \(signal)\(stderr)" }
+        if let limit = output["timed_out"]?.stringValue { return "timeout: \(output["path"]?.stringValue ?? "the script") was \(limit)" }
+        return nil
     }
 
     /// `body`'s value, or nil when it takes longer than `seconds` (it is then cancelled).

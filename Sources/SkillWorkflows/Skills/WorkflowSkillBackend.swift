@@ -68,9 +68,12 @@ public struct WorkflowSkillBackend: SkillBackend {
     }
 
     public func tools() throws(HostError) -> [SkillTool] {
-        let available = try inner.tools()
-        var result = available
-        for (name, path) in installed.files().sorted(by: { $0.key < $1.key }) {
+        var result = try inner.tools()
+        let files = installed.files()
+        guard !files.isEmpty else { return result }
+        // Checked against what steps may call (the inner tools and the script tool).
+        let available = try steps.tools()
+        for (name, path) in files.sorted(by: { $0.key < $1.key }) {
             if let loaded = try? load(name, path: path, tools: available) { result.append(SkillTool(loaded.description)) }
         }
         return result

@@ -12,18 +12,20 @@ enum WorkflowCommand: Command {
     static let summary = "check, run and resume workflows: skills composed into a graph"
     static let help = """
         usage: skillhost workflow validate FILE [--json]
-               skillhost workflow run FILE [INPUT_JSON|-] [--yes] [--json] [--state DIR]
-               skillhost workflow resume RUN [--yes] [--json] [--state DIR]
+               skillhost workflow run FILE [INPUT_JSON|-] [--yes] [--json] [--parallel N] [--state DIR]
+               skillhost workflow resume RUN [--yes] [--json] [--parallel N] [--state DIR]
                skillhost workflow show RUN [--json] [--state DIR]
                skillhost workflow runs [--json] [--state DIR]
                skillhost workflow install FILE
                skillhost workflow list
                skillhost workflow schedule NAME 'CRON' [INPUT_JSON]   (unschedule NAME; schedules)
-               skillhost workflow due [--yes] [--json] [--install-timer]
+               skillhost workflow due [--yes] [--json] [--parallel N] [--install-timer]
 
         A workflow file (YAML, as SKILL.md frontmatter, or JSON) names typed inputs and steps; each step calls
-        one skill with arguments that may refer to the input (${{ inputs.zone }}) or to an earlier step's
-        output (${{ steps.cal.output.events }}). See docs/workflows.md.
+        one skill (a plugin's, an MCP server's tool, or run_skill_script for an instruction skill's script)
+        with arguments that may refer to the input (${{ inputs.zone }}) or to an earlier step's output
+        (${{ steps.cal.output.events }}); 'deliver' writes the result to a file under
+        ~/.local/share/skillhost/deliveries. See docs/workflows.md.
 
           validate  check the file against the installed skills: every fault at once, one line each
                     (FILE:LINE:COLUMN: what and the fix); exit 0 when it may run
@@ -36,8 +38,9 @@ enum WorkflowCommand: Command {
           install   check FILE and install it as the skill workflow.NAME ('skillhost call workflow.NAME JSON');
                     its write/dangerous steps are approved once per run, up front
           list      the installed workflows
-          schedule  run the installed workflow NAME at the times CRON names (5 fields, local time:
-                    '0 9 * * 1-5' is 9:00 on weekdays; @hourly, @daily…)
+          schedule  run the installed workflow NAME at the times CRON names (5 fields, the system's local
+                    time or the zone of a TZ= prefix: '0 9 * * 1-5' is 9:00 on weekdays,
+                    'TZ=Europe/Paris 0 9 * * *' 9:00 in Paris; @hourly, @daily…)
           due       run every scheduled workflow whose time has come: once per scheduled minute however
                     often it is called (from cron or a timer, every minute); --yes approves their
                     write/dangerous steps; --install-timer writes a systemd user timer and service that
@@ -49,6 +52,7 @@ enum WorkflowCommand: Command {
         Options:
           --yes        approve write/dangerous steps without asking
           --json       validate: {"ok","problems":[…]}; run/resume: one JSON event per line
+          --parallel N steps running at once, at most (1-64; each skill's max_workers still applies)
           --state DIR  folder of the history database (env SKILLHOST_STATE)
 
         Exit codes: 0 the run finished, \(ExitCode.invalidArguments) the workflow or input is invalid, \(ExitCode.skillFailed) a step failed, \(ExitCode.notFound) no such run.
