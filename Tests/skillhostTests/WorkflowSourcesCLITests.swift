@@ -135,7 +135,7 @@ import Testing
         try TestPackage.write(Self.workflow.replacingOccurrences(of: "to: greetings/tokyo.txt", with: "to: ../outside.txt"), to: outside)
         let refused = try home.run(["workflow", "validate", outside])
         #expect(refused.status == 5)
-        #expect(refused.stderr.contains(outside + ":16:3: deliver.to '../outside.txt' leaves the deliveries folder ('..'); give a relative path under the deliveries folder such as 'briefings/today.md'"), "\(refused.stderr)")
+        #expect(refused.stderr.contains(outside + ":15:3: deliver.to '../outside.txt' leaves the deliveries folder ('..'); give a relative path under the deliveries folder such as 'briefings/today.md'"), "\(refused.stderr)")
         // A disabled MCP tool says how to enable it.
         #expect(try home.run(["disable", "time.get_current_time"]).status == 0)
         let disabled = try home.run(["workflow", "validate", home.root + "/mixed.yaml"])
