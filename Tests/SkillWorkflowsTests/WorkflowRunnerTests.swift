@@ -394,4 +394,33 @@ import Testing
         }
         #expect((try? WorkflowParser.parse(String(decoding: inputs.first { $0.name.hasSuffix("morning-briefing.yaml") }?.bytes ?? [], as: UTF8.self), file: "m").get())?.delivery != nil)
     }
+
+    /// A script step whose script exits non-zero fails (and is retried like any failure); exit 0 is done.
+    @Test func aScriptThatExitsNonZeroFailsItsStep() async throws {
+        let runs = Mutex(0)
+        let script = MemoryBackend([MemoryBackend.Skill(tool: SkillTool(id: ScriptToolBackend.toolID, description: "scripts", parameters: ["type": "object"], idempotent: true)) { arguments, _ in
+            let count = runs.withLock { $0 += 1; return $0 }
+            let status = count < Int(arguments["pass_on"]?.intValue ?? 99) ? 3 : 0
+            return ["exit_status": .int(Int64(status)), "stdout": "", "stderr": "line one\nboom", "path": "scripts/x.py"]
+        }])
+        let text = """
+            name: s
+            steps:
+              - id: run
+                skill: run_skill_script
+                arguments:
+                  pass_on: 9
+                retry:
+                  count: 1
+                  backoff: 10ms
+            """
+        let failed = await try runner(text, backend: script).run(runID: "r", input: [:])
+        #expect(failed.state == .failed)
+        #expect(runs.withLock { $0 } == 2, "tried again once")
+        let retried = await try runner(text.replacingOccurrences(of: "pass_on: 9", with: "pass_on: 2"), backend: script).run(runID: "r2", input: [:])
+        #expect(retried.state == .done)
+        let events = Mutex<[JSONValue]>([])
+        _ = await try runner(text, backend: script).run(runID: "r3", input: [:]) { event in events.withLock { $0.append(event.json) } }
+        #expect(events.withLock { $0 }.contains { $0["error"] == "scriptFailed: scripts/x.py exited with status 3: boom" }, "\(events.withLock { $0 })")
+    }
 }

@@ -209,6 +209,7 @@ public struct WorkflowRunner: Sendable {
             guard let outcome else {
                 return finish(.failed, "step \(step.id) timed out after \(SecondsText.format(step.timeout ?? 0)) (its timeout); raise 'timeout' or make the step do less", output: nil)
             }
+            let final: Bool
             switch outcome.result {
             case .success(let output):
                 guard let failure = Self.scriptFailure(output, tool: tool) else {
@@ -216,23 +217,16 @@ public struct WorkflowRunner: Sendable {
                 }
                 // A script that exited non-zero, was killed or ran out of time failed its step (tried again as any failure).
                 lastError = failure
-                guard number <= step.retry.count else { break }
-                let delay = step.retry.delay(beforeRetry: number)
-                if let deadline, Posix.monotonicNanoseconds() &+ UInt64(delay * 1e9) >= deadline { break }
-                events(.stepRetrying(stepID: step.id, attempt: attempt, delay: delay, error: lastError))
-                try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
-                continue
+                final = false
             case .failure(let error):
                 lastError = "\(error.kind.rawValue): \(error.message)"
-                let final = [.invalidArguments, .notFound, .disabled, .denied, .invalidPlugin, .cancelled].contains(error.kind) || outcome.refused
-                guard number <= step.retry.count, !final else { break }
-                let delay = step.retry.delay(beforeRetry: number)
-                if let deadline, Posix.monotonicNanoseconds() &+ UInt64(delay * 1e9) >= deadline { break }
-                events(.stepRetrying(stepID: step.id, attempt: attempt, delay: delay, error: lastError))
-                try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
-                continue
+                final = [.invalidArguments, .notFound, .disabled, .denied, .invalidPlugin, .cancelled].contains(error.kind) || outcome.refused
             }
-            break
+            guard number <= step.retry.count, !final else { break }
+            let delay = step.retry.delay(beforeRetry: number)
+            if let deadline, Posix.monotonicNanoseconds() &+ UInt64(delay * 1e9) >= deadline { break }
+            events(.stepRetrying(stepID: step.id, attempt: attempt, delay: delay, error: lastError))
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
         }
         return finish(.failed, lastError, output: nil)
     }
