@@ -400,7 +400,9 @@ import Testing
         let runs = Mutex(0)
         let script = MemoryBackend([MemoryBackend.Skill(tool: SkillTool(id: ScriptToolBackend.toolID, description: "scripts", parameters: ["type": "object"], idempotent: true)) { arguments, _ in
             let count = runs.withLock { $0 += 1; return $0 }
-            let status = count < Int(arguments["pass_on"]?.intValue ?? 99) ? 3 : 0
+            // YAML scalars are text for a parameter the schema does not type.
+            let passOn = arguments["pass_on"]?.stringValue.flatMap { Int($0) } ?? 99
+            let status = count < passOn ? 3 : 0
             return ["exit_status": .int(Int64(status)), "stdout": "", "stderr": "line one\nboom", "path": "scripts/x.py"]
         }])
         let text = """
@@ -417,8 +419,10 @@ import Testing
         let failed = await try runner(text, backend: script).run(runID: "r", input: [:])
         #expect(failed.state == .failed)
         #expect(runs.withLock { $0 } == 2, "tried again once")
+        runs.withLock { $0 = 0 }
         let retried = await try runner(text.replacingOccurrences(of: "pass_on: 9", with: "pass_on: 2"), backend: script).run(runID: "r2", input: [:])
         #expect(retried.state == .done)
+        #expect(runs.withLock { $0 } == 2, "failed once, then passed")
         let events = Mutex<[JSONValue]>([])
         _ = await try runner(text, backend: script).run(runID: "r3", input: [:]) { event in events.withLock { $0.append(event.json) } }
         #expect(events.withLock { $0 }.contains { $0["error"] == "scriptFailed: scripts/x.py exited with status 3: boom" }, "\(events.withLock { $0 })")
