@@ -117,7 +117,7 @@ let package = Package(
         // asked before the clock starts, outcome → tool result, recording every call (docs/architecture.md).
         .target(name: "SkillCalls", dependencies: ["SkillHostCore", "SkillStore", "SkillJSON", "JSONSchema", "StableHash"]),
         // Workflows: skills composed into a graph, checked before they run, durable, scheduled (docs/workflows.md).
-        .target(name: "SkillWorkflows", dependencies: ["SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON", "JSONSchema"]),
+        .target(name: "SkillWorkflows", dependencies: ["SkillCalls", "SkillHostCore", "SkillStore", "SkillJSON", "JSONSchema", "ZoneInfo"]),
         // A small HTTP/1.1 server (limits, timeouts, keep-alive, TLS) and the header-field rules the model
         // provider's client shares; MCP's Streamable HTTP transport and the local web UI sit on it.
         .target(name: "SkillHTTP", dependencies: ["SkillPosix", "COpenSSL"]),

@@ -35,7 +35,7 @@ case $config in
     release) optimize=-O; testing=(-Xswiftc -enable-testing); binary=$build/skillhost-fuzz-release ;;
     *) echo "FUZZ_CONFIG must be debug or release, not '$config'" >&2; exit 2 ;;
 esac
-targets=(json json-diff schema schema-diff manifest elf regex frame frame-stream sse http http-request stream openai registry yaml ical mcp mcp-diff tzif skillpkg web-access)
+targets=(json json-diff schema schema-diff manifest elf regex frame frame-stream sse http http-request stream openai registry yaml ical mcp mcp-diff tzif skillpkg web-access workflow)
 
 usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
@@ -49,6 +49,7 @@ build_fuzzer() {
     swift build -c "$config" --build-path "$build" --target ICalendar -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     swift build -c "$config" --build-path "$build" --target ZoneInfo -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     swift build -c "$config" --build-path "$build" --target SkillWeb -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
+    swift build -c "$config" --build-path "$build" --target SkillWorkflows -Xswiftc -sanitize=fuzzer,address ${testing[@]+"${testing[@]}"} >&2
     local objects=()
     for module in SkillJSON StableHash JSONSchema SkillContract ManifestCheck SkillPosix SkillHTTP SkillHostCore SkillStore SkillCalls SkillAgent SkillMCP SkillWorkflows SkillWeb ICalendar ZoneInfo CSkillABI CSandbox CSQLiteBatch CPosixEvents; do
         local folder="$build/$config/$module.build"

@@ -29,6 +29,7 @@ enum FuzzTargets {
         "tzif": fuzzTZif,
         "skillpkg": fuzzPackage,
         "web-access": fuzzWebAccess,
+        "workflow": fuzzWorkflow,
     ]
 
     nonisolated(unsafe) static let selected: ([UInt8]) -> Void = {

@@ -40,6 +40,7 @@ async def main() -> None:
                 content = result.structured_content or {}
                 check(not result.is_error and content.get("state") == "done", f"tools/call ran the workflow: {str(content)[:120]}")
                 check("summary" in content.get("outputs", {}), "the result holds every step's output")
+                check(str(content.get("delivered", "")).endswith(".md"), f"the briefing was delivered: {content.get('delivered')}")
                 bad = await session.call_tool(tool.name, {"zone": 5})
                 check(bad.is_error, "arguments that do not fit the inputs are refused")
     print("all checks passed")

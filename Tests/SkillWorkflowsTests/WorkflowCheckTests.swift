@@ -134,7 +134,7 @@ import Testing
             """
         #expect(problems(text) == [
             "w.yaml:1:1: the name 'Bad Name' is not a workflow name: use lowercase letters, digits, '_' and '-', starting with a letter (it becomes the skill workflow.NAME)",
-            "w.yaml:2:1: unknown key 'colour'; a workflow has description, inputs, name, steps",
+            "w.yaml:2:1: unknown key 'colour'; a workflow has deliver, description, inputs, name, steps",
             "w.yaml:6:5: step a: unknown key 'with'; write 'arguments'",
             "w.yaml:9:7: step a: retry count must be a whole number from 0 to 100",
             "w.yaml:12:5: step b: timeout is seconds over 0 and at most 86400 (e.g. 30 or 1500ms)",
@@ -177,5 +177,62 @@ import Testing
         #expect(problems(text) == [])
         let workflow = try WorkflowParser.parse(text, file: "w.json").get()
         #expect(workflow.step("sum")?.arguments["sentences"] == 1)
+    }
+
+    /// `deliver`: its faults, each on its line, and its references checked as a step's are.
+    @Test func deliveryFaults() {
+        let head = """
+            name: d
+            steps:
+              - id: now
+                skill: clock.now
+            deliver:
+
+            """
+        #expect(problems(head + "  to: /etc/passwd\n  text: x\n") == [
+            "w.yaml:6:3: deliver.to '/etc/passwd' is an absolute path; give a relative path under the deliveries folder such as 'briefings/today.md'",
+        ])
+        #expect(problems(head + "  to: ../up.txt\n  text: x\n") == [
+            "w.yaml:6:3: deliver.to '../up.txt' leaves the deliveries folder ('..'); give a relative path under the deliveries folder such as 'briefings/today.md'",
+        ])
+        #expect(problems(head + "  to: a//b.txt\n  text: x\n") == [
+            "w.yaml:6:3: deliver.to 'a//b.txt' has an empty or '.' part; give a relative path under the deliveries folder such as 'briefings/today.md'",
+        ])
+        #expect(problems(head + "  to: a.txt\n") == [
+            "w.yaml:5:1: deliver needs 'text': what the file holds, e.g. text: ${{ steps.summary.output.summary }}",
+        ])
+        #expect(problems(head + "  to: a.txt\n  text: x\n  mode: 600\n") == ["w.yaml:8:3: deliver has 'to' and 'text', not 'mode'; remove it"])
+        #expect(problems(head.replacingOccurrences(of: "deliver:\n", with: "deliver: out.txt\n")) == [
+            "w.yaml:5:1: deliver is a mapping with 'to' (a path under the deliveries folder) and 'text'; e.g. to: briefing.md",
+        ])
+        #expect(problems(head + "  to: ${{ steps.now.output.date }}.txt\n  text: ${{ steps.later.output }}\n") == [
+            "w.yaml:7:3: deliver.text: ${{ steps.later.output }} names no step 'later'; use one of: now",
+        ])
+        #expect(problems(head + "  to: x.txt\n  text: ${{ steps.now.output.nope }}\n") == [
+            "w.yaml:7:3: deliver.text: ${{ steps.now.output.nope }}: clock.now's output has no 'nope'; use one of: date, hour",
+        ])
+        #expect(problems(head + "  to: ${{ steps.now.output.date }}.txt\n  text: ${{ steps.now.output }}\n") == [])
+    }
+
+    /// A reference into an output no schema describes is run, not refused, and said so once per step.
+    @Test func uncheckedReferencesAreNotedNotRefused() throws {
+        let text = """
+            name: n
+            steps:
+              - id: s
+                skill: text.summarize
+                arguments:
+                  text: hello
+              - id: t
+                skill: text.summarize
+                arguments:
+                  text: "${{ steps.s.output.summary }} and ${{ steps.s.output.more }}"
+            """
+        let workflow = try WorkflowParser.parse(text, file: "w.yaml").get()
+        let report = WorkflowChecker(tools: Self.tools).report(of: workflow, source: text)
+        #expect(report.problems.isEmpty)
+        #expect(report.notes.map(\.description) == [
+            "w.yaml:10:18: note: 2 references into step s's output are not type-checked: text.summarize declares no output schema; run the workflow to check them",
+        ])
     }
 }

@@ -81,12 +81,31 @@ import Testing
         let history = try skillhost(["history", "workflow-" + runID])
         #expect(history.stdout.contains("workflow morning-briefing, run \(runID)"), "\(history.stdout)")
         #expect(history.stdout.components(separatedBy: "\n  [ok] ").count - 1 == 4, "\(history.stdout)")
+        // Each card names its step, then the skill.
+        for (step, skill) in [("now", "clock.now"), ("events", "calendar.list_events"), ("reminders", "reminders.list"), ("summary", "text.summarize")] {
+            #expect(history.stdout.contains("  [ok] \(step) (\(skill)): "), "\(history.stdout)")
+        }
+        // Delivered: the host wrote the briefing to today's file under the deliveries folder.
+        let delivered = root + "/xdg-data/skillhost/deliveries/morning-briefing/\(today).md"
+        #expect(lines.contains { $0["event"] == "delivered" && $0["path"] == .string(delivered) }, "\(run.stdout)")
+        let briefing = try String(contentsOfFile: delivered, encoding: .utf8)
+        #expect(briefing.hasPrefix("# Morning briefing, "), "\(briefing)")
+        #expect(briefing.contains("Team standup"), "\(briefing)")
+        #expect(briefing == "# Morning briefing, \(finished["outputs"]?["now"]?["weekday"]?.stringValue ?? "?") \(today)\n\n\(finished["outputs"]?["summary"]?["summary"]?.stringValue ?? "?")\n")
         let trace = try skillhost(["trace", "--json"])
         #expect(trace.stdout.contains("workflow"), "\(trace.stdout.prefix(400))")
         // Text output: a card per step change.
         let text = try skillhost(["workflow", "run", file])
         #expect(text.status == 0)
         #expect(text.stdout.contains("[done] summary (text.summarize): "))
+        #expect(text.stdout.contains("[delivered] "), "\(text.stdout)")
+        // --parallel is bounded; a bad count is a usage error.
+        for bad in ["0", "65", "many"] {
+            let refused = try skillhost(["workflow", "run", file, "--parallel", bad])
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(refused.stderr.contains("--parallel takes a whole number from 1 to 64 (steps at once; each skill's max_workers still applies), not '\(bad)'"), "\(refused.stderr)")
+        }
+        #expect(try skillhost(["workflow", "run", file, "--parallel", "1"]).status == 0)
     }
 
     @Test func validationPrintsEveryFaultOnOneLineEach() throws {

@@ -16,6 +16,9 @@ public struct WorkflowChecker {
     }
 
     let lookup: (String) -> Lookup
+    /// A check of a step's arguments beyond their schema, by the source that knows more (the script tool:
+    /// the named script exists in its skill's folder): the key it is about and the message, nil when fine.
+    public var stepCheck: ((WorkflowStep, SkillTool) -> (key: String, message: String)?)?
 
     /// A checker that resolves skill ids with `lookup`.
     public init(lookup: @escaping (String) -> Lookup) { self.lookup = lookup }
@@ -30,9 +33,17 @@ public struct WorkflowChecker {
 
     /// Every fault of `workflow`, whose file's text is `source`; empty when it may run.
     public func problems(of workflow: Workflow, source: String) -> [WorkflowProblem] {
+        report(of: workflow, source: source).problems
+    }
+
+    /// Every fault of `workflow`, and notes on what could not be checked (a reference into the output of a
+    /// skill that declares no output schema, such as an instruction skill's script): the notes do not keep
+    /// it from running.
+    public func report(of workflow: Workflow, source: String) -> (problems: [WorkflowProblem], notes: [WorkflowProblem]) {
         var check = Check(workflow: workflow, map: WorkflowSourceMap(source))
-        check.run(lookup)
-        return check.problems.sorted { ($0.position.line, $0.position.column) < ($1.position.line, $1.position.column) }
+        check.run(lookup, stepCheck: stepCheck)
+        let order = { (a: WorkflowProblem, b: WorkflowProblem) in (a.position.line, a.position.column) < (b.position.line, b.position.column) }
+        return (check.problems.sorted(by: order), check.notes.sorted(by: order))
     }
 
     /// The tools of the workflow's steps by step id, for the ones that resolve.
@@ -46,6 +57,18 @@ public struct WorkflowChecker {
         let workflow: Workflow
         let map: WorkflowSourceMap
         var problems: [WorkflowProblem] = []
+        /// What could not be checked, said so (not faults: the workflow may run).
+        var notes: [WorkflowProblem] {
+            unchecked.sorted { $0.key < $1.key }.map { producer, use in
+                let script = use.skill == ScriptToolBackend.toolID
+                return WorkflowProblem(file: workflow.file, position: use.first,
+                    "note: \(use.count) reference\(use.count == 1 ? "" : "s") into step \(producer)'s output \(use.count == 1 ? "is" : "are") not type-checked: \(use.skill) declares no output schema"
+                        + (script ? " (a script's result is {exit_status, stdout, stderr, …}; stdout is whatever text the script prints)" : "")
+                        + "; run the workflow to check \(use.count == 1 ? "it" : "them")")
+            }
+        }
+        /// References into the output of a step whose skill declares no output schema: the first one, the skill, how many.
+        var unchecked: [String: (first: SourcePosition, skill: String, count: Int)] = [:]
         var blocks: [String: (start: Int, end: Int)] = [:]
 
         init(workflow: Workflow, map: WorkflowSourceMap) {
@@ -66,7 +89,7 @@ public struct WorkflowChecker {
             return step.position
         }
 
-        mutating func run(_ lookup: (String) -> Lookup) {
+        mutating func run(_ lookup: (String) -> Lookup, stepCheck: ((WorkflowStep, SkillTool) -> (key: String, message: String)?)? = nil) {
             do { _ = try Schema(compiling: workflow.inputs) } catch {
                 fault(map.key("inputs") ?? SourcePosition(line: 1, column: 1), "the inputs schema is not valid at '\(error.pointer)': \(error.message)")
             }
@@ -77,7 +100,9 @@ public struct WorkflowChecker {
                     fault(step.position, "step id '\(step.id)' is used twice; give each step its own id")
                 }
                 switch lookup(step.skill) {
-                case .usable(let tool): tools[step.id] = tool
+                case .usable(let tool):
+                    tools[step.id] = tool
+                    if let found = stepCheck?(step, tool) { fault(at(step, key: found.key), "step \(step.id): \(found.message)") }
                 case .unusable(let why): fault(at(step, key: "skill"), "step \(step.id): \(why)")
                 }
             }
@@ -95,33 +120,64 @@ public struct WorkflowChecker {
                     }
                 }
             }
+            if let delivery = workflow.delivery { checkDelivery(delivery, tools: tools, ids: ids) }
             checkCycles(ids: ids)
+        }
+
+        /// `deliver`'s references resolve (to the input or any step: delivery comes after every step).
+        mutating func checkDelivery(_ delivery: WorkflowDelivery, tools: [String: SkillTool], ids: Set<String>) {
+            let owner = WorkflowStep(id: "", skill: "")
+            for (key, value) in [("to", JSONValue.string(delivery.to)), ("text", delivery.text)] {
+                let position = map.key(key, from: delivery.position.line, until: Int.max) ?? delivery.position
+                var malformed = false
+                WorkflowTemplate.visitStrings(value) { text in
+                    if (try? WorkflowTemplate.segments(of: text)) == nil { malformed = true }
+                }
+                if malformed {
+                    var reason = ""
+                    WorkflowTemplate.visitStrings(value) { text in
+                        do throws(WorkflowSyntaxError) { _ = try WorkflowTemplate.segments(of: text) } catch { reason = error.reason }
+                    }
+                    fault(position, "deliver.\(key): \(reason)")
+                    continue
+                }
+                for reference in WorkflowTemplate.references(in: value) {
+                    checkResolves(reference, in: owner, tools: tools, ids: ids, position: position, owner: "deliver.\(key)")
+                }
+            }
         }
 
         /// Reports the problems of `reference` used by `step`; returns the producing schema when it resolves.
         @discardableResult
         mutating func checkResolves(
-            _ reference: WorkflowReference, in step: WorkflowStep, tools: [String: SkillTool], ids: Set<String>, position: SourcePosition
+            _ reference: WorkflowReference, in step: WorkflowStep, tools: [String: SkillTool], ids: Set<String>, position: SourcePosition,
+            owner: String? = nil
         ) -> (resolved: Bool, schema: JSONValue?) {
+            let who = owner ?? "step \(step.id)"
             guard let producer = reference.stepID else {
                 let first = JSONPointer.tokens(reference.pointer)?.first
                 if let first, !SchemaTyping.allowsMember(first, in: workflow.inputs) {
                     let names = workflow.inputs["properties"]?.objectValue?.keys ?? []
-                    fault(position, "step \(step.id): \(reference.text): the inputs have no '\(first)'; "
+                    fault(position, "\(who): \(reference.text): the inputs have no '\(first)'; "
                         + (names.isEmpty ? "declare it under inputs.properties" : "use one of: \(names.joined(separator: ", ")), or declare it"))
                     return (false, nil)
                 }
                 return (true, SchemaTyping.schema(workflow.inputs, at: reference.pointer))
             }
             guard ids.contains(producer) else {
-                fault(position, "step \(step.id): \(reference.text) names no step '\(producer)'; use one of: \(workflow.steps.map(\.id).joined(separator: ", "))")
+                fault(position, "\(who): \(reference.text) names no step '\(producer)'; use one of: \(workflow.steps.map(\.id).joined(separator: ", "))")
                 return (false, nil)
             }
             guard producer != step.id else {
-                fault(position, "step \(step.id): \(reference.text) refers to the step's own output; refer to an earlier step")
+                fault(position, "\(who): \(reference.text) refers to the step's own output; refer to an earlier step")
                 return (false, nil)
             }
-            guard let output = tools[producer]?.skill.outputSchema else { return (true, nil) }
+            guard let output = tools[producer]?.skill.outputSchema else {
+                if let tool = tools[producer], !reference.pointer.isEmpty || tool.id == ScriptToolBackend.toolID {
+                    unchecked[producer, default: (position, tool.id, 0)].count += 1
+                }
+                return (true, nil)
+            }
             if !reference.pointer.isEmpty, SchemaTyping.schema(output, at: reference.pointer) == nil,
                 let tokens = JSONPointer.tokens(reference.pointer)
             {
@@ -130,7 +186,7 @@ public struct WorkflowChecker {
                 for token in tokens {
                     if !SchemaTyping.allowsMember(token, in: schema), Int(token) == nil {
                         let names = schema?["properties"]?.objectValue?.keys ?? []
-                        fault(position, "step \(step.id): \(reference.text): \(tools[producer]!.id)'s output has no '\(token)'"
+                        fault(position, "\(who): \(reference.text): \(tools[producer]!.id)'s output has no '\(token)'"
                             + (names.isEmpty ? "; check its output schema ('skillhost inspect \(tools[producer]!.id)')" : "; use one of: \(names.joined(separator: ", "))"))
                         return (false, nil)
                     }

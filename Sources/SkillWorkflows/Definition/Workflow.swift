@@ -17,6 +17,8 @@ public struct Workflow: Sendable {
     /// Whether the file's scalars are all text (YAML as the frontmatter parser reads it): an argument's text is
     /// then typed by the parameter schema it feeds (``SchemaTyping``).
     public var scalarsAreText: Bool
+    /// Where the run's result is written when it succeeds (`deliver`), nil: nowhere.
+    public var delivery: WorkflowDelivery?
 
     /// A workflow with these parts.
     public init(

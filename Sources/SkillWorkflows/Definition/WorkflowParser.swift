@@ -4,7 +4,7 @@ import SkillJSON
 /// Reads a workflow file: JSON (text that starts with `{`) or the YAML subset SKILL.md frontmatter uses
 /// (``YAMLSubsetParser``). Reports every fault it finds at once, each with its line and column.
 public enum WorkflowParser {
-    static let topKeys: Set<String> = ["name", "description", "inputs", "steps"]
+    static let topKeys: Set<String> = ["name", "description", "inputs", "steps", "deliver"]
     static let stepKeys: Set<String> = ["id", "skill", "arguments", "needs", "if", "retry", "timeout", "continue-on-error"]
 
     /// The workflow in `text` (read from `file`), or every fault that keeps it from being one.
@@ -102,7 +102,35 @@ public enum WorkflowParser {
             default:
                 fault(map.key("steps"), "steps must be a list ('- id: …' items)")
             }
-            return Workflow(name: name, description: description, inputs: inputs, steps: steps, file: file, scalarsAreText: isText)
+            var workflow = Workflow(name: name, description: description, inputs: inputs, steps: steps, file: file, scalarsAreText: isText)
+            if let value = top["deliver"] { workflow.delivery = delivery(value) }
+            return workflow
+        }
+
+        /// `deliver: {to: PATH, text: TEXT}` (``WorkflowDelivery``).
+        mutating func delivery(_ value: JSONValue) -> WorkflowDelivery? {
+            let position = map.key("deliver") ?? SourcePosition(line: 1, column: 1)
+            guard case .object(let object) = value else {
+                fault(position, "deliver is a mapping with 'to' (a path under the deliveries folder) and 'text'; e.g. to: briefing.md")
+                return nil
+            }
+            let after = position.line
+            func at(_ key: String) -> SourcePosition { map.key(key, from: after, until: Int.max) ?? position }
+            for key in object.keys where key != "to" && key != "text" {
+                fault(at(key), "deliver has 'to' and 'text', not '\(key)'; remove it")
+            }
+            guard let to = object["to"]?.stringValue else {
+                fault(position, "deliver needs 'to': the file's path under the deliveries folder, e.g. 'briefings/today.md'")
+                return nil
+            }
+            // A path with references is checked again once they are filled in; its literal parts now.
+            let literal = (try? WorkflowTemplate.segments(of: to))?.map { if case .text(let text) = $0 { text } else { "x" } }.joined() ?? to
+            if let problem = WorkflowDelivery.problem(ofPath: literal) { fault(at("to"), problem) }
+            guard let text = object["text"] else {
+                fault(position, "deliver needs 'text': what the file holds, e.g. text: ${{ steps.summary.output.summary }}")
+                return nil
+            }
+            return WorkflowDelivery(to: to, text: text, position: position)
         }
 
         mutating func step(_ item: JSONValue, index: Int, blocks: [String: (start: Int, end: Int)]) -> WorkflowStep? {

@@ -17,11 +17,13 @@ public struct RunApproval: ApprovalHandler {
         self.person = person
     }
 
-    /// Asks `person` once about the steps of `workflow` that need approval (none: allowed without asking).
+    /// Asks `person` once about the steps of `workflow` that need approval and are not among `finished`
+    /// (a resumed run's done steps: they will not run again), none: allowed without asking.
     public static func ask(
-        _ person: any ApprovalHandler, workflow: Workflow, tools: [String: SkillTool], input: JSONValue, path: String
+        _ person: any ApprovalHandler, workflow: Workflow, tools: [String: SkillTool], input: JSONValue, path: String,
+        finished: Set<String> = []
     ) async -> RunApproval {
-        let skill = WorkflowSkill.description(of: workflow, tools: tools, path: path)
+        let skill = WorkflowSkill.description(of: workflow, tools: tools.filter { !finished.contains($0.key) }, path: path)
         guard skill.approval == .ask else { return RunApproval(approved: true, person: person) }
         return RunApproval(approved: await person.approve(ApprovalRequest(skill: skill, arguments: input)), person: person)
     }

@@ -16,6 +16,8 @@ public enum WorkflowEvent: Sendable {
     case stepRetrying(stepID: String, attempt: Int, delay: Double, error: String)
     /// A step ended: `done`, `failed` or `skipped`, with its time, and a summary or the error.
     case stepFinished(stepID: String, state: StepState, seconds: Double, text: String, output: JSONValue?)
+    /// The run's `deliver` wrote `bytes` bytes to `path`, or failed with `error` (the run then fails).
+    case delivered(path: String?, bytes: Int, error: String?)
     /// The run ended: `done` or `failed`.
     case runFinished(runID: String, state: StepState, seconds: Double, output: JSONValue)
 
@@ -36,6 +38,9 @@ public enum WorkflowEvent: Sendable {
             object[state == .done ? "summary" : state == .failed ? "error" : "reason"] = .string(text)
             if let output { object["output"] = output }
             return .object(object)
+        case .delivered(let path, let bytes, let error):
+            if let error { return ["event": "delivered", "ok": false, "error": .string(error)] }
+            return ["event": "delivered", "ok": true, "path": .string(path ?? ""), "bytes": .int(Int64(bytes))]
         case .runFinished(let runID, let state, let seconds, let output):
             return ["event": "run_finished", "run": .string(runID), "state": .string(state.rawValue), "seconds": .double(seconds), "outputs": output]
         }

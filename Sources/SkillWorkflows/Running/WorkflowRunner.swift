@@ -5,8 +5,9 @@ import SkillStore
 
 /// Runs a checked workflow as a graph of calls through one ``ToolCaller`` (so approvals, timeouts,
 /// recording and the sandbox apply to every step as to any call): a step starts once every step it depends
-/// on has ended, independent steps run at once (at most ``maxParallel``, and no more calls of a plugin than
-/// its worker limit, ``SkillBackend/callLimits()``), failed calls are tried again after a doubling back-off,
+/// on has ended, independent steps run at once (no more calls of a plugin than its worker limit, the registry's
+/// `max_workers` as ``SkillBackend/callLimits()`` gives it; a source without one — an MCP server, the script
+/// tool — as many as a plugin by default, ``defaultLimit``; and at most ``maxParallel`` in all when set), failed calls are tried again after a doubling back-off,
 /// a step's `timeout` cancels it, `if` skips it, and a failure stops only the steps that depend on it
 /// (unless the failed step has `continue-on-error`). Every state change is written to the ``WorkflowJournal``
 /// before it is reported, so a killed run resumes from where it stood (``resume``).
@@ -16,17 +17,25 @@ public struct WorkflowRunner: Sendable {
     public let tools: [String: SkillTool]
     public let caller: ToolCaller
     public let journal: any WorkflowJournal
-    /// Steps running at once, at most.
-    public var maxParallel: Int
+    /// Steps running at once, at most, whatever their sources allow (nil: only the sources' limits).
+    public var maxParallel: Int?
+    /// Where `deliver` writes (``WorkflowDelivery/folder(data:)``); nil: a workflow that delivers fails at its end.
+    public var deliveries: String?
+    /// Calls at once of one source that gives no limit of its own: the registry's default `max_workers`.
+    public static let defaultLimit = PluginSettings().maxWorkers
     /// How calls say who made them: front end `workflow`, client the workflow's name.
     public var origin: CallOrigin
 
-    public init(workflow: Workflow, tools: [String: SkillTool], caller: ToolCaller, journal: any WorkflowJournal, maxParallel: Int = 4) {
+    public init(
+        workflow: Workflow, tools: [String: SkillTool], caller: ToolCaller, journal: any WorkflowJournal, maxParallel: Int? = nil,
+        deliveries: String? = nil
+    ) {
         self.workflow = workflow
         self.tools = tools
         self.caller = caller
         self.journal = journal
-        self.maxParallel = max(1, maxParallel)
+        self.maxParallel = maxParallel.map { max(1, $0) }
+        self.deliveries = deliveries
         origin = CallOrigin(frontEnd: "workflow", client: workflow.name)
     }
 
@@ -38,6 +47,8 @@ public struct WorkflowRunner: Sendable {
         public var outputs: JSONObject
         /// Each step's final state.
         public var states: [String: StepState]
+        /// The file `deliver` wrote, nil when the workflow does not deliver or the run failed.
+        public var delivered: String? = nil
     }
 
     /// Runs every step that has not ended yet of run `runID` with `input` (already valid against the input
@@ -63,7 +74,12 @@ public struct WorkflowRunner: Sendable {
             attempts[step.id] = record?.attempts ?? 0
         }
         events(.runStarted(runID: runID, workflow: workflow.name, steps: workflow.steps.map { ($0.id, $0.skill, states[$0.id]!) }, resumed: resumed))
-        let limits = (try? caller.backend.callLimits()) ?? [:]
+        var limits = (try? caller.backend.callLimits()) ?? [:]
+        for tool in tools.values where limits[tool.id] == nil {
+            // A source without a limit of its own (an MCP server's tools, the script tool): the default, per source.
+            let source = tool.id.split(separator: ".").first.map(String.init) ?? tool.id
+            limits[tool.id] = CallLimit(group: "source:" + source, limit: Self.defaultLimit)
+        }
         var busy: [CallLimit.GroupKey: Int] = [:]
         var failed = Set<String>()
         var running = 0
@@ -91,7 +107,7 @@ public struct WorkflowRunner: Sendable {
                             continue
                         }
                         let key = limits[tools[step.id]?.id ?? ""]?.key
-                        if running >= maxParallel { continue }
+                        if let maxParallel, running >= maxParallel { continue }
                         if let key, let limit = limits[tools[step.id]?.id ?? ""], busy[key, default: 0] >= limit.limit { continue }
                         if let key { busy[key, default: 0] += 1 }
                         running += 1
@@ -117,7 +133,23 @@ public struct WorkflowRunner: Sendable {
             }
         }
         let hardFailure = failed.contains { workflow.step($0)?.continueOnError != true }
-        let state: StepState = hardFailure ? .failed : .done
+        var state: StepState = hardFailure ? .failed : .done
+        var deliveredPath: String?
+        if state == .done, let delivery = workflow.delivery {
+            let lookup = { (reference: WorkflowReference) -> JSONValue? in
+                reference.value(in: reference.stepID.map { outputs[$0] ?? .null } ?? input)
+            }
+            do throws(WorkflowSyntaxError) {
+                guard let deliveries else { throw WorkflowSyntaxError("this front end has no deliveries folder; run it with 'skillhost workflow run'") }
+                let (path, text) = try delivery.resolve(lookup)
+                let written = try WorkflowDelivery.write(text, to: path, under: deliveries)
+                deliveredPath = written
+                events(.delivered(path: written, bytes: text.utf8.count, error: nil))
+            } catch {
+                state = .failed
+                events(.delivered(path: nil, bytes: 0, error: "deliver: \(error.reason)"))
+            }
+        }
         let seconds = Double(Posix.monotonicNanoseconds() &- begin) / 1e9
         if var run = try? journal.run(id: runID) {
             run.status = state.rawValue
@@ -125,7 +157,7 @@ public struct WorkflowRunner: Sendable {
             try? journal.saveRun(run)
         }
         events(.runFinished(runID: runID, state: state, seconds: seconds, output: .object(outputs)))
-        return Outcome(runID: runID, state: state, outputs: outputs, states: states)
+        return Outcome(runID: runID, state: state, outputs: outputs, states: states, delivered: deliveredPath)
     }
 
     private func skip(_ step: WorkflowStep, _ why: String, runID: String, _ states: inout [String: StepState], _ events: (WorkflowEvent) -> Void) {
@@ -177,22 +209,38 @@ public struct WorkflowRunner: Sendable {
             guard let outcome else {
                 return finish(.failed, "step \(step.id) timed out after \(SecondsText.format(step.timeout ?? 0)) (its timeout); raise 'timeout' or make the step do less", output: nil)
             }
+            let final: Bool
             switch outcome.result {
             case .success(let output):
-                return finish(.done, ToolCallOutcome.summary(of: output, tool: tool), output: output)
+                guard let failure = Self.scriptFailure(output, tool: tool) else {
+                    return finish(.done, ToolCallOutcome.summary(of: output, tool: tool), output: output)
+                }
+                // A script that exited non-zero, was killed or ran out of time failed its step (tried again as any failure).
+                lastError = failure
+                final = false
             case .failure(let error):
                 lastError = "\(error.kind.rawValue): \(error.message)"
-                let final = [.invalidArguments, .notFound, .disabled, .denied, .invalidPlugin, .cancelled].contains(error.kind) || outcome.refused
-                guard number <= step.retry.count, !final else { break }
-                let delay = step.retry.delay(beforeRetry: number)
-                if let deadline, Posix.monotonicNanoseconds() &+ UInt64(delay * 1e9) >= deadline { break }
-                events(.stepRetrying(stepID: step.id, attempt: attempt, delay: delay, error: lastError))
-                try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
-                continue
+                final = [.invalidArguments, .notFound, .disabled, .denied, .invalidPlugin, .cancelled].contains(error.kind) || outcome.refused
             }
-            break
+            guard number <= step.retry.count, !final else { break }
+            let delay = step.retry.delay(beforeRetry: number)
+            if let deadline, Posix.monotonicNanoseconds() &+ UInt64(delay * 1e9) >= deadline { break }
+            events(.stepRetrying(stepID: step.id, attempt: attempt, delay: delay, error: lastError))
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
         }
         return finish(.failed, lastError, output: nil)
+    }
+
+    /// Why a script step's result is a failure (exit status not 0, a signal, its time limit), nil otherwise.
+    static func scriptFailure(_ output: JSONValue, tool: SkillTool?) -> String? {
+        guard tool?.id == ScriptToolBackend.toolID else { return nil }
+        let stderr = (output["stderr"]?.stringValue ?? "").split(separator: "\n").last.map { ": " + String($0.prefix(300)) } ?? ""
+        if let status = output["exit_status"]?.intValue, status != 0 {
+            return "scriptFailed: \(output["path"]?.stringValue ?? "the script") exited with status \(status)\(stderr)"
+        }
+        if let signal = output["signal"]?.stringValue { return "scriptFailed: \(output["path"]?.stringValue ?? "the script") was killed by \(signal)\(stderr)" }
+        if let limit = output["timed_out"]?.stringValue { return "timeout: \(output["path"]?.stringValue ?? "the script") was \(limit)" }
+        return nil
     }
 
     /// `body`'s value, or nil when it takes longer than `seconds` (it is then cancelled).

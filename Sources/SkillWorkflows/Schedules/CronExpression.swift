@@ -1,3 +1,4 @@
+import ZoneInfo
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -5,10 +6,14 @@ import Glibc
 /// A cron schedule: five fields, minute (0–59), hour (0–23), day of month (1–31), month (1–12 or jan–dec),
 /// day of week (0–7 or sun–sat; 0 and 7 are Sunday), each `*`, a number, a range `a-b`, a step `*/n` or
 /// `a-b/n`, or a list of those; or one of `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`. As in
-/// cron, when both day fields are restricted a day matching either is due. Times are the system's local
-/// time (`TZ`).
+/// cron, when both day fields are restricted a day matching either is due. Times are in the zone a
+/// `TZ=ZONE ` (or `CRON_TZ=ZONE `) prefix names (an IANA zone of the system's database:
+/// `TZ=Europe/Paris 0 9 * * *` is 9:00 in Paris, summer and winter), else the system's local time.
 public struct CronExpression: Sendable, Equatable {
     public let text: String
+    /// The zone the prefix names; nil: the system's local time.
+    public let zone: String?
+    let rules: ZoneRules?
     let minutes: Set<Int>, hours: Set<Int>, days: Set<Int>, months: Set<Int>, weekdays: Set<Int>
     let daysRestricted: Bool, weekdaysRestricted: Bool
 
@@ -16,14 +21,32 @@ public struct CronExpression: Sendable, Equatable {
     static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 
     /// Reads `text`; the error says which field is wrong, where, and what it takes.
-    public init(_ text: String) throws(WorkflowSyntaxError) {
+    public init(_ text: String, zones: ZoneInfoDirectory = .system) throws(WorkflowSyntaxError) {
         self.text = text
+        var text = Substring(text.trimmingCharacters(in: " \t"))
+        var zone: String?
+        var rules: ZoneRules?
+        for prefix in ["TZ=", "CRON_TZ="] where text.hasPrefix(prefix) {
+            let rest = text.dropFirst(prefix.count)
+            let name = String(rest.prefix { $0 != " " && $0 != "\t" })
+            guard !name.isEmpty else {
+                throw WorkflowSyntaxError("'\(self.text)': \(prefix) names no zone; write e.g. 'TZ=Europe/Paris 0 9 * * *'")
+            }
+            guard let file = zones.zone(named: name) else {
+                throw WorkflowSyntaxError("'\(self.text)': the zone '\(name)' is not in the time-zone database (\(zones.path)); use an IANA name such as Europe/Paris")
+            }
+            zone = name
+            rules = ZoneRules(file)
+            text = rest.dropFirst(name.count)
+        }
+        self.zone = zone
+        self.rules = rules
         let macros = ["@hourly": "0 * * * *", "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@weekly": "0 0 * * 0",
                       "@monthly": "0 0 1 * *", "@yearly": "0 0 1 1 *", "@annually": "0 0 1 1 *"]
-        let expanded = macros[text.trimmingCharacters(in: " \t").lowercased()] ?? text
+        let expanded = macros[text.trimmingCharacters(in: " \t").lowercased()] ?? String(text)
         let fields = expanded.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard fields.count == 5 else {
-            throw WorkflowSyntaxError("'\(text)' has \(fields.count) field\(fields.count == 1 ? "" : "s"); a cron schedule has 5: minute hour day-of-month month day-of-week (e.g. '0 9 * * 1-5')")
+            throw WorkflowSyntaxError("'\(self.text)' has \(fields.count) field\(fields.count == 1 ? "" : "s"); a cron schedule has 5: minute hour day-of-month month day-of-week (e.g. '0 9 * * 1-5')")
         }
         minutes = try Self.field(fields[0], name: "minute", 0...59, names: [])
         hours = try Self.field(fields[1], name: "hour", 0...23, names: [])
@@ -73,14 +96,29 @@ public struct CronExpression: Sendable, Equatable {
 
     /// Whether the minute that starts at Unix time `seconds` (local time) is due.
     public func matches(unixSeconds seconds: Int64) -> Bool {
-        var time = time_t(seconds)
-        var parts = tm()
-        localtime_r(&time, &parts)
-        guard minutes.contains(Int(parts.tm_min)), hours.contains(Int(parts.tm_hour)), months.contains(Int(parts.tm_mon) + 1) else { return false }
-        let dayMatch = days.contains(Int(parts.tm_mday)), weekdayMatch = weekdays.contains(Int(parts.tm_wday))
+        let (minute, hour, day, month, weekday) = fields(at: seconds)
+        guard minutes.contains(minute), hours.contains(hour), months.contains(month) else { return false }
+        let dayMatch = days.contains(day), weekdayMatch = weekdays.contains(weekday)
         if daysRestricted && weekdaysRestricted { return dayMatch || weekdayMatch }
         return dayMatch && weekdayMatch
     }
+
+    /// Minute, hour, day of month, month (1–12) and weekday (0 = Sunday) of `seconds` in the schedule's zone.
+    func fields(at seconds: Int64) -> (Int, Int, Int, Int, Int) {
+        guard let rules else {
+            var time = time_t(seconds)
+            var parts = tm()
+            localtime_r(&time, &parts)
+            return (Int(parts.tm_min), Int(parts.tm_hour), Int(parts.tm_mday), Int(parts.tm_mon) + 1, Int(parts.tm_wday))
+        }
+        let local = seconds + rules.utcOffset(at: seconds)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let inDay = local - days * 86_400
+        let date = CivilDate(daysSince1970: days)
+        return (Int(inDay / 60 % 60), Int(inDay / 3600), date.day, date.month, CivilDate.weekday(daysSince1970: days))
+    }
+
+    public static func == (a: CronExpression, b: CronExpression) -> Bool { a.text == b.text }
 
     /// The latest due minute at or before `seconds` and after `after` (Unix seconds), or nil. Looks back at
     /// most a day (a missed run older than that is not made up).

@@ -11,22 +11,36 @@ import Glibc
 /// for each installed workflow, with the workflow's input schema as its parameters. Its permission is the
 /// highest of its steps' skills, so a workflow with `write` or `dangerous` steps is asked about once per
 /// run, up front, with those steps listed (the question's skill description names them); its steps then
-/// run through a ``ToolCaller`` over `inner` without asking again, each keyed `RUN/STEP`, the run kept in
-/// `journal` when there is one.
+/// run through a ``ToolCaller`` over `steps` without asking again, each keyed `RUN/STEP`, the run kept in
+/// `journal` when there is one. A workflow's file is read and checked once per call: ``prepare(skillID:arguments:)``
+/// loads it, ``run(_:options:)`` takes what prepare loaded.
 public struct WorkflowSkillBackend: SkillBackend {
+    /// The backend every other call goes to.
     public let inner: any SkillBackend
+    /// The backend the steps call: `inner` with what steps may use beside it (the CLI adds the instruction
+    /// skills' script tool, so a step may be `run_skill_script` in every front end alike).
+    public let steps: any SkillBackend
     public let installed: InstalledWorkflows
     /// Where runs are kept (nil: in memory only).
     public let journal: @Sendable () -> (any WorkflowJournal)?
+    /// The host's delivery folder (``WorkflowDelivery``); nil: a workflow with `deliver` fails at its end.
+    public var deliveries: String?
+    /// Steps running at once at most (nil: each source's own worker limit only).
+    public var maxParallel: Int?
+    private let prepared = PreparedWorkflows()
 
-    public init(inner: any SkillBackend, installed: InstalledWorkflows, journal: @escaping @Sendable () -> (any WorkflowJournal)? = { nil }) {
+    public init(
+        inner: any SkillBackend, steps: (any SkillBackend)? = nil, installed: InstalledWorkflows,
+        journal: @escaping @Sendable () -> (any WorkflowJournal)? = { nil }
+    ) {
         self.inner = inner
+        self.steps = steps ?? inner
         self.installed = installed
         self.journal = journal
     }
 
     /// A loaded, checked workflow with its skill.
-    struct Loaded {
+    struct Loaded: Sendable {
         var workflow: Workflow
         var text: String
         var tools: [String: SkillTool]
@@ -54,9 +68,12 @@ public struct WorkflowSkillBackend: SkillBackend {
     }
 
     public func tools() throws(HostError) -> [SkillTool] {
-        let available = try inner.tools()
-        var result = available
-        for (name, path) in installed.files().sorted(by: { $0.key < $1.key }) {
+        var result = try inner.tools()
+        let files = installed.files()
+        guard !files.isEmpty else { return result }
+        // Checked against what steps may call (the inner tools and the script tool).
+        let available = try steps.tools()
+        for (name, path) in files.sorted(by: { $0.key < $1.key }) {
             if let loaded = try? load(name, path: path, tools: available) { result.append(SkillTool(loaded.description)) }
         }
         return result
@@ -68,9 +85,11 @@ public struct WorkflowSkillBackend: SkillBackend {
         guard let path = installed.files()[name] else {
             throw HostError(.notFound, "no workflow \"\(name)\" is installed; install it with 'skillhost workflow install FILE'", skillID: skillID)
         }
-        let loaded = try load(name, path: path, tools: try inner.tools())
+        let loaded = try load(name, path: path, tools: try steps.tools())
         switch WorkflowInput.prepare(arguments, for: loaded.workflow) {
-        case .success(let input): return PreparedCall(skill: loaded.description, arguments: input)
+        case .success(let input):
+            prepared.keep(loaded, path: path)
+            return PreparedCall(skill: loaded.description, arguments: input)
         case .failure(let faults):
             throw HostError(.invalidArguments, "the arguments of \(skillID) are not valid: \(faults.problems.map(\.message).joined(separator: "; "))", skillID: skillID)
         }
@@ -85,7 +104,11 @@ public struct WorkflowSkillBackend: SkillBackend {
         let id = call.skill.id
         guard id.hasPrefix(InstalledWorkflows.prefix) else { return try await inner.run(call, options: options) }
         let name = String(id.dropFirst(InstalledWorkflows.prefix.count))
-        let loaded = try load(name, path: call.skill.pluginPath, tools: try inner.tools())
+        // What prepare loaded (a call prepared elsewhere, or twice at once, loads it here).
+        let loaded: Loaded
+        if let kept = prepared.take(path: call.skill.pluginPath) { loaded = kept } else {
+            loaded = try load(name, path: call.skill.pluginPath, tools: try steps.tools())
+        }
         let journal = self.journal() ?? MemoryWorkflowJournal()
         let runID = WorkflowRunID.make()
         do {
@@ -96,20 +119,41 @@ public struct WorkflowSkillBackend: SkillBackend {
             throw HostError(.io, "workflow \(name): the run could not be recorded (\(error)); check the state folder", skillID: id)
         }
         // Approved once, up front (or needing no approval): the steps are not asked about again.
-        let caller = ToolCaller(backend: inner, approval: AllowAllApproval(), recorder: StepCallRecorder(runID: runID, inner: nil), sessionID: options.sessionID)
-        let runner = WorkflowRunner(workflow: loaded.workflow, tools: loaded.tools, caller: caller, journal: journal)
+        let caller = ToolCaller(backend: steps, approval: AllowAllApproval(), recorder: StepCallRecorder(runID: runID, inner: nil), sessionID: options.sessionID)
+        var runner = WorkflowRunner(workflow: loaded.workflow, tools: loaded.tools, caller: caller, journal: journal)
+        runner.maxParallel = maxParallel
+        runner.deliveries = deliveries
         let failures = FailureLog()
         let outcome = await runner.run(runID: runID, input: call.arguments) { event in
             if case .stepFinished(let step, .failed, _, let text, _) = event { failures.add("\(step): \(text)") }
+            if case .delivered(_, _, let error?) = event { failures.add(error) }
         }
         guard outcome.state == .done else {
             throw HostError(.skillFailed, "workflow \(name) failed (run \(runID)): \(failures.text); fix it and run 'skillhost workflow resume \(runID)'", skillID: id)
         }
-        return ["run": .string(runID), "state": "done", "outputs": .object(outcome.outputs)]
+        var result: JSONObject = ["run": .string(runID), "state": "done", "outputs": .object(outcome.outputs)]
+        if let delivered = outcome.delivered { result["delivered"] = .string(delivered) }
+        return .object(result)
     }
 
     public func callLimits() throws(HostError) -> [String: CallLimit] { try inner.callLimits() }
     public func inputArrived() { inner.inputArrived() }
+}
+
+/// Workflows ``WorkflowSkillBackend/prepare(skillID:arguments:)`` loaded, by path, for the run that follows.
+final class PreparedWorkflows: Sendable {
+    private let loaded = Mutex<[String: [WorkflowSkillBackend.Loaded]]>([:])
+    func keep(_ workflow: WorkflowSkillBackend.Loaded, path: String) {
+        loaded.withLock { all in all[path] = Array((all[path, default: []] + [workflow]).suffix(8)) }
+    }
+    func take(path: String) -> WorkflowSkillBackend.Loaded? {
+        loaded.withLock { all in
+            guard var list = all[path], !list.isEmpty else { return nil }
+            let first = list.removeFirst()
+            all[path] = list.isEmpty ? nil : list
+            return first
+        }
+    }
 }
 
 /// The failed steps' messages of a run, gathered from its events.

@@ -62,7 +62,7 @@ enum CallCommand: Command {
         // MCP servers' tools (docs/mcp-sources.md) and installed workflows (docs/workflows.md) are skills too.
         let sources = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
         defer { sources.shutdown() }
-        let backend = WorkflowCommand.backend(wrapping: sources, parsed)
+        let backend = WorkflowCommand.backend(wrapping: sources, host: host, parsed)
         if skillID.hasPrefix(InstalledWorkflows.prefix) {
             // An installed workflow (docs/workflows.md): its tool comes from the workflows folder.
             tool = (try? backend.tools())?.first { $0.id == skillID }

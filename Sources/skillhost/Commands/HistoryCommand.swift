@@ -89,20 +89,23 @@ enum HistoryCommand: Command {
             }
         }
         // Calls no message asked for: those of the front ends without a conversation (mcp, call).
-        for call in calls where call.messagePosition == nil { print(card(call)) }
+        // A workflow run's calls are its steps: each card names its step (the call id) and the skill.
+        let steps = id.hasPrefix("workflow-")
+        for call in calls where call.messagePosition == nil { print(card(call, step: steps)) }
         if !context.isEmpty { print("context keys: " + context.keys.sorted().joined(separator: ", ")) }
     }
 
     /// A stored call as the chat's plain card.
-    static func card(_ call: CallRecord) -> String {
+    static func card(_ call: CallRecord, step: Bool = false) -> String {
+        let name = step ? "\(call.callID) (\(call.skillID))" : call.skillID
         let duration = call.durationMilliseconds.map { " (" + HistoryJSON.milliseconds($0) + ")" } ?? ""
         switch call.status {
-        case .succeeded: return "  [ok] \(call.skillID): \(call.summary ?? "")\(duration)"
-        case .replayed: return "  [ok] \(call.skillID): replayed: \(call.summary ?? "")\(duration)"
-        case .failed: return "  [failed] \(call.skillID): \(call.errorKind ?? "error"): \(call.error ?? "")\(duration)"
-        case .interrupted: return "  [interrupted] \(call.skillID): \(call.error ?? "")"
-        case .refused: return "  [refused] \(call.skillID): \(call.error ?? "")"
-        case .started: return "  [running] \(call.skillID)"
+        case .succeeded: return "  [ok] \(name): \(call.summary ?? "")\(duration)"
+        case .replayed: return "  [ok] \(name): replayed: \(call.summary ?? "")\(duration)"
+        case .failed: return "  [failed] \(name): \(call.errorKind ?? "error"): \(call.error ?? "")\(duration)"
+        case .interrupted: return "  [interrupted] \(name): \(call.error ?? "")"
+        case .refused: return "  [refused] \(name): \(call.error ?? "")"
+        case .started: return "  [running] \(name)"
         }
     }
 }

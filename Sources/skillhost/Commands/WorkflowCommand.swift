@@ -12,18 +12,20 @@ enum WorkflowCommand: Command {
     static let summary = "check, run and resume workflows: skills composed into a graph"
     static let help = """
         usage: skillhost workflow validate FILE [--json]
-               skillhost workflow run FILE [INPUT_JSON|-] [--yes] [--json] [--state DIR]
-               skillhost workflow resume RUN [--yes] [--json] [--state DIR]
+               skillhost workflow run FILE [INPUT_JSON|-] [--yes] [--json] [--parallel N] [--state DIR]
+               skillhost workflow resume RUN [--yes] [--json] [--parallel N] [--state DIR]
                skillhost workflow show RUN [--json] [--state DIR]
                skillhost workflow runs [--json] [--state DIR]
                skillhost workflow install FILE
                skillhost workflow list
                skillhost workflow schedule NAME 'CRON' [INPUT_JSON]   (unschedule NAME; schedules)
-               skillhost workflow due [--yes] [--json] [--install-timer]
+               skillhost workflow due [--yes] [--json] [--parallel N] [--install-timer]
 
         A workflow file (YAML, as SKILL.md frontmatter, or JSON) names typed inputs and steps; each step calls
-        one skill with arguments that may refer to the input (${{ inputs.zone }}) or to an earlier step's
-        output (${{ steps.cal.output.events }}). See docs/workflows.md.
+        one skill (a plugin's, an MCP server's tool, or run_skill_script for an instruction skill's script)
+        with arguments that may refer to the input (${{ inputs.zone }}) or to an earlier step's output
+        (${{ steps.cal.output.events }}); 'deliver' writes the result to a file under
+        ~/.local/share/skillhost/deliveries. See docs/workflows.md.
 
           validate  check the file against the installed skills: every fault at once, one line each
                     (FILE:LINE:COLUMN: what and the fix); exit 0 when it may run
@@ -36,8 +38,9 @@ enum WorkflowCommand: Command {
           install   check FILE and install it as the skill workflow.NAME ('skillhost call workflow.NAME JSON');
                     its write/dangerous steps are approved once per run, up front
           list      the installed workflows
-          schedule  run the installed workflow NAME at the times CRON names (5 fields, local time:
-                    '0 9 * * 1-5' is 9:00 on weekdays; @hourly, @daily…)
+          schedule  run the installed workflow NAME at the times CRON names (5 fields, the system's local
+                    time or the zone of a TZ= prefix: '0 9 * * 1-5' is 9:00 on weekdays,
+                    'TZ=Europe/Paris 0 9 * * *' 9:00 in Paris; @hourly, @daily…)
           due       run every scheduled workflow whose time has come: once per scheduled minute however
                     often it is called (from cron or a timer, every minute); --yes approves their
                     write/dangerous steps; --install-timer writes a systemd user timer and service that
@@ -49,13 +52,15 @@ enum WorkflowCommand: Command {
         Options:
           --yes        approve write/dangerous steps without asking
           --json       validate: {"ok","problems":[…]}; run/resume: one JSON event per line
+          --parallel N steps running at once, at most (1-64; each skill's max_workers still applies)
           --state DIR  folder of the history database (env SKILLHOST_STATE)
 
         Exit codes: 0 the run finished, \(ExitCode.invalidArguments) the workflow or input is invalid, \(ExitCode.skillFailed) a step failed, \(ExitCode.notFound) no such run.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json", "--install-timer"], options: HistoryOptions.options.union(["--now"]))
+        let parsed = try ParsedArguments(arguments, flags: ["--yes", "--json", "--install-timer"], options: HistoryOptions.options.union(["--now", "--parallel"]))
+        _ = try parallel(parsed)
         guard let action = parsed.positionals.first else { throw UsageError("expected validate, run, resume, show, runs, install, list, schedule, unschedule, schedules or due") }
         let rest = Array(parsed.positionals.dropFirst())
         switch action {
@@ -77,7 +82,9 @@ enum WorkflowCommand: Command {
         case "list":
             guard rest.isEmpty else { throw UsageError("expected: workflow list") }
             let host = HostOptions.host(parsed)
-            let tools = (try? backend(host: host, parsed).tools()) ?? []
+            let sources = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
+            defer { sources.shutdown() }
+            let tools = (try? backend(wrapping: sources, host: host, parsed).tools()) ?? []
             for (name, path) in installed(parsed).files().sorted(by: { $0.key < $1.key }) {
                 let id = InstalledWorkflows.prefix + name
                 print("\(id)  \(tools.contains { $0.id == id } ? "ok" : "invalid (run 'skillhost workflow validate \(path)')")  \(path)")
@@ -121,17 +128,39 @@ enum WorkflowCommand: Command {
         InstalledWorkflows(folder: InstalledWorkflows.folder(plugins: HostOptions.paths(parsed).plugins, environment: Posix.environment()))
     }
 
-    /// The host's skills and the installed workflows as skills (`workflow.NAME`), runs kept in the history.
-    static func backend(host: SkillHost, _ parsed: ParsedArguments) -> WorkflowSkillBackend {
-        backend(wrapping: HostSkillBackend(host: host), parsed)
-    }
-
-    /// `inner` with the installed workflows added as skills (chat and mcp wrap their host backend in it).
-    static func backend(wrapping inner: any SkillBackend, _ parsed: ParsedArguments) -> WorkflowSkillBackend {
+    /// `inner` (the host's skills and the registry's MCP servers' tools, ``MCPSourceText/backend(_:host:base:)``)
+    /// with the installed workflows added as skills (`workflow.NAME`), runs kept in the history: the one
+    /// composition `call`, `chat`, `mcp` and `workflow` use, so a step may call what any of them may.
+    static func backend(wrapping inner: any SkillBackend, host: SkillHost, _ parsed: ParsedArguments) -> WorkflowSkillBackend {
         let directory = HistoryOptions.directory(parsed)
-        return WorkflowSkillBackend(inner: inner, installed: installed(parsed)) {
+        var backend = WorkflowSkillBackend(inner: inner, steps: steps(over: inner, host: host, parsed), installed: installed(parsed)) {
             try? HistoryStore(directory: directory)
         }
+        backend.deliveries = WorkflowDelivery.folder(data: host.paths.data)
+        backend.maxParallel = try? parallel(parsed)
+        return backend
+    }
+
+    /// What steps call: `inner` (native skills, MCP servers' tools) and the instruction skills' script tool
+    /// (`run_skill_script`, in the run's session workspace).
+    static func steps(over inner: any SkillBackend, host: SkillHost, _ parsed: ParsedArguments) -> any SkillBackend {
+        ScriptToolBackend(base: inner, host: host, stateDirectory: HistoryOptions.directory(parsed))
+    }
+
+    /// The step backend of `workflow validate|run|resume|due`: the host's skills, the MCP servers' tools (kill
+    /// the servers with `sources.shutdown()`) and the script tool.
+    static func stepSources(host: SkillHost, _ parsed: ParsedArguments) -> (steps: any SkillBackend, sources: MCPSourceBackend) {
+        let sources = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
+        return (steps(over: sources, host: host, parsed), sources)
+    }
+
+    /// `--parallel N`: steps at once in all, at most (each source's worker limit still applies); nil: not given.
+    static func parallel(_ parsed: ParsedArguments) throws -> Int? {
+        guard let text = parsed.options["--parallel"] else { return nil }
+        guard let count = Int(text), (1...64).contains(count) else {
+            throw UsageError("--parallel takes a whole number from 1 to 64 (steps at once; each skill's max_workers still applies), not '\(text)'")
+        }
+        return count
     }
 
     static func install(file: String, _ parsed: ParsedArguments) throws -> Int32 {
@@ -139,7 +168,9 @@ enum WorkflowCommand: Command {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw UsageError("cannot read the workflow file '\(file)'; check the path")
         }
-        let (workflow, problems) = load(file: file, text: text, host: host, json: false)
+        let (steps, sources) = stepSources(host: host, parsed)
+        defer { sources.shutdown() }
+        let (workflow, problems, _) = load(file: file, text: text, host: host, steps: steps)
         guard problems.isEmpty else {
             printProblems(problems)
             return ExitCode.invalidArguments
@@ -154,7 +185,10 @@ enum WorkflowCommand: Command {
     static func listingWithWorkflows(_ listing: String, json: Bool, _ parsed: ParsedArguments) -> String {
         let files = installed(parsed).files()
         guard !files.isEmpty else { return listing }
-        let tools = (try? backend(host: HostOptions.host(parsed), parsed).tools()) ?? []
+        let host = HostOptions.host(parsed)
+        let sources = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
+        defer { sources.shutdown() }
+        let tools = (try? backend(wrapping: sources, host: host, parsed).tools()) ?? []
         let rows = files.sorted { $0.key < $1.key }.map { name, path in
             let tool = tools.first { $0.id == InstalledWorkflows.prefix + name }
             return (id: InstalledWorkflows.prefix + name, tool: tool, path: path)
@@ -187,7 +221,9 @@ enum WorkflowCommand: Command {
             throw HostError(.notFound, "no workflow \"\(name)\" is installed; see 'skillhost workflow list'", skillID: id)
         }
         let host = HostOptions.host(parsed)
-        let tool = (try? backend(host: host, parsed).tools())?.first { $0.id == id }
+        let sources = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
+        defer { sources.shutdown() }
+        let tool = (try? backend(wrapping: sources, host: host, parsed).tools())?.first { $0.id == id }
         let workflow = try? WorkflowParser.load(path: path).get()
         let steps: [JSONValue] = (workflow?.steps ?? []).map { ["id": .string($0.id), "skill": .string($0.skill), "needs": .array($0.dependencies.map(JSONValue.string))] }
         if parsed.has("--json") {
@@ -208,9 +244,13 @@ enum WorkflowCommand: Command {
         return ExitCode.success
     }
 
-    /// The checker over the host's skills: a skill that is not found or not enabled says why.
-    static func checker(_ host: SkillHost) -> WorkflowChecker {
-        WorkflowChecker { id in
+    /// The checker over what `steps` offers (native skills, MCP servers' tools, the script tool): a skill that
+    /// is not offered says why (not found, disabled, its server's answer), and a script step's script must
+    /// exist in its skill's folder.
+    static func checker(_ host: SkillHost, steps: any SkillBackend) -> WorkflowChecker {
+        let offered = Dictionary(((try? steps.tools()) ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var checker = WorkflowChecker { id in
+            if let tool = offered[id] { return .usable(tool) }
             do throws(HostError) {
                 let skill = try host.skill(id)
                 guard skill.enabled else {
@@ -218,35 +258,63 @@ enum WorkflowCommand: Command {
                 }
                 return .usable(SkillTool(skill))
             } catch {
+                // Not a native skill: what the step backend says of it (an MCP server's tool, the script tool).
+                do throws(HostError) { _ = try steps.prepare(skillID: id, arguments: .object(JSONObject())) } catch let other {
+                    if other.kind != .invalidArguments { return .unusable(other.message) }
+                }
                 return .unusable(error.message)
             }
         }
+        checker.stepCheck = { step, tool in
+            guard tool.id == ScriptToolBackend.toolID, let name = step.arguments["name"]?.stringValue,
+                let path = step.arguments["path"]?.stringValue, !name.contains("${{"), !path.contains("${{") else { return nil }
+            guard let record = try? host.currentCatalog().instructions.first(where: { $0.id == name }) else {
+                return ("name", "no instruction skill '\(name)'; see 'skillhost list' for the instruction skills")
+            }
+            guard record.isUsable else { return ("name", "instruction skill \(name) is disabled; run 'skillhost enable \(name)'") }
+            do throws(HostError) { _ = try SkillScript.resolve(skill: record.id, folder: record.folder, path: path) } catch {
+                return ("path", error.message)
+            }
+            return nil
+        }
+        return checker
     }
 
-    /// Reads and checks `file`; prints its faults. Returns the workflow and its text when it may run.
-    static func load(file: String, text: String? = nil, host: SkillHost, json: Bool) -> (Workflow, [WorkflowProblem]) {
-        let parsed = text.map { WorkflowParser.parse($0, file: file) } ?? WorkflowParser.load(path: file)
+    /// Reads and checks `file` against what `steps` offers. Returns the workflow, its faults, and notes on
+    /// what could not be checked.
+    static func load(
+        file: String, text: String? = nil, host: SkillHost, steps: any SkillBackend
+    ) -> (workflow: Workflow, problems: [WorkflowProblem], notes: [WorkflowProblem]) {
+        // Read once: the parser and the checker's line map share the text.
+        let read = text ?? (try? String(contentsOfFile: file, encoding: .utf8))
+        let parsed = read.map { WorkflowParser.parse($0, file: file) } ?? WorkflowParser.load(path: file)
         switch parsed {
         case .failure(let faults):
-            return (Workflow(name: "", steps: [], file: file), faults.problems)
+            return (Workflow(name: "", steps: [], file: file), faults.problems, [])
         case .success(let workflow):
-            let source = text ?? (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-            return (workflow, checker(host).problems(of: workflow, source: source))
+            let source = read ?? ""
+            let report = checker(host, steps: steps).report(of: workflow, source: source)
+            return (workflow, report.problems, report.notes)
         }
     }
 
     static func validate(file: String, _ parsed: ParsedArguments) -> Int32 {
         let host = HostOptions.host(parsed)
-        let (workflow, problems) = load(file: file, host: host, json: parsed.has("--json"))
+        let (steps, sources) = stepSources(host: host, parsed)
+        defer { sources.shutdown() }
+        let (workflow, problems, notes) = load(file: file, host: host, steps: steps)
+        func json(_ problem: WorkflowProblem) -> JSONValue {
+            ["file": .string(problem.file), "line": .int(Int64(problem.position.line)), "column": .int(Int64(problem.position.column)), "message": .string(problem.message)]
+        }
         if parsed.has("--json") {
             HostOptions.printJSON([
                 "ok": .bool(problems.isEmpty), "workflow": .string(workflow.name),
-                "problems": .array(problems.map {
-                    ["file": .string($0.file), "line": .int(Int64($0.position.line)), "column": .int(Int64($0.position.column)), "message": .string($0.message)]
-                }),
+                "problems": .array(problems.map(json)), "notes": .array(notes.map(json)),
             ])
         } else if problems.isEmpty {
             print("\(file): ok, workflow \(workflow.name), \(workflow.steps.count) step\(workflow.steps.count == 1 ? "" : "s"): " + workflow.steps.map { "\($0.id) (\($0.skill))" }.joined(separator: ", "))
+            if let delivery = workflow.delivery { print("  delivers to \(WorkflowDelivery.folder(data: host.paths.data))/\(delivery.to)") }
+            for note in notes { print(note.description) }
         } else {
             printProblems(problems)
         }
@@ -263,7 +331,9 @@ enum WorkflowCommand: Command {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw UsageError("cannot read the workflow file '\(file)'; check the path")
         }
-        let (workflow, problems) = load(file: file, text: text, host: host, json: parsed.has("--json"))
+        let (steps, sources) = stepSources(host: host, parsed)
+        defer { sources.shutdown() }
+        let (workflow, problems, _) = load(file: file, text: text, host: host, steps: steps)
         guard problems.isEmpty else {
             printProblems(problems)
             return ExitCode.invalidArguments
@@ -285,7 +355,7 @@ enum WorkflowCommand: Command {
         try store.saveWorkflowRun(WorkflowRunRecord(
             id: runID, workflow: workflow.name, file: file, definition: text, input: input.serialized(), status: "running",
             startedMilliseconds: Posix.unixMilliseconds()))
-        return await execute(workflow, runID: runID, input: input, store: store, host: host, interrupted: [], resumed: false, parsed)
+        return await execute(workflow, runID: runID, input: input, store: store, host: host, steps: steps, interrupted: [], finished: [], resumed: false, parsed)
     }
 
     static func resume(runID: String, _ parsed: ParsedArguments) async throws -> Int32 {
@@ -295,17 +365,23 @@ enum WorkflowCommand: Command {
             return ExitCode.notFound
         }
         let host = HostOptions.host(parsed)
-        let (workflow, problems) = load(file: run.file, text: run.definition, host: host, json: parsed.has("--json"))
+        let (steps, sources) = stepSources(host: host, parsed)
+        defer { sources.shutdown() }
+        let (workflow, problems, _) = load(file: run.file, text: run.definition, host: host, steps: steps)
         guard problems.isEmpty else {
             printProblems(problems)
             return ExitCode.invalidArguments
         }
-        let interrupted = Set(try store.workflowSteps(run: runID).filter { $0.status == "running" }.map(\.stepID))
+        let records = try store.workflowSteps(run: runID)
+        let interrupted = Set(records.filter { $0.status == "running" }.map(\.stepID))
+        // Done steps are not run again, so they are not asked about again.
+        let finished = Set(records.filter { $0.status == "done" }.map(\.stepID))
         run.status = "running"
         run.finishedMilliseconds = nil
         try store.saveWorkflowRun(run)
         let input = (try? JSONValue(parsing: run.input)) ?? .object(JSONObject())
-        return await execute(workflow, runID: runID, input: input, store: store, host: host, interrupted: interrupted, resumed: true, parsed)
+        return await execute(
+            workflow, runID: runID, input: input, store: store, host: host, steps: steps, interrupted: interrupted, finished: finished, resumed: true, parsed)
     }
 
     /// Runs the installed workflow `name` with `input` (JSON text) as run `runID`.
@@ -315,7 +391,9 @@ enum WorkflowCommand: Command {
             return ExitCode.notFound
         }
         let host = HostOptions.host(parsed)
-        let (workflow, problems) = load(file: path, text: text, host: host, json: false)
+        let (steps, sources) = stepSources(host: host, parsed)
+        defer { sources.shutdown() }
+        let (workflow, problems, _) = load(file: path, text: text, host: host, steps: steps)
         guard problems.isEmpty else {
             printProblems(problems)
             return ExitCode.invalidArguments
@@ -332,12 +410,12 @@ enum WorkflowCommand: Command {
             ErrorReporter.printError("\(error)")
             return ExitCode.failure
         }
-        return await execute(workflow, runID: runID, input: input, store: store, host: host, interrupted: [], resumed: false, parsed)
+        return await execute(workflow, runID: runID, input: input, store: store, host: host, steps: steps, interrupted: [], finished: [], resumed: false, parsed)
     }
 
     static func execute(
-        _ workflow: Workflow, runID: String, input: JSONValue, store: HistoryStore, host: SkillHost, interrupted: Set<String>,
-        resumed: Bool, _ parsed: ParsedArguments
+        _ workflow: Workflow, runID: String, input: JSONValue, store: HistoryStore, host: SkillHost, steps: any SkillBackend,
+        interrupted: Set<String>, finished: Set<String>, resumed: Bool, _ parsed: ParsedArguments
     ) async -> Int32 {
         let sessionID = "workflow-" + runID
         try? store.createSession(id: sessionID, title: "workflow \(workflow.name), run \(runID)")
@@ -345,12 +423,15 @@ enum WorkflowCommand: Command {
             store: store, sessionID: sessionID, context: SessionContext(), redactor: SecretRedactor.standard(environment: Posix.environment()),
             report: { ErrorReporter.printError("warning: history: \($0.message)") })
         let recorder = StepCallRecorder(runID: runID, inner: inner, interrupted: interrupted)
-        let tools = checker(host).tools(of: workflow)
-        // The write/dangerous steps are approved once, up front, in one question that lists them.
+        let tools = checker(host, steps: steps).tools(of: workflow)
+        // The write/dangerous steps still to run are approved once, up front, in one question that lists them.
         let approval = await RunApproval.ask(
-            TerminalApproval.handler(assumeYes: parsed.has("--yes")), workflow: workflow, tools: tools, input: input, path: workflow.file)
-        let caller = ToolCaller(backend: HostSkillBackend(host: host), approval: approval, recorder: recorder, sessionID: sessionID)
-        let runner = WorkflowRunner(workflow: workflow, tools: tools, caller: caller, journal: store)
+            TerminalApproval.handler(assumeYes: parsed.has("--yes")), workflow: workflow, tools: tools, input: input, path: workflow.file,
+            finished: finished)
+        let caller = ToolCaller(backend: steps, approval: approval, recorder: recorder, sessionID: sessionID)
+        let runner = WorkflowRunner(
+            workflow: workflow, tools: tools, caller: caller, journal: store, maxParallel: (try? parallel(parsed)) ?? nil,
+            deliveries: WorkflowDelivery.folder(data: host.paths.data))
         let json = parsed.has("--json")
         let printer = WorkflowCards(json: json)
         let outcome = await runner.run(runID: runID, input: input, resumed: resumed) { printer.show($0) }

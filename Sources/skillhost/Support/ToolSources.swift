@@ -16,7 +16,7 @@ struct ToolSources {
     /// The stack over `base` (the host's plugin backend) for these options.
     init(_ parsed: ParsedArguments, host: SkillHost, base: any SkillBackend) {
         mcp = MCPSourceText.backend(parsed, host: host, base: base)
-        backend = WorkflowCommand.backend(wrapping: mcp, parsed)
+        backend = WorkflowCommand.backend(wrapping: mcp, host: host, parsed)
     }
 
     /// Stops the MCP servers this stack started.

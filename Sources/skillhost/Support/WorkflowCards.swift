@@ -30,6 +30,8 @@ final class WorkflowCards: Sendable {
             print(card("[retrying] \(name(id)) in \(SecondsText.format(delay)) s: \(error)"))
         case .stepFinished(let id, let state, let seconds, let text, _):
             print(card("[\(state.rawValue)] \(name(id)): \(text) (\(SecondsText.format(seconds)) s)"))
+        case .delivered(let path, let bytes, let error):
+            print(card(error.map { "[failed] \($0)" } ?? "[delivered] \(bytes) bytes to \(path ?? "")"))
         case .runFinished(let runID, let state, let seconds, _):
             print("run \(runID) \(state.rawValue) in \(SecondsText.format(seconds)) s"
                 + (state == .done ? "" : "; fix the failed step and run 'skillhost workflow resume \(runID)'"))
