@@ -6,6 +6,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 
@@ -26,7 +27,10 @@ class ChatPage:
 
     def __init__(self, driver, seconds):
         self.driver = driver
-        self.wait = WebDriverWait(driver, seconds, poll_frequency=0.1)
+        # The page re-renders lists and details as events arrive: an element found a moment ago may be
+        # replaced before its text is read. That is a reason to look again, not a failure.
+        self.wait = WebDriverWait(driver, seconds, poll_frequency=0.1,
+                                  ignored_exceptions=[StaleElementReferenceException])
 
     def card_state(self, call_id, state):
         """The card of `call_id` once it is in `state`."""
