@@ -3,16 +3,30 @@ import SkillJSON
 import Synchronization
 
 /// One MCP server as a skill source within a process (docs/mcp-sources.md, "Lifecycle"): started on first
-/// use and kept; initialized with `initialize` (revision 2025-11-25); its `tools/list` cached until it sends
+/// use and kept; asked `server/discover` first, and when it speaks the stateless revision 2026-07-28 every
+/// request carries its version and the client's capabilities in `_meta` (no `initialize`); otherwise
+/// initialized with `initialize` (revision 2025-11-25); its `tools/list` cached until it sends
 /// `notifications/tools/list_changed`. When it crashes, the calls it was running fail with how it ended, the
 /// next use starts it again after a back-off (``CrashPolicy``: 50 ms doubling to 2 s), and after 5 crashes in
 /// a row without a successful call it is broken: refused with the last crash as the reason until the process
 /// ends. ``close()`` kills it (the host's shutdown does, for every session).
 public final class MCPServerSession: Sendable {
-    /// The revision the client speaks.
+    /// The revision the client speaks through `initialize`.
     public static let protocolVersion = "2025-11-25"
+    /// The stateless revision, used when the server's `server/discover` lists it.
+    public static let statelessVersion = "2026-07-28"
     /// How long starting and `initialize` may take.
     public static let startTimeout: Double = 30
+    /// How long `server/discover` may take before the client falls back to `initialize` (a server that does
+    /// not know it should answer an error at once; one that ignores it costs this much once).
+    public static let discoverTimeout: Double = 5
+    /// The `_meta` keys of the stateless revision.
+    static let versionKey = "io.modelcontextprotocol/protocolVersion"
+    static let capabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
+    static let clientInfoKey = "io.modelcontextprotocol/clientInfo"
+    static let clientInfo: JSONValue = ["name": "skillhost", "version": "1"]
+    /// What every request of the stateless revision carries in `_meta`.
+    static let statelessMeta: JSONObject = [versionKey: .string(statelessVersion), capabilitiesKey: [:], clientInfoKey: clientInfo]
 
     private struct State {
         var connection: MCPClientConnection?
@@ -23,6 +37,7 @@ public final class MCPServerSession: Sendable {
         var lastEnd = 0.0
         var serverInfo: JSONValue = .null
         var instructions: String?
+        var revision: String?
     }
 
     public let entry: MCPServerEntry
@@ -48,6 +63,10 @@ public final class MCPServerSession: Sendable {
 
     /// The server's `serverInfo` (after the first start).
     public var serverInfo: JSONValue { state.withLock { $0.serverInfo } }
+
+    /// The revision settled with the server (after the first start): 2026-07-28 (stateless, through
+    /// `server/discover`) or the one `initialize` agreed on.
+    public var revision: String? { state.withLock { $0.revision } }
 
     /// The server's tools (`tools/list`, every page), cached.
     public func tools() async throws(HostError) -> [JSONValue] {
@@ -124,31 +143,55 @@ public final class MCPServerSession: Sendable {
         connection.onToolsChanged.withLock { $0 = { [weak self] in self?.dropTools() } }
         connection.onEnded.withLock { $0 = { [weak self] error in self?.ended(connection, error) } }
         do {
-            let result = try await connection.request("initialize", params: [
-                "protocolVersion": .string(Self.protocolVersion),
-                "capabilities": [:],
-                "clientInfo": ["name": "skillhost", "version": "1"],
-            ], timeout: Self.startTimeout)
-            connection.notify("notifications/initialized")
+            let (result, revision) = try await handshake(connection)
             state.withLock { state in
                 state.connection = connection
                 state.starting = nil
                 state.serverInfo = result["serverInfo"] ?? .null
                 state.instructions = result["instructions"]?.stringValue
+                state.revision = revision
             }
             return connection
         } catch {
             connection.close()
+            // A server that fails its start crashed; an HTTP server that cannot be reached (or refuses) did not.
+            let crashed = !connection.isHTTP
             state.withLock { state in
                 state.starting = nil
+                guard crashed else { return }
                 state.crashes += 1
                 state.lastCrash = error
                 state.lastEnd = Posix.monotonicSeconds()
             }
             var error = error
-            error.message = "MCP server \(entry.name) did not start: " + error.message
+            if crashed { error.message = "MCP server \(entry.name) did not start: " + error.message }
             throw error
         }
+    }
+
+    /// `server/discover`, and the stateless revision when the server lists it; otherwise `initialize`. A
+    /// server that does not know `server/discover` (an error answer, an HTTP 400/404/405, or silence for
+    /// ``discoverTimeout``) is initialized.
+    private func handshake(_ connection: MCPClientConnection) async throws(HostError) -> (JSONValue, String) {
+        // The probe is a request of the stateless revision itself (its `_meta` and, over HTTP, its headers).
+        connection.settle(version: Self.statelessVersion, stateless: true, meta: Self.statelessMeta)
+        do {
+            let result = try await connection.request("server/discover", params: [:], timeout: Self.discoverTimeout)
+            let versions = result["supportedVersions"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if versions.contains(Self.statelessVersion) { return (result, Self.statelessVersion) }
+        } catch where [.skillFailed, .invalidArguments, .notFound, .timeout].contains(error.kind) {
+            // Not offered: initialize.
+        }
+        connection.settle(version: nil, stateless: false, meta: [:])
+        let result = try await connection.request("initialize", params: [
+            "protocolVersion": .string(Self.protocolVersion),
+            "capabilities": [:],
+            "clientInfo": Self.clientInfo,
+        ], timeout: Self.startTimeout)
+        let version = result["protocolVersion"]?.stringValue ?? Self.protocolVersion
+        connection.settle(version: version, stateless: false, meta: [:])
+        connection.notify("notifications/initialized")
+        return (result, version)
     }
 
     private func dropTools() {

@@ -1,3 +1,4 @@
+import SkillAgent
 import SkillCalls
 import SkillHostCore
 import SkillJSON
@@ -10,6 +11,7 @@ enum MCPSourceText {
         var launcher = MCPServerLauncher(
             hostExecutable: HostOptions.helperExecutable, paths: host.paths, output: HostOptions.pluginOutput(parsed))
         launcher.trustPolicy = (try? host.registryStore.read().trustPolicy) ?? .warn
+        launcher.httpClient = SocketHTTPTransport()
         return MCPSourceBackend(base: base, host: host, launcher: launcher)
     }
 
