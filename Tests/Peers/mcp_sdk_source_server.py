@@ -4,7 +4,7 @@ bearer-token check of its own. `--legacy` removes its `server/discover` handler,
 `initialize` revisions (as servers written before 2026-07-28 do).
 
     mcp_sdk_source_server.py stdio [--legacy]
-    mcp_sdk_source_server.py http PORT TOKEN [--legacy] [--json]
+    mcp_sdk_source_server.py http PORT TOKEN [--legacy] [--json]     (PORT 0: any free port, printed)
 
 Tools: `echo` (its text back, structured), `slow` (reports progress every 0.2 s for 1.2 s), `huge`
 (a 17 MiB text: more than a skill's result may have). Over HTTP, `/html` answers a web page, not MCP.
@@ -13,17 +13,18 @@ Tools: `echo` (its text back, structured), `slow` (reports progress every 0.2 s 
 import sys
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ToolAnnotations
 
 server = MCPServer("sdk-source")
 
 
-@server.tool()
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def echo(text: str) -> dict:
     """Says the text back."""
     return {"echoed": text}
 
 
-@server.tool()
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
 async def slow(ctx: Context) -> str:
     """Works for 1.2 s, reporting progress."""
     import anyio
@@ -34,7 +35,7 @@ async def slow(ctx: Context) -> str:
     return "done"
 
 
-@server.tool()
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def huge() -> str:
     """A result far larger than a client should take."""
     return "x" * (17 << 20)
@@ -66,8 +67,14 @@ def main() -> None:
                 return
         await app(scope, receive, send)
 
-    print(f"serving on {port}", file=sys.stderr, flush=True)
-    uvicorn.run(guarded, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    import socket
+
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
+    listener.listen(64)
+    print(f"serving on {listener.getsockname()[1]}", file=sys.stderr, flush=True)
+    uvicorn.Server(uvicorn.Config(guarded, log_level="warning", lifespan="on")).run(sockets=[listener])
 
 
 if __name__ == "__main__":

@@ -317,7 +317,9 @@ public final class MCPClientConnection: Sendable {
             let text = error["message"]?.stringValue ?? error.serialized()
             let code = error["code"]?.intValue ?? 0
             let kind: HostError.Kind = code == -32602 ? .invalidArguments : .skillFailed
-            pending.completion.finish(.failure(HostError(kind, "MCP server \(name) answered with error \(code): \(TerminalText.sanitized(text))", pluginID: name)))
+            pending.completion.finish(.failure(HostError(
+                kind, "MCP server \(name) answered with error \(code): \(TerminalText.sanitized(text))", pluginID: name,
+                details: ["code": .int(code)])))
         } else {
             pending.completion.finish(.success(message["result"] ?? .null))
         }

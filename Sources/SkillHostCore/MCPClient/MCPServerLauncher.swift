@@ -67,10 +67,12 @@ public struct MCPServerLauncher: Sendable {
                 pluginID: entry.name)
         }
         let policy = policy(for: entry)
-        return ConfinedProgram(
+        var program = ConfinedProgram(
             program: command, arguments: arguments, policy: policy, executablePaths: installation.paths.filter { $0 != command },
             workingDirectory: paths.dataDirectory(forMCPServer: entry.name),
             limits: ResourceLimits(addressSpaceMB: 8192, cpuSeconds: 3600, openFiles: 1024, processes: 256, fileSizeMB: 1024))
+        program.singleProcess = true
+        return program
     }
 
     /// The server's environment: the allow-list every worker gets, `HOME` and `TMPDIR` in its data folder, and

@@ -8,8 +8,11 @@ import Synchronization
 /// initialized with `initialize` (revision 2025-11-25); its `tools/list` cached until it sends
 /// `notifications/tools/list_changed`. When it crashes, the calls it was running fail with how it ended, the
 /// next use starts it again after a back-off (``CrashPolicy``: 50 ms doubling to 2 s), and after 5 crashes in
-/// a row without a successful call it is broken: refused with the last crash as the reason until the process
-/// ends. ``close()`` kills it (the host's shutdown does, for every session).
+/// a row without a successful call it is broken: refused with the last crash as the reason. Crashes are
+/// counted in the cache folder's ``PluginHealthStore`` as plugins' are (key `mcp-server:NAME`, the command's
+/// file identity), so they add up across processes and a broken server stays broken until its program
+/// changes (a fixed install) or the user runs `skillhost enable NAME`. ``close()`` kills it (the host's
+/// shutdown does, for every session).
 public final class MCPServerSession: Sendable {
     /// The revision the client speaks through `initialize`.
     public static let protocolVersion = "2025-11-25"
@@ -20,6 +23,8 @@ public final class MCPServerSession: Sendable {
     /// How long `server/discover` may take before the client falls back to `initialize` (a server that does
     /// not know it should answer an error at once; one that ignores it costs this much once).
     public static let discoverTimeout: Double = 5
+    /// The error code of a request in a revision the server does not speak (it names those it does).
+    static let unsupportedVersionCode: Int64 = -32022
     /// The `_meta` keys of the stateless revision.
     static let versionKey = "io.modelcontextprotocol/protocolVersion"
     static let capabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
@@ -51,13 +56,45 @@ public final class MCPServerSession: Sendable {
         self.entry = entry
         self.launcher = launcher
         self.crashPolicy = crashPolicy
+        health = Self.crashFile(of: entry).map { _ in PluginHealthStore(cacheDirectory: launcher.paths.cache) }
+        if let health, let file = Self.crashFile(of: entry), let record = health.record(pluginID: Self.healthKey(entry.name), path: file) {
+            state.withLock { state in
+                state.crashes = record.consecutiveCrashes
+                state.lastCrash = HostError(.pluginCrashed, record.lastCrash, pluginID: entry.name)
+            }
+        }
+    }
+
+    /// The crash history across processes (stdio servers: an HTTP server does not crash here).
+    private let health: PluginHealthStore?
+
+    /// The key of `name`'s crash history in ``PluginHealthStore`` (a plugin id cannot hold ':').
+    public static func healthKey(_ name: String) -> String { "mcp-server:" + Identifier.normalize(name) }
+
+    /// The file whose identity the crash history is tied to: a stdio server's command.
+    private static func crashFile(of entry: MCPServerEntry) -> String? {
+        if case .stdio(let command, _) = entry.transport { return command }
+        return nil
     }
 
     /// Whether it crashed too often in a row to be started again; the reason when so.
     public var brokenReason: String? {
         state.withLock { state in
             guard state.crashes >= crashPolicy.maximumConsecutiveCrashes else { return nil }
-            return "MCP server \(entry.name) is broken after \(state.crashes) crashes in a row (the last: \(state.lastCrash?.message ?? "?")); fix it, then start skillhost again"
+            return "MCP server \(entry.name) is broken after \(state.crashes) crashes in a row (the last: \(state.lastCrash?.message ?? "?")); fix it, then run 'skillhost enable \(entry.name)'"
+        }
+    }
+
+    /// Counts a crash here and in the crash history.
+    private func countCrash(_ error: HostError) {
+        state.withLock { state in
+            state.crashes += 1
+            state.lastCrash = error
+            state.lastEnd = Posix.monotonicSeconds()
+            state.tools = nil
+        }
+        if let health, let file = Self.crashFile(of: entry) {
+            _ = try? health.recordCrash(pluginID: Self.healthKey(entry.name), path: file, message: error.message, limit: crashPolicy.maximumConsecutiveCrashes)
         }
     }
 
@@ -94,7 +131,11 @@ public final class MCPServerSession: Sendable {
         let connection = try await connected()
         let result = try await connection.request(
             "tools/call", params: ["name": .string(tool), "arguments": arguments], timeout: timeout, onProgress: onProgress)
-        state.withLock { $0.crashes = 0 }
+        let hadCrashes = state.withLock { state in
+            defer { state.crashes = 0 }
+            return state.crashes > 0
+        }
+        if hadCrashes { try? health?.clear(pluginID: Self.healthKey(entry.name)) }
         return result
     }
 
@@ -156,13 +197,8 @@ public final class MCPServerSession: Sendable {
             connection.close()
             // A server that fails its start crashed; an HTTP server that cannot be reached (or refuses) did not.
             let crashed = !connection.isHTTP
-            state.withLock { state in
-                state.starting = nil
-                guard crashed else { return }
-                state.crashes += 1
-                state.lastCrash = error
-                state.lastEnd = Posix.monotonicSeconds()
-            }
+            state.withLock { $0.starting = nil }
+            if crashed { countCrash(error) }
             var error = error
             if crashed { error.message = "MCP server \(entry.name) did not start: " + error.message }
             throw error
@@ -183,11 +219,19 @@ public final class MCPServerSession: Sendable {
             // Not offered: initialize.
         }
         connection.settle(version: nil, stateless: false, meta: [:])
-        let result = try await connection.request("initialize", params: [
-            "protocolVersion": .string(Self.protocolVersion),
-            "capabilities": [:],
-            "clientInfo": Self.clientInfo,
-        ], timeout: Self.startTimeout)
+        let result: JSONValue
+        do {
+            result = try await connection.request("initialize", params: [
+                "protocolVersion": .string(Self.protocolVersion),
+                "capabilities": [:],
+                "clientInfo": Self.clientInfo,
+            ], timeout: Self.startTimeout)
+        } catch where error.details?["code"]?.intValue == Self.unsupportedVersionCode {
+            // The probe settled the connection on the stateless revision although `server/discover` itself was
+            // not answered (the Python SDK's server without a discover handler does so): it speaks 2026-07-28.
+            connection.settle(version: Self.statelessVersion, stateless: true, meta: Self.statelessMeta)
+            return (.null, Self.statelessVersion)
+        }
         let version = result["protocolVersion"]?.stringValue ?? Self.protocolVersion
         connection.settle(version: version, stateless: false, meta: [:])
         connection.notify("notifications/initialized")
@@ -203,11 +247,8 @@ public final class MCPServerSession: Sendable {
     private func ended(_ connection: MCPClientConnection, _ error: HostError) {
         state.withLock { state in
             if state.connection === connection { state.connection = nil }
-            guard !connection.wasClosed else { return }
-            state.crashes += 1
-            state.lastCrash = error
-            state.lastEnd = Posix.monotonicSeconds()
-            state.tools = nil
         }
+        guard !connection.wasClosed, !connection.isHTTP else { return }
+        countCrash(error)
     }
 }

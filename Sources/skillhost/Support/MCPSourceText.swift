@@ -142,7 +142,10 @@ enum MCPSourceText {
             var json = json(states).arrayValue?.first?.objectValue ?? [:]
             json["sandbox"] = sandboxJSON(entry, launcher: backend.launcher)
             json["sha256"] = entry.sha256.map(JSONValue.string) ?? .null
+            let revision = backend.session(for: entry).revision
+            json["protocol"] = revision.map(JSONValue.string) ?? .null
             var lines = ["MCP server \(entry.name)", "  transport:   " + transportText(entry), "  status:      " + (states.first?.status ?? "?")]
+            if let revision { lines.append("  protocol:    " + revision + (revision == MCPServerSession.statelessVersion ? " (stateless, through server/discover)" : " (initialize)")) }
             if let error = states.first?.error { lines.append("  error:       " + error) }
             lines += sandboxText(entry, launcher: backend.launcher)
             lines.append("  tools:       " + (states.first?.tools.map(\.skill.id).joined(separator: ", ").nonEmpty ?? "none"))
