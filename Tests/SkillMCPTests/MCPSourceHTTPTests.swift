@@ -168,7 +168,7 @@ import Testing
         #expect(badURL.stderr == "skillhost: add-mcp: MCP server bad: --url must be an http:// or https:// URL such as https://example.com/mcp, got \"ftp://example.com/mcp\"\n")
 
         // Nothing listens on the port (it was free a moment ago).
-        let closed = try Self.freePort()
+        let closed = try ScaleOutTests.freePort()
         #expect(try home.run(["add-mcp", "gone", "--url", "http://127.0.0.1:\(closed)/mcp"]).status == 0)
         #expect(try home.listedError("gone") == "MCP server gone (http://127.0.0.1:\(closed)/mcp): cannot reach 127.0.0.1:\(closed) (Connection refused); is the server running and the URL right?")
         let call = try home.run(["call", "gone.anything", "{}"])
@@ -203,18 +203,5 @@ import Testing
         servers[server] = .object(entry)
         registry["mcp_servers"] = .object(servers)
         try MCPTestSupport.write(JSONValue.object(registry).serialized(), to: path)
-    }
-
-    /// A loopback port nothing listens on.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
