@@ -230,6 +230,17 @@ static void format_state(char *out, size_t size, int value, const char *reason) 
     out[at] = 0;
 }
 
+int skh_exec_descriptor = 0;
+
+/* The program's exec: of its path, or of the descriptor a confined program without processes is allowed. */
+static void exec_program(char *const argv[], char *const envp[]) {
+    if (skh_exec_descriptor > 0) {
+        syscall(SYS_execveat, skh_exec_descriptor, "", argv, envp, AT_EMPTY_PATH);
+    } else {
+        execve(argv[0], argv, envp);
+    }
+}
+
 int skh_namespaces_exec(char *const argv[], long process_limit, int namespaces, int (*prepare)(void *, int), void *context) {
     extern char **environ;
     /* The program's environment: this one plus SKILLHOST_SANDBOX_STATE, whose text the child fills in. */
@@ -253,7 +264,7 @@ int skh_namespaces_exec(char *const argv[], long process_limit, int namespaces, 
         /* Refused (or failed half way, or not asked for): the program runs here, and learns why from the state. */
         format_state(state, sizeof state, (int)init, reason);
         if (prepare && prepare(context, 0) != 0) _exit(126);
-        execve(argv[0], argv, envp);
+        exec_program(argv, envp);
         return -1;
     }
     /* The child only sets itself up and execs: a vfork shares this process's memory meanwhile (this process
@@ -270,7 +281,7 @@ int skh_namespaces_exec(char *const argv[], long process_limit, int namespaces, 
         if (skh_mount_namespace_proc(process_limit)) bits |= SKH_NS_PROC;
         format_state(state, sizeof state, bits, "");
         if (prepare && prepare(context, bits) != 0) _exit(126);
-        execve(argv[0], argv, envp);
+        exec_program(argv, envp);
         _exit(127);
     }
     close(alive[0]);

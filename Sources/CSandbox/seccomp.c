@@ -4,6 +4,7 @@
 #include "sandbox_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -149,7 +150,19 @@ int skh_enter_seccomp(const struct skh_sandbox_spec *spec, char *error, size_t s
         refuse(&p, __NR_vfork, ERRNO(EPERM));
 #endif
         refuse(&p, __NR_execve, ERRNO(EPERM));
-        refuse(&p, __NR_execveat, ERRNO(EPERM));
+        if (spec->exec_descriptor > 2) {
+            /* The one exec that starts the confined program: execveat of its descriptor, AT_EMPTY_PATH. The
+             * descriptor is numbered at the open-files limit, so the program can never make another one so. */
+            emit(&p, JUMP_IF(__NR_execveat, 0, 6));
+            emit(&p, LOAD_ARG(0));
+            emit(&p, JUMP_IF((uint32_t)spec->exec_descriptor, 0, 3));
+            emit(&p, LOAD_ARG(4));
+            emit(&p, JUMP_IF(AT_EMPTY_PATH, 0, 1));
+            emit(&p, RETURN(ALLOW));
+            emit(&p, RETURN(ERRNO(EPERM)));
+        } else {
+            refuse(&p, __NR_execveat, ERRNO(EPERM));
+        }
         /* clone: threads (CLONE_THREAD) yes, processes no. */
         emit(&p, JUMP_IF(__NR_clone, 0, 4));
         emit(&p, LOAD_ARG(0));

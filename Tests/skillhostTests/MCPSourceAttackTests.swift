@@ -48,7 +48,30 @@ import Testing
         #expect(result?["read_ssh_key"] == "allowed")
         #expect(result?["connect_out"] == "allowed")
         #expect(result?["write_outside"] == "allowed")
+        #expect(result?["spawn"] == "allowed")
+        #expect(result?["fork"] == "allowed")
         #expect(FileManager.default.fileExists(atPath: outside))
+    }
+
+    @Test("processes: false — the server starts (its one exec) but can neither start a program nor fork, as root and as a user",
+          arguments: AttackWorld.Identity.allCases)
+    func withoutProcesses(identity: AttackWorld.Identity) throws {
+        guard AttackWorld.available(identity) else { return }
+        let (world, _) = try world(identity)
+        // By default it may (inside its sandbox): the attempt is real.
+        let before = try attack(world)
+        #expect(before["spawn"] == "allowed", "\(before)")
+        #expect(before["fork"] == "allowed", "\(before)")
+        let revoked = try world.skillhost(["grant", "evil", "processes", "--revoke"])
+        #expect(revoked.status == 0, "\(revoked.stderr)")
+        let registry = try JSONValue(parsing: Array(try String(contentsOfFile: world.root + "/config/skill_registry.json", encoding: .utf8).utf8))
+        #expect(registry["mcp_servers"]?["evil"]?["processes"] == false, "\(registry)")
+        let after = try attack(world)
+        #expect(after["spawn"]?.stringValue?.hasPrefix("refused: PermissionError") == true, "\(after)")
+        #expect(after["fork"]?.stringValue?.hasPrefix("refused: PermissionError") == true, "\(after)")
+        #expect(after["read_ssh_key"]?.stringValue?.hasPrefix("refused:") == true, "the other layers still hold: \(after)")
+        let inspected = try world.skillhost(["inspect", "evil", "--json"])
+        #expect((try? JSONValue(parsing: Array(inspected.stdout.utf8)))?["sandbox"]?["processes"] == false, "\(inspected.stdout)")
     }
 
     @Test("through skillhost every attempt is refused, as root and as a user", arguments: AttackWorld.Identity.allCases)
@@ -95,6 +118,45 @@ import Testing
         #expect(tools.compactMap { $0["id"]?.stringValue } == ["evil.attack", "evil.boom", "evil.fail", "evil.slow", "evil.hang", "evil.change"])
         #expect(tools.compactMap { $0["permission"]?.stringValue } == ["read", "dangerous", "write", "read", "read", "read"])
         #expect(server?["invalid"]?.arrayValue?.first?["name"] == "bad.name")
+    }
+
+    @Test("crashes count across runs: after 5 in a row the server is broken in every later run, shown by list, until 'skillhost enable'")
+    func brokenAcrossRuns() throws {
+        let (world, _) = try world(.root)
+        for run in 1...5 {
+            let crash = try world.skillhost(["call", "evil.boom", "{}", "--yes"])
+            #expect(crash.status == 8, "run \(run): \(crash.stderr)")
+        }
+        let refused = try world.skillhost(["call", "evil.attack", "{}"])
+        #expect(refused.status == 8, "\(refused.stderr)")
+        #expect(refused.stderr.contains("MCP server evil is broken after 5 crashes in a row (the last: MCP server evil ended (exit status 3): the server falls over); fix it, then run 'skillhost enable evil'"), "\(refused.stderr)")
+        let listed = try JSONValue(parsing: Array(try world.skillhost(["list", "--json"]).stdout.utf8))
+        #expect(listed["mcp_servers"]?.arrayValue?.first?["status"] == "broken", "\(listed)")
+        #expect(try world.skillhost(["enable", "evil"]).status == 0)
+        #expect(try attack(world)["connect_out"]?.stringValue?.hasPrefix("refused:") == true, "enabled again, it runs")
+    }
+
+    @Test("rate_limit_per_minute holds for an MCP tool as for a plugin's skill: the same window, message and exit code")
+    func rateLimited() throws {
+        let (world, _) = try world(.root)
+        let path = world.root + "/config/skill_registry.json"
+        guard case .object(var registry) = try JSONValue(parsing: Array(try String(contentsOfFile: path, encoding: .utf8).utf8)),
+            case .object(var servers)? = registry["mcp_servers"], case .object(var entry)? = servers["evil"]
+        else { throw TestFailure("no entry evil in \(path)") }
+        entry["tools"] = ["evil.fail": ["rate_limit_per_minute": 2]]
+        servers["evil"] = .object(entry)
+        registry["mcp_servers"] = .object(servers)
+        try TestPackage.write(JSONValue.object(registry).serialized(), to: path)
+        for _ in 1...2 { #expect(try world.skillhost(["call", "evil.fail", "{}", "--yes"]).status == 6) }
+        let limited = try world.skillhost(["call", "evil.fail", "{}", "--yes"])
+        #expect(limited.status == 11, "\(limited.stderr)")
+        #expect(limited.stderr.contains("skill evil.fail is limited to 2 calls per minute; retry in"), "\(limited.stderr)")
+        entry["tools"] = ["evil.fail": ["rate_limit_per_minute": -1]]
+        servers["evil"] = .object(entry)
+        registry["mcp_servers"] = .object(servers)
+        try TestPackage.write(JSONValue.object(registry).serialized(), to: path)
+        let bad = try world.skillhost(["call", "evil.fail", "{}", "--yes"])
+        #expect(bad.stderr.contains("/mcp_servers/evil/tools/evil.fail/rate_limit_per_minute must be a whole number ≥ 0 (0 or null = no limit), got -1"), "\(bad.stderr)")
     }
 
     @Test("trust pins the script and its interpreter; a changed script is refused with both digests; trust required refuses an unpinned server")

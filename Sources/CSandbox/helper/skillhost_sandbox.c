@@ -17,8 +17,9 @@
  * the second layer for it right before the exec, from the POLICY words:
  *   --sb-exec PATH       read and execute (programs, libraries)       --sb-read PATH   read
  *   --sb-write PATH      read, write, create, remove beneath           --sb-net none|any|PORT,PORT
- *   --sb-procs 1         it may start processes (a program must: the exec that starts it is one; they
- *                        stay inside its sandbox and die with it)                 --chdir DIR      its working folder
+ *   --sb-procs 1         it may start processes (they stay inside its sandbox and die with it)
+ *   --sb-procs 0         it may not: its own start is the one exec (of a descriptor, see confine()); every fork
+ *                        and every other exec is refused. Needs --nofile       --chdir DIR      its working folder
  *   --as-mb N --cpu-s N --nofile N --nproc N --fsize-mb N            resource limits (0 = none)
  *
  * skillhost starts its sandboxed processes through this small program instead of making the namespaces inside
@@ -56,6 +57,7 @@ struct confinement {
     struct skh_sandbox_spec spec;
     const char *directory;
     long limits[5]; /* address space MiB, CPU s, open files, processes, file size MiB; 0 = none */
+    const char *program; /* the program's path */
 };
 
 static int usage(const char *why) {
@@ -82,6 +84,21 @@ static int confine(void *context, int namespaces) {
         fprintf(stderr, "skillhost-sandbox: cannot enter the working folder %s: %s\n", c->directory, strerror(errno));
         return -1;
     }
+    /* Without processes the program's own start is the one exec allowed: of a descriptor numbered at the
+     * open-files limit (seccomp allows execveat of that number only), opened before the limit is lowered, so
+     * the program can never make a descriptor with that number again. Not close-on-exec: the kernel cannot
+     * start a script (a `#!` program) from a descriptor that closes at its exec. */
+    if (!c->spec.processes) {
+        int fd = (int)c->limits[2];
+        int opened = open(c->program, O_PATH | O_CLOEXEC);
+        if (opened < 0 || dup2(opened, fd) != fd) {
+            fprintf(stderr, "skillhost-sandbox: cannot open %s to start it: %s\n", c->program, strerror(errno));
+            return -1;
+        }
+        close(opened);
+        c->spec.exec_descriptor = fd;
+        skh_exec_descriptor = fd;
+    }
     if (set_limit(RLIMIT_AS, c->limits[0] << 20, "address space", 0) != 0 ||
         set_limit(RLIMIT_CPU, c->limits[1], "CPU time", 0) != 0 ||
         set_limit(RLIMIT_NOFILE, c->limits[2], "open files", 0) != 0 ||
@@ -96,8 +113,10 @@ static int confine(void *context, int namespaces) {
     /* Only stdin, stdout and stderr reach the program: whatever else its starter left open (a socket to a
      * model server, a database) closes at the exec. CLOSE_RANGE_CLOEXEC, not a close: the exec's own
      * report pipe must stay open until the exec. */
-    if (syscall(SYS_close_range, 3, ~0U, SKH_CLOSE_RANGE_CLOEXEC) != 0) {
-        for (int fd = 3; fd < 65536; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    unsigned keep = c->spec.exec_descriptor > 2 ? (unsigned)c->spec.exec_descriptor : ~0U;
+    if (syscall(SYS_close_range, 3, keep - 1, SKH_CLOSE_RANGE_CLOEXEC) != 0 ||
+        (keep != ~0U && syscall(SYS_close_range, keep + 1, ~0U, SKH_CLOSE_RANGE_CLOEXEC) != 0)) {
+        for (int fd = 3; fd < 65536; fd++) if ((unsigned)fd != keep) fcntl(fd, F_SETFD, FD_CLOEXEC);
     }
     char error[512];
     if (skh_sandbox_enter(&c->spec, skh_landlock_abi() > 0, error, sizeof error) != 0) {
@@ -175,7 +194,10 @@ int main(int argc, char **argv) {
     int first = read_policy(argc, argv, &namespaces, &confined, &c);
     if (first < 0) return 2;
     if (first >= argc || argv[first][0] != '/') return usage("the program must be an absolute path");
-    if (confined && !c.spec.processes) return usage("--confine needs --sb-procs 1: the program's own exec is a new program");
+    if (confined && !c.spec.processes && c.limits[2] <= 2) {
+        return usage("--confine --sb-procs 0 needs --nofile N: the program's one exec is of a descriptor numbered N");
+    }
+    c.program = argv[first];
     c.spec.rules = c.rules;
     c.spec.rule_count = c.rule_count;
     c.spec.ports = c.ports;

@@ -41,6 +41,10 @@ struct skh_sandbox_spec {
     const uint16_t *ports;
     size_t port_count;
     int processes; /* nonzero: fork/exec allowed */
+    /* With processes 0: a descriptor (> 2) of the one program that may still be started, by
+     * execveat(exec_descriptor, "", ..., AT_EMPTY_PATH) — `skillhost-sandbox --confine --sb-procs 0` starts
+     * its program so; every other exec, and every fork, is refused. 0: none. */
+    int exec_descriptor;
 };
 
 /** What `skh_namespaces_enter` managed: a bit per namespace (SKH_NS_*), 0 when none. */
@@ -118,6 +122,10 @@ int skh_early_namespaces(char *error, size_t error_size);
  * that process with status 126 (`prepare` says why on stderr). Returns only when an exec failed.
  */
 int skh_namespaces_exec(char *const argv[], long process_limit, int namespaces, int (*prepare)(void *, int), void *context);
+
+/** When > 0, skh_namespaces_exec starts its program by execveat(this, "", argv, envp, AT_EMPTY_PATH) instead of
+ * execve(argv[0]): the one exec a confined program without processes may make (set by `prepare`). */
+extern int skh_exec_descriptor;
 
 /**
  * Can this process make the namespaces `skh_namespaces_enter` makes? Forks a child that tries (≈0.3 ms).

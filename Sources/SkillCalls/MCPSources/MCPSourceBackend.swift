@@ -16,6 +16,9 @@ public final class MCPSourceBackend: SkillBackend {
     /// Starts the servers.
     public let launcher: MCPServerLauncher
     private let validator = ArgumentValidator()
+    /// `rate_limit_per_minute` of the servers' tools, counted in the window plugins' skills share
+    /// (``RateLimitWindowFile`` in the cache folder: separate processes count together).
+    private let rateWindow: RateLimitWindowFile
     private let sessions = Mutex<[String: MCPServerSession]>([:])
     private let policyBlocks: Mutex<[String: String?]> = Mutex([:])
     /// The registry's servers as read in the current call batch, for a front end that says when input
@@ -29,6 +32,7 @@ public final class MCPSourceBackend: SkillBackend {
         self.base = base
         self.host = host
         self.launcher = launcher
+        rateWindow = RateLimitWindowFile(cacheDirectory: host.paths.cache)
     }
 
     /// A server's tools as the host offers them, and its tools that cannot be skills (with why); starts the
@@ -81,6 +85,13 @@ public final class MCPSourceBackend: SkillBackend {
         guard let entry = Self.server(of: id, among: servers) else { return try base.prepare(skillID: skillID, arguments: arguments) }
         let tool = try Self.wait { () async throws(HostError) in try await self.tool(id, of: entry) }
         try check(tool.skill, of: entry)
+        do {
+            try rateWindow.admit(skillID: tool.skill.id, limitPerMinute: tool.skill.rateLimitPerMinute)
+        } catch {
+            var error = error
+            error.pluginID = entry.name
+            throw error
+        }
         try validator.validate(arguments, for: tool.skill)
         return PreparedCall(skill: tool.skill, arguments: arguments)
     }

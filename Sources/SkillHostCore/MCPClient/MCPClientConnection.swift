@@ -5,8 +5,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// The client side of one MCP connection to a stdio server (docs/mcp-sources.md): JSON-RPC 2.0 as
-/// newline-delimited JSON on the server's stdin and stdout. Requests wait for their answer by id; the server's
+/// The client side of one MCP connection (docs/mcp-sources.md): to a stdio server, JSON-RPC 2.0 as
+/// newline-delimited JSON on its stdin and stdout; to a Streamable HTTP server, one `POST` per message
+/// (``MCPHTTPWire``), whose answers arrive here as the stdio reader's lines do. Requests wait for their answer by id; the server's
 /// `notifications/progress` reach the request that carried the token, `notifications/tools/list_changed`
 /// reaches ``onToolsChanged``; a server's own requests are answered (`ping`) or refused (-32601). Its stderr
 /// is read on a thread of its own into sanitized lines for the trace, never the terminal. When the server
@@ -37,6 +38,10 @@ public final class MCPClientConnection: Sendable {
     private let output: Int32
     private let errors: Int32
     private let state = Mutex(State())
+    /// The HTTP wire (nil: the stdio pipes).
+    private let http: MCPHTTPWire?
+    /// `_meta` members every request carries (the stateless revision's protocol version and capabilities).
+    private let requestMeta = Mutex(JSONObject())
     private let writeLock = Mutex(())
     /// Called (on the reading thread) when the server says its tool list changed.
     let onToolsChanged: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
@@ -54,6 +59,7 @@ public final class MCPClientConnection: Sendable {
         self.output = output
         self.errors = errors
         self.sink = sink
+        self.http = nil
         let reader = Thread { [self] in readLoop() }
         reader.name = "mcp-client-\(name)"
         reader.start()
@@ -62,6 +68,27 @@ public final class MCPClientConnection: Sendable {
             errorReader.name = "mcp-client-stderr-\(name)"
             errorReader.start()
         }
+    }
+
+    /// A connection to a Streamable HTTP server through `wire` (no process: ``pid`` is 0).
+    init(http wire: MCPHTTPWire) {
+        name = wire.name
+        pid = 0
+        input = -1
+        output = -1
+        errors = -1
+        sink = .discard
+        http = wire
+    }
+
+    /// Whether it reaches its server over HTTP.
+    public var isHTTP: Bool { http != nil }
+
+    /// Settles the revision: `meta` goes into every later request's `_meta`; over HTTP the version is also
+    /// sent as `MCP-Protocol-Version` (and, when `stateless`, `Mcp-Method` and `Mcp-Name` too).
+    func settle(version: String?, stateless: Bool, meta: JSONObject) {
+        requestMeta.withLock { $0 = meta }
+        http?.settle(version: version, stateless: stateless)
     }
 
     /// Whether the server has ended (its stdout closed).
@@ -92,13 +119,14 @@ public final class MCPClientConnection: Sendable {
         if var params {
             if case .object(var object) = params {
                 var meta = object["_meta"]?.objectValue ?? JSONObject()
+                for (key, value) in requestMeta.withLock({ $0 }) { meta[key] = value }
                 meta["progressToken"] = .int(id)
                 object["_meta"] = .object(meta)
                 params = .object(object)
             }
             message["params"] = params
         }
-        guard send(.object(message)) else {
+        guard send(message, idleTimeout: timeout + 5) else {
             forget(id)
             throw state.withLock { $0.ended } ?? HostError(.pluginCrashed, "MCP server \(name) stopped reading its input", pluginID: name)
         }
@@ -132,7 +160,7 @@ public final class MCPClientConnection: Sendable {
     public func notify(_ method: String, params: JSONValue? = nil) {
         var message: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
         if let params { message["params"] = params }
-        _ = send(.object(message))
+        _ = send(message)
     }
 
     /// Whether ``close()`` was called (the host ended it: not a crash).
@@ -145,6 +173,11 @@ public final class MCPClientConnection: Sendable {
             return !done
         }
         guard first else { return }
+        if let http {
+            http.close()
+            fail(HostError(.cancelled, "the connection to MCP server \(name) was closed", pluginID: name))
+            return
+        }
         Glibc.close(input)
         kill(pid, SIGTERM)
         Thread.detachNewThread { [self] in
@@ -171,10 +204,28 @@ public final class MCPClientConnection: Sendable {
         notify("notifications/cancelled", params: ["requestId": .int(id), "reason": "cancelled by the host"])
     }
 
-    private func forget(_ id: Int64) { _ = state.withLock { $0.pending.removeValue(forKey: id) } }
+    private func forget(_ id: Int64) {
+        _ = state.withLock { $0.pending.removeValue(forKey: id) }
+        http?.finished(id)
+    }
 
-    private func send(_ message: JSONValue) -> Bool {
-        let bytes = Array((message.serialized() + "\n").utf8)
+    /// Whether request `id` still waits for its answer.
+    func isWaiting(_ id: Int64) -> Bool { state.withLock { $0.pending[id] != nil } }
+
+    /// Fails request `id` alone (its HTTP exchange failed).
+    func fail(requestID id: Int64, _ error: HostError) {
+        state.withLock { $0.pending[id] }?.completion.finish(.failure(error))
+    }
+
+    /// The connection is over (an HTTP server forgot its session): every waiting request fails with `error`.
+    func end(_ error: HostError) { fail(error) }
+
+    private func send(_ message: JSONObject, idleTimeout: Double = 30) -> Bool {
+        if let http {
+            http.post(message, idleTimeout: idleTimeout, to: self)
+            return true
+        }
+        let bytes = Array((JSONValue.object(message).serialized() + "\n").utf8)
         return writeLock.withLock { _ in Posix.writeAll(input, bytes) }
     }
 
@@ -209,8 +260,9 @@ public final class MCPClientConnection: Sendable {
         fail(HostError(.pluginCrashed, "MCP server \(name) \(how)\(tail.isEmpty ? "" : ": \(tail)")", pluginID: name))
     }
 
-    /// The largest message read (a huge result is refused, not buffered without end).
-    public static let maximumMessageBytes = 64 << 20
+    /// The largest message read (a huge result is refused, not buffered without end): the limit of a skill's
+    /// result (``PluginResult/maximumResultBytes``, 16 MiB), the same over stdio and HTTP.
+    public static let maximumMessageBytes = PluginResult.maximumResultBytes
 
     private func fail(_ error: HostError) {
         let (waiting, first): ([Pending], Bool) = state.withLock { state in
@@ -225,14 +277,24 @@ public final class MCPClientConnection: Sendable {
     }
 
     private func receive(_ line: [UInt8]) {
-        guard case .object(let message)? = try? JSONValue(parsing: line) else { return }
+        guard let value = try? JSONValue(parsing: line) else { return }
+        receive(value)
+    }
+
+    /// One message from the server (a batch: each of its messages).
+    func receive(_ value: JSONValue) {
+        if case .array(let batch) = value {
+            for item in batch { receive(item) }
+            return
+        }
+        guard case .object(let message) = value else { return }
         let method = message["method"]?.stringValue
         if let method, let id = message["id"] {
             // The server's own request: ping is answered, nothing else is offered.
             let answer: JSONValue = method == "ping"
                 ? ["jsonrpc": "2.0", "id": id, "result": [:]]
                 : ["jsonrpc": "2.0", "id": id, "error": ["code": -32601, "message": .string("skillhost offers no \(method) to servers")]]
-            _ = send(answer)
+            _ = send(answer.objectValue ?? [:])
             return
         }
         if let method {
@@ -255,7 +317,9 @@ public final class MCPClientConnection: Sendable {
             let text = error["message"]?.stringValue ?? error.serialized()
             let code = error["code"]?.intValue ?? 0
             let kind: HostError.Kind = code == -32602 ? .invalidArguments : .skillFailed
-            pending.completion.finish(.failure(HostError(kind, "MCP server \(name) answered with error \(code): \(TerminalText.sanitized(text))", pluginID: name)))
+            pending.completion.finish(.failure(HostError(
+                kind, "MCP server \(name) answered with error \(code): \(TerminalText.sanitized(text))", pluginID: name,
+                details: ["code": .int(code)])))
         } else {
             pending.completion.finish(.success(message["result"] ?? .null))
         }

@@ -77,7 +77,7 @@ public struct MCPRemoteTool: Sendable, Equatable {
         let skill = SkillDescription(
             manifest: manifest, pluginID: entry.name, pluginPath: path,
             enabled: entry.enabled && (settings.enabled ?? true),
-            approval: settings.approval ?? (permission == .read ? .allow : .ask))
+            approval: settings.approval ?? (permission == .read ? .allow : .ask), rateLimitPerMinute: settings.rateLimitPerMinute)
         return .success(MCPRemoteTool(remoteName: name, skill: skill, annotations: annotations))
     }
 

@@ -25,6 +25,9 @@ public struct MCPServerLauncher: Sendable {
     public var environment: [String: String]
     /// The registry's `trust` policy: under `required` an unpinned server is not started.
     public var trustPolicy: TrustPolicy = .warn
+    /// The HTTP client for Streamable HTTP servers (the host's one, handed in by the front end; nil: such
+    /// servers cannot be called from here).
+    public var httpClient: (any MCPHTTPClient)?
 
     public init(hostExecutable: String, paths: HostPaths, output: PluginOutputSink = .discard, environment: [String: String]? = nil) {
         self.hostExecutable = hostExecutable
@@ -60,14 +63,16 @@ public struct MCPServerLauncher: Sendable {
         guard case .stdio(let command, let arguments) = entry.transport, let installation = installation(for: entry) else {
             let url: String = if case .http(let url, _) = entry.transport { url } else { "" }
             throw HostError(.invalidPlugin,
-                "MCP server \(entry.name) is reached over Streamable HTTP (\(url)), which this skillhost cannot call yet (only stdio servers); disable it with 'skillhost disable \(entry.name)'",
+                "MCP server \(entry.name) is reached over Streamable HTTP (\(url)): nothing of it runs here, so there is no program to confine",
                 pluginID: entry.name)
         }
         let policy = policy(for: entry)
-        return ConfinedProgram(
+        var program = ConfinedProgram(
             program: command, arguments: arguments, policy: policy, executablePaths: installation.paths.filter { $0 != command },
             workingDirectory: paths.dataDirectory(forMCPServer: entry.name),
             limits: ResourceLimits(addressSpaceMB: 8192, cpuSeconds: 3600, openFiles: 1024, processes: 256, fileSizeMB: 1024))
+        program.singleProcess = true
+        return program
     }
 
     /// The server's environment: the allow-list every worker gets, `HOME` and `TMPDIR` in its data folder, and
@@ -88,6 +93,7 @@ public struct MCPServerLauncher: Sendable {
     /// - Throws: ``HostError``: `denied` when it cannot be confined or a variable is missing, `io` when it
     ///   cannot be started.
     public func start(_ entry: MCPServerEntry) throws(HostError) -> MCPClientConnection {
+        if case .http(let url, let headers) = entry.transport { return try connect(entry.name, url: url, headers: headers) }
         try MCPServerTrust.check(entry, policy: trustPolicy)
         let program = try program(for: entry)
         guard Posix.isExecutableFile(program.program) else {
@@ -99,5 +105,22 @@ public struct MCPServerLauncher: Sendable {
         let (executable, words) = try program.launchCommand(hostExecutable: hostExecutable)
         let child = try Posix.spawnPiped(executable, arguments: words, pipeStandardInput: true, standardError: .pipe, environment: environment)
         return MCPClientConnection(name: entry.name, pid: child.pid, input: child.input, output: child.output, errors: child.errors, sink: output)
+    }
+
+    /// A connection to a Streamable HTTP server (nothing is started: its requests go out as they are made).
+    /// - Throws: ``HostError`` (`denied`) when a header refers to a variable that is not set.
+    private func connect(_ name: String, url: String, headers: [String: String]) throws(HostError) -> MCPClientConnection {
+        guard let httpClient else {
+            throw HostError(.invalidPlugin,
+                "MCP server \(name) is reached over Streamable HTTP (\(url)), which this front end cannot call; use 'skillhost call', 'chat' or 'mcp'",
+                pluginID: name)
+        }
+        var expanded: [String: String] = [:]
+        var referenced: [String] = []
+        for (field, value) in headers.sorted(by: { $0.key < $1.key }) {
+            expanded[field] = try MCPSecrets.expand(value, environment: environment, usedBy: "MCP server \(name)'s header \(field) (mcp_servers.\(name).headers)")
+            referenced += MCPSecrets.references(in: value)
+        }
+        return MCPClientConnection(http: MCPHTTPWire(name: name, url: url, headers: expanded, referenced: referenced, client: httpClient))
     }
 }

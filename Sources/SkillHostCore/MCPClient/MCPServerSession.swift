@@ -3,16 +3,35 @@ import SkillJSON
 import Synchronization
 
 /// One MCP server as a skill source within a process (docs/mcp-sources.md, "Lifecycle"): started on first
-/// use and kept; initialized with `initialize` (revision 2025-11-25); its `tools/list` cached until it sends
+/// use and kept; asked `server/discover` first, and when it speaks the stateless revision 2026-07-28 every
+/// request carries its version and the client's capabilities in `_meta` (no `initialize`); otherwise
+/// initialized with `initialize` (revision 2025-11-25); its `tools/list` cached until it sends
 /// `notifications/tools/list_changed`. When it crashes, the calls it was running fail with how it ended, the
 /// next use starts it again after a back-off (``CrashPolicy``: 50 ms doubling to 2 s), and after 5 crashes in
-/// a row without a successful call it is broken: refused with the last crash as the reason until the process
-/// ends. ``close()`` kills it (the host's shutdown does, for every session).
+/// a row without a successful call it is broken: refused with the last crash as the reason. Crashes are
+/// counted in the cache folder's ``PluginHealthStore`` as plugins' are (key `mcp-server:NAME`, the command's
+/// file identity), so they add up across processes and a broken server stays broken until its program
+/// changes (a fixed install) or the user runs `skillhost enable NAME`. ``close()`` kills it (the host's
+/// shutdown does, for every session).
 public final class MCPServerSession: Sendable {
-    /// The revision the client speaks.
+    /// The revision the client speaks through `initialize`.
     public static let protocolVersion = "2025-11-25"
+    /// The stateless revision, used when the server's `server/discover` lists it.
+    public static let statelessVersion = "2026-07-28"
     /// How long starting and `initialize` may take.
     public static let startTimeout: Double = 30
+    /// How long `server/discover` may take before the client falls back to `initialize` (a server that does
+    /// not know it should answer an error at once; one that ignores it costs this much once).
+    public static let discoverTimeout: Double = 5
+    /// The error code of a request in a revision the server does not speak (it names those it does).
+    static let unsupportedVersionCode: Int64 = -32022
+    /// The `_meta` keys of the stateless revision.
+    static let versionKey = "io.modelcontextprotocol/protocolVersion"
+    static let capabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
+    static let clientInfoKey = "io.modelcontextprotocol/clientInfo"
+    static let clientInfo: JSONValue = ["name": "skillhost", "version": "1"]
+    /// What every request of the stateless revision carries in `_meta`.
+    static let statelessMeta: JSONObject = [versionKey: .string(statelessVersion), capabilitiesKey: [:], clientInfoKey: clientInfo]
 
     private struct State {
         var connection: MCPClientConnection?
@@ -23,6 +42,7 @@ public final class MCPServerSession: Sendable {
         var lastEnd = 0.0
         var serverInfo: JSONValue = .null
         var instructions: String?
+        var revision: String?
     }
 
     public let entry: MCPServerEntry
@@ -36,18 +56,54 @@ public final class MCPServerSession: Sendable {
         self.entry = entry
         self.launcher = launcher
         self.crashPolicy = crashPolicy
+        health = Self.crashFile(of: entry).map { _ in PluginHealthStore(cacheDirectory: launcher.paths.cache) }
+        if let health, let file = Self.crashFile(of: entry), let record = health.record(pluginID: Self.healthKey(entry.name), path: file) {
+            state.withLock { state in
+                state.crashes = record.consecutiveCrashes
+                state.lastCrash = HostError(.pluginCrashed, record.lastCrash, pluginID: entry.name)
+            }
+        }
+    }
+
+    /// The crash history across processes (stdio servers: an HTTP server does not crash here).
+    private let health: PluginHealthStore?
+
+    /// The key of `name`'s crash history in ``PluginHealthStore`` (a plugin id cannot hold ':').
+    public static func healthKey(_ name: String) -> String { "mcp-server:" + Identifier.normalize(name) }
+
+    /// The file whose identity the crash history is tied to: a stdio server's command.
+    private static func crashFile(of entry: MCPServerEntry) -> String? {
+        if case .stdio(let command, _) = entry.transport { return command }
+        return nil
     }
 
     /// Whether it crashed too often in a row to be started again; the reason when so.
     public var brokenReason: String? {
         state.withLock { state in
             guard state.crashes >= crashPolicy.maximumConsecutiveCrashes else { return nil }
-            return "MCP server \(entry.name) is broken after \(state.crashes) crashes in a row (the last: \(state.lastCrash?.message ?? "?")); fix it, then start skillhost again"
+            return "MCP server \(entry.name) is broken after \(state.crashes) crashes in a row (the last: \(state.lastCrash?.message ?? "?")); fix it, then run 'skillhost enable \(entry.name)'"
+        }
+    }
+
+    /// Counts a crash here and in the crash history.
+    private func countCrash(_ error: HostError) {
+        state.withLock { state in
+            state.crashes += 1
+            state.lastCrash = error
+            state.lastEnd = Posix.monotonicSeconds()
+            state.tools = nil
+        }
+        if let health, let file = Self.crashFile(of: entry) {
+            _ = try? health.recordCrash(pluginID: Self.healthKey(entry.name), path: file, message: error.message, limit: crashPolicy.maximumConsecutiveCrashes)
         }
     }
 
     /// The server's `serverInfo` (after the first start).
     public var serverInfo: JSONValue { state.withLock { $0.serverInfo } }
+
+    /// The revision settled with the server (after the first start): 2026-07-28 (stateless, through
+    /// `server/discover`) or the one `initialize` agreed on.
+    public var revision: String? { state.withLock { $0.revision } }
 
     /// The server's tools (`tools/list`, every page), cached.
     public func tools() async throws(HostError) -> [JSONValue] {
@@ -75,7 +131,11 @@ public final class MCPServerSession: Sendable {
         let connection = try await connected()
         let result = try await connection.request(
             "tools/call", params: ["name": .string(tool), "arguments": arguments], timeout: timeout, onProgress: onProgress)
-        state.withLock { $0.crashes = 0 }
+        let hadCrashes = state.withLock { state in
+            defer { state.crashes = 0 }
+            return state.crashes > 0
+        }
+        if hadCrashes { try? health?.clear(pluginID: Self.healthKey(entry.name)) }
         return result
     }
 
@@ -124,31 +184,58 @@ public final class MCPServerSession: Sendable {
         connection.onToolsChanged.withLock { $0 = { [weak self] in self?.dropTools() } }
         connection.onEnded.withLock { $0 = { [weak self] error in self?.ended(connection, error) } }
         do {
-            let result = try await connection.request("initialize", params: [
-                "protocolVersion": .string(Self.protocolVersion),
-                "capabilities": [:],
-                "clientInfo": ["name": "skillhost", "version": "1"],
-            ], timeout: Self.startTimeout)
-            connection.notify("notifications/initialized")
+            let (result, revision) = try await handshake(connection)
             state.withLock { state in
                 state.connection = connection
                 state.starting = nil
                 state.serverInfo = result["serverInfo"] ?? .null
                 state.instructions = result["instructions"]?.stringValue
+                state.revision = revision
             }
             return connection
         } catch {
             connection.close()
-            state.withLock { state in
-                state.starting = nil
-                state.crashes += 1
-                state.lastCrash = error
-                state.lastEnd = Posix.monotonicSeconds()
-            }
+            // A server that fails its start crashed; an HTTP server that cannot be reached (or refuses) did not.
+            let crashed = !connection.isHTTP
+            state.withLock { $0.starting = nil }
+            if crashed { countCrash(error) }
             var error = error
-            error.message = "MCP server \(entry.name) did not start: " + error.message
+            if crashed { error.message = "MCP server \(entry.name) did not start: " + error.message }
             throw error
         }
+    }
+
+    /// `server/discover`, and the stateless revision when the server lists it; otherwise `initialize`. A
+    /// server that does not know `server/discover` (an error answer, an HTTP 400/404/405, or silence for
+    /// ``discoverTimeout``) is initialized.
+    private func handshake(_ connection: MCPClientConnection) async throws(HostError) -> (JSONValue, String) {
+        // The probe is a request of the stateless revision itself (its `_meta` and, over HTTP, its headers).
+        connection.settle(version: Self.statelessVersion, stateless: true, meta: Self.statelessMeta)
+        do {
+            let result = try await connection.request("server/discover", params: [:], timeout: Self.discoverTimeout)
+            let versions = result["supportedVersions"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if versions.contains(Self.statelessVersion) { return (result, Self.statelessVersion) }
+        } catch where [.skillFailed, .invalidArguments, .notFound, .timeout].contains(error.kind) {
+            // Not offered: initialize.
+        }
+        connection.settle(version: nil, stateless: false, meta: [:])
+        let result: JSONValue
+        do {
+            result = try await connection.request("initialize", params: [
+                "protocolVersion": .string(Self.protocolVersion),
+                "capabilities": [:],
+                "clientInfo": Self.clientInfo,
+            ], timeout: Self.startTimeout)
+        } catch where error.details?["code"]?.intValue == Self.unsupportedVersionCode {
+            // The probe settled the connection on the stateless revision although `server/discover` itself was
+            // not answered (the Python SDK's server without a discover handler does so): it speaks 2026-07-28.
+            connection.settle(version: Self.statelessVersion, stateless: true, meta: Self.statelessMeta)
+            return (.null, Self.statelessVersion)
+        }
+        let version = result["protocolVersion"]?.stringValue ?? Self.protocolVersion
+        connection.settle(version: version, stateless: false, meta: [:])
+        connection.notify("notifications/initialized")
+        return (result, version)
     }
 
     private func dropTools() {
@@ -160,11 +247,8 @@ public final class MCPServerSession: Sendable {
     private func ended(_ connection: MCPClientConnection, _ error: HostError) {
         state.withLock { state in
             if state.connection === connection { state.connection = nil }
-            guard !connection.wasClosed else { return }
-            state.crashes += 1
-            state.lastCrash = error
-            state.lastEnd = Posix.monotonicSeconds()
-            state.tools = nil
         }
+        guard !connection.wasClosed, !connection.isHTTP else { return }
+        countCrash(error)
     }
 }

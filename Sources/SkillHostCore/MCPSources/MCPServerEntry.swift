@@ -21,11 +21,17 @@ public struct MCPServerEntry: Sendable, Equatable {
         public var permission: Permission?
         public var approval: ApprovalPolicy?
         public var timeout: Double?
-        public init(enabled: Bool? = nil, permission: Permission? = nil, approval: ApprovalPolicy? = nil, timeout: Double? = nil) {
+        /// Calls per minute (`rate_limit_per_minute`, as for a plugin's skill); nil: no limit.
+        public var rateLimitPerMinute: Int?
+        public init(
+            enabled: Bool? = nil, permission: Permission? = nil, approval: ApprovalPolicy? = nil, timeout: Double? = nil,
+            rateLimitPerMinute: Int? = nil
+        ) {
             self.enabled = enabled
             self.permission = permission
             self.approval = approval
             self.timeout = timeout
+            self.rateLimitPerMinute = rateLimitPerMinute
         }
     }
 
@@ -202,6 +208,10 @@ extension MCPServerEntry {
                 if let timeout = settings["timeout"] {
                     if let fault = SkillDefaults.timeoutProblem(timeout) { throw fail(at + "/timeout", fault) }
                     tool.timeout = timeout.doubleValue
+                }
+                if let limit = settings["rate_limit_per_minute"] {
+                    if let problem = RegistryCheck.rateLimitProblem(limit) { throw fail(at + "/rate_limit_per_minute", problem) }
+                    tool.rateLimitPerMinute = limit.intValue.flatMap { $0 > 0 ? Int($0) : nil }
                 }
                 tools[Identifier.normalize(key)] = tool
             }

@@ -95,6 +95,11 @@ extension SkillHost {
                 }
             }
         }
+        // Enabling a server gives it a fresh start: a broken one's crash history is forgotten.
+        if enabled {
+            let health = PluginHealthStore(cacheDirectory: paths.cache)
+            for change in changes where change.kind == "MCP server" { try health.clear(pluginID: MCPServerSession.healthKey(change.id)) }
+        }
         return (changes, rest)
     }
 }

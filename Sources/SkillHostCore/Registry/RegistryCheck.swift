@@ -62,11 +62,19 @@ struct RegistryCheck {
             throw fail(pointer + "/timeout", fault)
         }
         try checkEnum(entry["approval"], ApprovalPolicy.allCases.map(\.rawValue), pointer + "/approval")
-        if let limit = entry["rate_limit_per_minute"], !limit.isNull {
-            guard let number = limit.intValue, number >= 0, number <= 1_000_000 else {
-                throw fail(pointer + "/rate_limit_per_minute", "must be a whole number ≥ 0 (0 or null = no limit), got \(limit.serialized())")
-            }
+        if let limit = entry["rate_limit_per_minute"], let problem = Self.rateLimitProblem(limit) {
+            throw fail(pointer + "/rate_limit_per_minute", problem)
         }
+    }
+
+    /// Why `limit` is not a `rate_limit_per_minute` (nil when it is one: a whole number 0…1,000,000, or null;
+    /// 0 and null mean no limit). The one rule, for plugins' skills and MCP servers' tools.
+    static func rateLimitProblem(_ limit: JSONValue) -> String? {
+        if limit.isNull { return nil }
+        guard let number = limit.intValue, number >= 0, number <= 1_000_000 else {
+            return "must be a whole number ≥ 0 (0 or null = no limit), got \(limit.serialized())"
+        }
+        return nil
     }
 
     /// A plugin entry laid over `defaults` (either may be nil).

@@ -1,7 +1,8 @@
 /// A program that is not skillhost — an interpreter running a skill's script, an MCP server — started inside the
 /// same sandbox as a worker (docs/isolation.md): `skillhost-sandbox --confine` makes the namespaces and enters
 /// Landlock, seccomp and no capabilities for it right before the exec, so none of its code runs outside. It may
-/// start processes (its own exec is one); they stay in its sandbox and die with it.
+/// start processes (they stay in its sandbox and die with it) unless ``singleProcess`` is set and its policy
+/// says no processes: then its own start is the one exec it makes, and every fork and other exec is refused.
 ///
 /// The host builds the whole policy here (the system's programs and libraries, the program's own installation,
 /// the paths the caller grants) and starts it through ``Posix/spawnPiped(_:arguments:pipeStandardInput:standardError:environment:descriptor3:)``;
@@ -21,6 +22,9 @@ public struct ConfinedProgram: Sendable {
     public var workingDirectory: String?
     /// Its resource limits.
     public var limits: ResourceLimits
+    /// Whether the policy's `processes: false` holds for it (an MCP server's entry): no fork, no exec but its
+    /// own start. Off for a skill's script, whose interpreter may run commands inside its sandbox.
+    public var singleProcess = false
 
     public init(
         program: String, arguments: [String], policy: SandboxPolicy, executablePaths: [String] = [],
@@ -55,7 +59,9 @@ public struct ConfinedProgram: Sendable {
             throw HostError(.denied,
                 "cannot confine \(program): \(NamespaceLauncher.programName) is not installed beside \(hostExecutable); nothing was run. Reinstall with scripts/install.sh (or build it: scripts/build-sandbox-helper.sh \(Posix.directoryName(of: hostExecutable)))")
         }
-        var words = ["--confine", "--sb-procs", "1", "--sb-ns", policy.namespaces ? "1" : "0"]
+        // Without processes (an MCP server's `processes: false`) its own start is the one exec it makes.
+        let processes = policy.processes || !singleProcess
+        var words = ["--confine", "--sb-procs", processes ? "1" : "0", "--sb-ns", policy.namespaces ? "1" : "0"]
         for (path, word) in Self.systemPaths { words += [word, path] }
         for path in executablePaths + [program] { words += ["--sb-exec", path] }
         for rule in policy.rules { words += [rule.access == .readWrite ? "--sb-write" : "--sb-read", rule.path] }

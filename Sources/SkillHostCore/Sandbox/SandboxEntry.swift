@@ -66,7 +66,7 @@ enum SandboxEntry {
             ports.withUnsafeMutableBufferPointer { portBuffer in
                 var spec = skh_sandbox_spec(
                     rules: ruleBuffer.baseAddress, rule_count: ruleBuffer.count, network: network,
-                    ports: portBuffer.baseAddress, port_count: portBuffer.count, processes: policy.processes ? 1 : 0)
+                    ports: portBuffer.baseAddress, port_count: portBuffer.count, processes: policy.processes ? 1 : 0, exec_descriptor: 0)
                 status = skh_sandbox_enter(&spec, useLandlock, &error, error.count)
                 if status != 0, policy.mode == .bestEffort, useLandlock == 1 {
                     // Best effort: without Landlock, still seccomp, no capabilities and no_new_privs.

@@ -1,3 +1,4 @@
+import SkillAgent
 import SkillCalls
 import SkillHostCore
 import SkillJSON
@@ -10,6 +11,7 @@ enum MCPSourceText {
         var launcher = MCPServerLauncher(
             hostExecutable: HostOptions.helperExecutable, paths: host.paths, output: HostOptions.pluginOutput(parsed))
         launcher.trustPolicy = (try? host.registryStore.read().trustPolicy) ?? .warn
+        launcher.httpClient = SocketHTTPTransport()
         return MCPSourceBackend(base: base, host: host, launcher: launcher)
     }
 
@@ -78,8 +80,11 @@ enum MCPSourceText {
         defer { backend.shutdown() }
         if let entry = servers.first(where: { $0.name == name }) {
             let states = try await states(backend).filter { $0.entry.name == entry.name }
-            let json = states.first.map { MCPSourceReport.serverJSON($0, launcher: backend.launcher) } ?? [:]
+            var json = states.first.map { MCPSourceReport.serverJSON($0, launcher: backend.launcher) } ?? [:]
+            let revision = backend.session(for: entry).revision
+            json["protocol"] = revision.map(JSONValue.string) ?? .null
             var lines = ["MCP server \(entry.name)", "  transport:   " + transportText(entry), "  status:      " + (states.first?.status ?? "?")]
+            if let revision { lines.append("  protocol:    " + revision + (revision == MCPServerSession.statelessVersion ? " (stateless, through server/discover)" : " (initialize)")) }
             if let error = states.first?.error { lines.append("  error:       " + error) }
             lines += sandboxText(entry, launcher: backend.launcher)
             lines.append("  tools:       " + (states.first?.tools.map(\.skill.id).joined(separator: ", ").nonEmpty ?? "none"))
