@@ -64,7 +64,7 @@ public struct StoredChat: Sendable {
     /// are switched off).
     public func agent(
         provider: any ModelProvider, host: SkillHost, skills: any SkillBackend, stateDirectory: String,
-        configuration: AgentConfiguration
+        configuration: AgentConfiguration, library: (any InstructionLibrary)? = nil
     ) -> Agent {
         var configuration = configuration
         configuration.sessionID = id
@@ -74,7 +74,7 @@ public struct StoredChat: Sendable {
             provider: provider,
             backend: InstructionSkillBackend(
                 base: ScriptToolBackend(base: skills, host: host, stateDirectory: stateDirectory),
-                library: HostInstructionLibrary(host: host)),
+                library: library ?? HostInstructionLibrary(host: host)),
             history: history, configuration: configuration)
     }
 

@@ -16,6 +16,8 @@ public protocol InstructionLibrary: Sendable {
     /// Whether the administrator's policy always asks before the tool `toolID` runs (then nothing spares
     /// it the question).
     func policyAlwaysAsks(_ toolID: String) -> Bool
+    /// Why activating the skill `name` needs the user's approval (a nested MCP skill: fresh consent), or nil.
+    func activationConsent(_ name: String) -> String?
 }
 
 extension InstructionLibrary {
@@ -24,6 +26,8 @@ extension InstructionLibrary {
     }
 
     public func policyAlwaysAsks(_ toolID: String) -> Bool { false }
+
+    public func activationConsent(_ name: String) -> String? { nil }
 }
 
 /// The ``InstructionLibrary`` of a host's skills folder.

@@ -37,7 +37,9 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource, Pr
         guard let tool = InstructionTools.tools(for: enabledSkills()).first(where: { $0.id == skillID }) else {
             throw HostError(.notFound, "\(skillID) is offered only while an instruction skill is enabled; run 'skillhost list'", skillID: skillID)
         }
-        let skill = SkillDescription(manifest: tool.skill, pluginID: "", pluginPath: "", enabled: true, approval: .allow)
+        // Activating a nested MCP skill is asked about (fresh consent); the rest only read.
+        let consent = skillID == InstructionTools.activate ? arguments["name"]?.stringValue.flatMap(library.activationConsent) : nil
+        let skill = SkillDescription(manifest: tool.skill, pluginID: "", pluginPath: "", enabled: true, approval: consent == nil ? .allow : .ask)
         try validator.validate(arguments, for: skill)
         return PreparedCall(skill: skill, arguments: arguments)
     }

@@ -174,7 +174,7 @@ public final class MCPSourceBackend: SkillBackend {
 
     /// Runs `body` on the concurrency pool and blocks this thread until it ends (``SkillBackend``'s
     /// synchronous members are called from threads their callers own, never from the pool).
-    static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws(HostError) -> T) throws(HostError) -> T {
+    public static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws(HostError) -> T) throws(HostError) -> T {
         let done = DispatchSemaphore(value: 0)
         let box = Mutex<Result<T, HostError>?>(nil)
         Task.detached {

@@ -23,6 +23,7 @@ public final class MCPServerSession: Sendable {
         var lastEnd = 0.0
         var serverInfo: JSONValue = .null
         var instructions: String?
+        var capabilities: JSONValue = .null
     }
 
     public let entry: MCPServerEntry
@@ -77,6 +78,18 @@ public final class MCPServerSession: Sendable {
             "tools/call", params: ["name": .string(tool), "arguments": arguments], timeout: timeout, onProgress: onProgress)
         state.withLock { $0.crashes = 0 }
         return result
+    }
+
+    /// The server's `capabilities` from `initialize`; starts it when it is not running.
+    public func capabilities() async throws(HostError) -> JSONValue {
+        _ = try await connected()
+        return state.withLock { $0.capabilities }
+    }
+
+    /// Sends one request other than `tools/…` (the Skills extension's, `resources/read`); starts the server
+    /// when it is not running. The result as the server gave it.
+    public func request(_ method: String, params: JSONValue, timeout: Double) async throws(HostError) -> JSONValue {
+        try await connected().request(method, params: params, timeout: timeout)
     }
 
     /// Kills the server (if running); a later use starts it again.
@@ -135,6 +148,7 @@ public final class MCPServerSession: Sendable {
                 state.starting = nil
                 state.serverInfo = result["serverInfo"] ?? .null
                 state.instructions = result["instructions"]?.stringValue
+                state.capabilities = result["capabilities"] ?? .null
             }
             return connection
         } catch {

@@ -88,9 +88,12 @@ enum ChatCommand: Command {
         }
         var configuration = options.configuration
         configuration.approval = approval
+        let sources = MCPSourceText.backend(parsed, host: host, base: skills)
+        // MCP servers' skills (the Skills extension) beside the local ones, when servers are registered.
+        let library = await MCPSkillText.chatLibrary(sources, warn: { renderer.warn("warning: " + $0) })
         let agent = session.chat.agent(
-            provider: provider, host: host, skills: WorkflowCommand.backend(wrapping: MCPSourceText.backend(parsed, host: host, base: skills), parsed), stateDirectory: HistoryOptions.directory(parsed),
-            configuration: configuration)
+            provider: provider, host: host, skills: WorkflowCommand.backend(wrapping: sources, parsed), stateDirectory: HistoryOptions.directory(parsed),
+            configuration: configuration, library: library)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(200))

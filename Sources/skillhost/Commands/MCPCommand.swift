@@ -97,14 +97,17 @@ enum MCPCommand: Command {
             return try await HTTPService.run(parsed, address: address, host: host, configuration: configuration, log: log)
         }
         let transport = MCPStdioTransport()
-        let skills = HostInstructionSkillSource(host: host)
         var backend = HostSkillBackend(host: host)
         backend.queuesCalls = transport.replyPoller != nil
+        // The registry's MCP servers: their tools beside native skills, their skills beside instruction skills.
+        let sources = MCPSourceText.backend(parsed, host: host, base: backend)
+        let hasServers = !((try? host.mcpServers()) ?? []).isEmpty
+        let skills = HostInstructionSkillSource(host: host, remote: hasServers ? MCPSkillCatalog(sources: sources) : nil)
         // One connection is one session of the history; its calls' rows are written whole when they end.
         let sessionID = MCPServer.newSessionID()
         // Instruction skills' scripts run here too, sandboxed, in the connection's workspace.
         let (caller, recorder) = makeCaller(
-            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log)
+            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log, sources: sources)
         let server = MCPServer(
             configuration: configuration, caller: caller, skills: skills, send: transport.write, log: log,
             callExecutor: transport.callExecutor, replyPoller: transport.replyPoller)
@@ -123,7 +126,7 @@ enum MCPCommand: Command {
     /// The tool-call layer with the history's recorder (nil when the history cannot be opened).
     static func makeCaller(
         _ parsed: ParsedArguments, host: SkillHost, backend: HostSkillBackend, configuration: MCPServerConfiguration, sessionID: String,
-        log: @escaping MCPServer.Sink
+        log: @escaping MCPServer.Sink, sources: MCPSourceBackend? = nil
     ) -> (ToolCaller, StoreCallRecorder?) {
         let context = SessionContext()
         var recorder: StoreCallRecorder?
@@ -139,7 +142,7 @@ enum MCPCommand: Command {
         // replica shares one caller, so each bearer token gets a workspace of its own (MCPServer sets it).
         // The registry's MCP servers' tools are served beside native skills (a gateway: they run confined), and
         // installed workflows are tools too (workflow.NAME, docs/workflows.md).
-        let sources = MCPSourceText.backend(parsed, host: host, base: backend)
+        let sources = sources ?? MCPSourceText.backend(parsed, host: host, base: backend)
         let tools = ScriptToolBackend(
             base: WorkflowCommand.backend(wrapping: sources, parsed), host: host, stateDirectory: HistoryOptions.directory(parsed))
         let caller = ToolCaller(
