@@ -175,9 +175,18 @@ public final class MCPSkillCatalog: Sendable {
 
     // MARK: - Blocking forms (for the synchronous seams: InstructionLibrary, InstructionSkillSource)
 
-    /// ``usable()`` from a thread that may block.
+    /// ``usable()`` without waiting when every enabled server's listing is held (after ``all()``, as `chat`
+    /// does at start); otherwise it blocks this thread, so call it from threads that may block.
     public func usableNow() -> [MCPSkillEntry] {
-        (try? MCPSourceBackend.wait { () async throws(HostError) in await self.usable() }) ?? []
+        let servers = ((try? sources.host.mcpServers()) ?? []).filter { $0.enabled && sources.host.mcpPolicyBlock($0.name) == nil }
+        let known = held.withLock { held in servers.allSatisfy { held[$0.name] != nil } ? servers.flatMap { held[$0.name]!.skills } : nil }
+        if let known { return known.filter { $0.refusal == nil }.sorted { $0.qualifiedName < $1.qualifiedName } }
+        return (try? MCPSourceBackend.wait { () async throws(HostError) in await self.usable() }) ?? []
+    }
+
+    /// The skill `qualifiedName` from the listings held, without asking any server (nil when not held).
+    public func heldSkill(named qualifiedName: String) -> MCPSkillEntry? {
+        held.withLock { held in held.values.lazy.flatMap(\.skills).first { $0.qualifiedName == qualifiedName } }
     }
 
     /// ``instructionSkill(_:)`` from a thread that may block.

@@ -102,12 +102,13 @@ enum MCPCommand: Command {
         // The registry's MCP servers: their tools beside native skills, their skills beside instruction skills.
         let sources = MCPSourceText.backend(parsed, host: host, base: backend)
         let hasServers = !((try? host.mcpServers()) ?? []).isEmpty
-        let skills = HostInstructionSkillSource(host: host, remote: hasServers ? MCPSkillCatalog(sources: sources) : nil)
+        let remoteSkills = hasServers ? MCPSkillCatalog(sources: sources) : nil
+        let skills = HostInstructionSkillSource(host: host, remote: remoteSkills)
         // One connection is one session of the history; its calls' rows are written whole when they end.
         let sessionID = MCPServer.newSessionID()
         // Instruction skills' scripts run here too, sandboxed, in the connection's workspace.
         let (caller, recorder) = makeCaller(
-            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log, sources: sources)
+            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log, sources: sources, remoteSkills: remoteSkills)
         let server = MCPServer(
             configuration: configuration, caller: caller, skills: skills, send: transport.write, log: log,
             callExecutor: transport.callExecutor, replyPoller: transport.replyPoller)
@@ -126,7 +127,7 @@ enum MCPCommand: Command {
     /// The tool-call layer with the history's recorder (nil when the history cannot be opened).
     static func makeCaller(
         _ parsed: ParsedArguments, host: SkillHost, backend: HostSkillBackend, configuration: MCPServerConfiguration, sessionID: String,
-        log: @escaping MCPServer.Sink, sources: MCPSourceBackend? = nil
+        log: @escaping MCPServer.Sink, sources: MCPSourceBackend? = nil, remoteSkills: MCPSkillCatalog? = nil
     ) -> (ToolCaller, StoreCallRecorder?) {
         let context = SessionContext()
         var recorder: StoreCallRecorder?
@@ -143,8 +144,12 @@ enum MCPCommand: Command {
         // The registry's MCP servers' tools are served beside native skills (a gateway: they run confined), and
         // installed workflows are tools too (workflow.NAME, docs/workflows.md).
         let sources = sources ?? MCPSourceText.backend(parsed, host: host, base: backend)
-        let tools = ScriptToolBackend(
+        let scripts = ScriptToolBackend(
             base: WorkflowCommand.backend(wrapping: sources, parsed), host: host, stateDirectory: HistoryOptions.directory(parsed))
+        // The scripts of the MCP servers' skills too (fetched, verified, then run confined like local ones).
+        let tools: any SkillBackend = remoteSkills.map {
+            MCPSkillScriptBackend(base: scripts, catalog: $0, stateDirectory: HistoryOptions.directory(parsed))
+        } ?? scripts
         let caller = ToolCaller(
             backend: tools, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
             sessionContext: context, forwardsCallIDs: true)

@@ -21,7 +21,7 @@ enum MCPSkillText {
     static func table(_ skills: [MCPSkillEntry], notes: [String]) -> String {
         guard !skills.isEmpty || !notes.isEmpty else { return "" }
         let width = max(12, skills.map { $0.qualifiedName.count }.max() ?? 0) + 2
-        var lines = [CatalogTable.pad("MCP SKILL", width) + CatalogTable.pad("STATUS", 10) + CatalogTable.pad("FILES", 7) + "DESCRIPTION (from the server)"]
+        var lines = skills.isEmpty ? [] : [CatalogTable.pad("MCP SKILL", width) + CatalogTable.pad("STATUS", 10) + CatalogTable.pad("FILES", 7) + "DESCRIPTION (from the server)"]
         for skill in skills {
             lines.append(CatalogTable.pad(skill.qualifiedName, width) + CatalogTable.pad(status(skill), 10)
                 + CatalogTable.pad(skill.files.map { "\($0.count)" } ?? "-", 7)
