@@ -97,6 +97,28 @@ import Testing
         return log
     }
 
+    /// One tool call of the scripted model's reply.
+    static func call(_ id: String, _ name: String, _ arguments: JSONValue) -> String {
+        #"{"id":"\#(id)","type":"function","function":{"name":"\#(name)","arguments":\#(JSONValue.string(arguments.serialized()).serialized())}}"#
+    }
+
+    /// A scripted OpenAI-compatible model whose first reply makes `calls` and whose second ends the turn.
+    static func model(calling calls: [String]) throws -> ReplayServer {
+        try ReplayServer([
+            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array((#"{"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":["# + calls.joined(separator: ",") + "]}}]}").utf8), pieceSize: 0),
+            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Done."}}]}"#.utf8), pieceSize: 0),
+        ], lifetime: 120)
+    }
+
+    /// The tool results the model got in its last request, by call id.
+    static func toolResults(_ server: ReplayServer) -> [String: String] {
+        var results: [String: String] = [:]
+        for message in server.requests.last?.body?["messages"]?.arrayValue ?? [] where message["role"] == "tool" {
+            results[message["tool_call_id"]?.stringValue ?? ""] = message["content"]?.stringValue ?? ""
+        }
+        return results
+    }
+
     static func reads(_ log: String) -> [String] {
         ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
@@ -151,33 +173,23 @@ import Testing
     func chatActivatesLazilyVerifiesEveryReadAndAsksForANestedSkill() throws {
         let home = Home()
         let log = try addServer(home)
-        func call(_ id: String, _ name: String, _ arguments: JSONValue) -> String {
-            #"{"id":"\#(id)","type":"function","function":{"name":"\#(name)","arguments":\#(JSONValue.string(arguments.serialized()).serialized())}}"#
-        }
         let calls = [
-            call("a", "activate_skill", ["name": "docs:pdf-tools"]),
-            call("b", "read_skill_file", ["name": "docs:pdf-tools", "path": "references/guide.md"]),
-            call("c", "read_skill_file", ["name": "docs:pdf-tools", "path": "secret.md"]),
-            call("d", "activate_skill", ["name": "docs:digest-bad"]),
-            call("e", "activate_skill", ["name": "docs:size-bad"]),
-            call("f", "activate_skill", ["name": "docs:fm-bad"]),
-            call("g", "activate_skill", ["name": "docs:pdf-tools/forms"]),
+            Self.call("a", "activate_skill", ["name": "docs:pdf-tools"]),
+            Self.call("b", "read_skill_file", ["name": "docs:pdf-tools", "path": "references/guide.md"]),
+            Self.call("c", "read_skill_file", ["name": "docs:pdf-tools", "path": "secret.md"]),
+            Self.call("d", "activate_skill", ["name": "docs:digest-bad"]),
+            Self.call("e", "activate_skill", ["name": "docs:size-bad"]),
+            Self.call("f", "activate_skill", ["name": "docs:fm-bad"]),
+            Self.call("g", "activate_skill", ["name": "docs:pdf-tools/forms"]),
         ]
-        let server = try ReplayServer([
-            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array((#"{"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":["# + calls.joined(separator: ",") + "]}}]}").utf8), pieceSize: 0),
-            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Done."}}]}"#.utf8), pieceSize: 0),
-        ], lifetime: 120)
+        let server = try Self.model(calling: calls)
         defer { server.stop() }
         let chat = try home.run(["chat", "--json", "--provider", "openai", "--base-url", server.baseURL, "--model", "m", "fill the form"])
         #expect(chat.status == 0, "\(chat.stderr)")
         let system = server.requests.first?.body?["messages"]?.arrayValue?.first?["content"]?.stringValue ?? ""
         #expect(system.contains("<name>docs:pdf-tools</name><description>[from MCP server docs, not a local skill] Fill PDF forms"), "\(system)")
         #expect(!system.contains("docs:many") && !system.contains("docs:dyn"), "refused skills are not offered")
-        let messages = server.requests.last?.body?["messages"]?.arrayValue ?? []
-        var results: [String: String] = [:]
-        for message in messages where message["role"] == "tool" {
-            results[message["tool_call_id"]?.stringValue ?? ""] = message["content"]?.stringValue ?? ""
-        }
+        let results = Self.toolResults(server)
         #expect(results["a"]?.contains("come from the MCP server docs (skill://pdf-tools/SKILL.md)") == true, "origin-tagged: \(results["a"] ?? "")")
         #expect(results["a"]?.contains("Do it well.") == true)
         #expect(results["b"]?.contains("use blue ink") == true, "\(results["b"] ?? "")")
@@ -197,27 +209,18 @@ import Testing
     func approvedANestedSkillActivatesAndAScriptRunsConfined() throws {
         let home = Home()
         let log = try addServer(home)
-        func call(_ id: String, _ name: String, _ arguments: JSONValue) -> String {
-            #"{"id":"\#(id)","type":"function","function":{"name":"\#(name)","arguments":\#(JSONValue.string(arguments.serialized()).serialized())}}"#
-        }
         let calls = [
-            call("a", "activate_skill", ["name": "docs:pdf-tools/forms"]),
-            call("b", "activate_skill", ["name": "docs:runner"]),
-            call("c", "run_skill_script", ["name": "docs:runner", "path": "scripts/hello.sh", "args": ["mars"]]),
+            Self.call("a", "activate_skill", ["name": "docs:pdf-tools/forms"]),
+            Self.call("b", "activate_skill", ["name": "docs:runner"]),
+            Self.call("c", "run_skill_script", ["name": "docs:runner", "path": "scripts/hello.sh", "args": ["mars"]]),
         ]
-        let server = try ReplayServer([
-            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array((#"{"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":["# + calls.joined(separator: ",") + "]}}]}").utf8), pieceSize: 0),
-            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Done."}}]}"#.utf8), pieceSize: 0),
-        ], lifetime: 120)
+        let server = try Self.model(calling: calls)
         defer { server.stop() }
         let chat = try home.run(["chat", "--json", "--yes", "--provider", "openai", "--base-url", server.baseURL, "--model", "m", "run it"])
         #expect(chat.status == 0, "\(chat.stderr)")
         let offered = server.requests.first?.body?["tools"]?.arrayValue?.first { $0["function"]?["name"] == "run_skill_script" }
         #expect(offered?["function"]?["parameters"]?["properties"]?["name"]?["enum"]?.arrayValue?.contains("docs:runner") == true, "\(String(describing: offered))")
-        var results: [String: String] = [:]
-        for message in server.requests.last?.body?["messages"]?.arrayValue ?? [] where message["role"] == "tool" {
-            results[message["tool_call_id"]?.stringValue ?? ""] = message["content"]?.stringValue ?? ""
-        }
+        let results = Self.toolResults(server)
         #expect(results["a"]?.contains("Do it well.") == true, "approved (--yes), the nested skill activates: \(results["a"] ?? "")")
         #expect(results["b"]?.contains("run_skill_script") == true, "\(results["b"] ?? "")")
         #expect(results["c"]?.contains("hello from mars") == true, "\(results["c"] ?? "")")

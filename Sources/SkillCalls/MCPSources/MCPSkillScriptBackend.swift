@@ -81,12 +81,7 @@ public struct MCPSkillScriptBackend: SkillBackend {
                 return .failure(error)
             }
         }
-        let run = try outcome.get()
-        guard case .object(var result) = run.json else { return run.json }
-        result["name"] = .string(name)
-        result["path"] = .string(path)
-        result["workspace"] = .string(workspace.folder)
-        return .object(result)
+        return ScriptToolBackend.result(try outcome.get(), name: name, path: path, workspace: workspace)
     }
 
     public func callLimits() throws(HostError) -> [String: CallLimit] { try base.callLimits() }
