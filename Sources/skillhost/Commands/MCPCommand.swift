@@ -116,6 +116,8 @@ enum MCPCommand: Command {
             server.refresh()
         }
         watcher.start()  // first, so a change while the first listing is built is seen
+        // The servers' skills listed here, awaited: the listing then answers without blocking a thread.
+        if let remoteSkills { _ = await remoteSkills.all() }
         server.refresh()
         await transport.run(server)
         watcher.stop()
