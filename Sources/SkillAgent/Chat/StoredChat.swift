@@ -67,7 +67,7 @@ public struct StoredChat: Sendable {
     /// are switched off).
     public func agent(
         provider: any ModelProvider, host: SkillHost, skills: any SkillBackend, stateDirectory: String,
-        configuration: AgentConfiguration
+        configuration: AgentConfiguration, library: (any InstructionLibrary)? = nil
     ) -> Agent {
         var configuration = configuration
         configuration.sessionID = id
@@ -76,9 +76,15 @@ public struct StoredChat: Sendable {
         return Agent(
             provider: provider,
             backend: InstructionSkillBackend(
-                base: ScriptToolBackend(base: skills, host: host, stateDirectory: stateDirectory),
-                library: HostInstructionLibrary(host: host)),
+                base: Self.scripts(ScriptToolBackend(base: skills, host: host, stateDirectory: stateDirectory), library, stateDirectory),
+                library: library ?? HostInstructionLibrary(host: host)),
             history: history, configuration: configuration)
+    }
+
+    /// The script tool: the local skills', and MCP servers' skills' too when the library has them.
+    private static func scripts(_ local: ScriptToolBackend, _ library: (any InstructionLibrary)?, _ stateDirectory: String) -> any SkillBackend {
+        guard let remote = (library as? MCPInstructionLibrary)?.remote else { return local }
+        return MCPSkillScriptBackend(base: local, catalog: remote, stateDirectory: stateDirectory)
     }
 
     /// Plugin version and file hash for each skill.

@@ -16,6 +16,12 @@ public protocol InstructionLibrary: Sendable {
     /// Whether the administrator's policy always asks before the tool `toolID` runs (then nothing spares
     /// it the question).
     func policyAlwaysAsks(_ toolID: String) -> Bool
+    /// Why activating the skill `name` needs the user's approval (a nested MCP skill: fresh consent), or nil.
+    func activationConsent(_ name: String) -> String?
+    /// ``skill(named:)`` from async code (an MCP skill is fetched without blocking a thread).
+    func loadSkill(named name: String) async throws(HostError) -> InstructionSkill
+    /// ``read(skill:path:offset:limit:)`` from async code.
+    func loadFile(skill: String, path: String, offset: Int, limit: Int) async throws(HostError) -> (bytes: [UInt8], size: Int64)
 }
 
 extension InstructionLibrary {
@@ -24,6 +30,14 @@ extension InstructionLibrary {
     }
 
     public func policyAlwaysAsks(_ toolID: String) -> Bool { false }
+
+    public func activationConsent(_ name: String) -> String? { nil }
+
+    public func loadSkill(named name: String) async throws(HostError) -> InstructionSkill { try skill(named: name) }
+
+    public func loadFile(skill: String, path: String, offset: Int, limit: Int) async throws(HostError) -> (bytes: [UInt8], size: Int64) {
+        try read(skill: skill, path: path, offset: offset, limit: limit)
+    }
 }
 
 /// The ``InstructionLibrary`` of a host's skills folder.

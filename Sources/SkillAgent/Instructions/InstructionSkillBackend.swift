@@ -37,7 +37,9 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource, Pr
         guard let tool = InstructionTools.tools(for: enabledSkills()).first(where: { $0.id == skillID }) else {
             throw HostError(.notFound, "\(skillID) is offered only while an instruction skill is enabled; run 'skillhost list'", skillID: skillID)
         }
-        let skill = SkillDescription(manifest: tool.skill, pluginID: "", pluginPath: "", enabled: true, approval: .allow)
+        // Activating a nested MCP skill is asked about (fresh consent); the rest only read.
+        let consent = skillID == InstructionTools.activate ? arguments["name"]?.stringValue.flatMap(library.activationConsent) : nil
+        let skill = SkillDescription(manifest: tool.skill, pluginID: "", pluginPath: "", enabled: true, approval: consent == nil ? .allow : .ask)
         try validator.validate(arguments, for: skill)
         return PreparedCall(skill: skill, arguments: arguments)
     }
@@ -49,7 +51,7 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource, Pr
             guard let name = arguments["name"]?.stringValue else {
                 throw HostError(.invalidArguments, "activate_skill needs {\"name\": skill name}", skillID: call.skill.id)
             }
-            let skill = try library.skill(named: name)
+            let skill = try await library.loadSkill(named: name)
             // A second activation in a session is not sent twice: the first is still in the conversation
             // (the history trimmer never drops one).
             let active = options.sessionContext.value(forKey: InstructionTools.activatedKey)?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -66,7 +68,7 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource, Pr
                 throw HostError(.invalidArguments, "read_skill_file needs {\"name\", \"path\"}", skillID: call.skill.id)
             }
             let offset = Int(max(0, arguments["offset"]?.intValue ?? 0))
-            let (bytes, size) = try library.read(skill: name, path: path, offset: offset, limit: InstructionTools.fileLimit)
+            let (bytes, size) = try await library.loadFile(skill: name, path: path, offset: offset, limit: InstructionTools.fileLimit)
             return try InstructionTools.fileChunk(path: path, offset: offset, bytes: bytes, size: size)
         default:
             return try await base.run(call, options: options)

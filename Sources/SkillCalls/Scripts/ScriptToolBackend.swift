@@ -108,6 +108,11 @@ public struct ScriptToolBackend: SkillBackend {
             Self.workspaceOwner.map(Self.workspaceName(owner:)) ?? options.sessionID, stateDirectory: stateDirectory)
         let run = try await host.runInstructionScript(
             skill: name, path: path, arguments: words, input: arguments["stdin"]?.stringValue, workspace: workspace, runner: runner)
+        return Self.result(run, name: name, path: path, workspace: workspace)
+    }
+
+    /// A run as the tool's result: the run's JSON with the skill, the script and the workspace.
+    static func result(_ run: ScriptRun, name: String, path: String, workspace: ScriptWorkspace) -> JSONValue {
         guard case .object(var result) = run.json else { return run.json }
         result["name"] = .string(name)
         result["path"] = .string(path)

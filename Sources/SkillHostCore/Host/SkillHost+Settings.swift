@@ -12,6 +12,9 @@ extension SkillHost {
         case timeout
         /// Calls per minute (0: no limit): a plugin skill's rate limit.
         case rateLimitPerMinute = "rate_limit_per_minute"
+        /// `allow` | `refuse`: whether an MCP server's Skills-extension skills without digests
+        /// (`resources: "dynamic"`) may be used (`mcp_servers.<name>.dynamic_skills`).
+        case dynamicSkills = "dynamic_skills"
 
         /// The values it takes, for messages.
         public var values: String {
@@ -20,6 +23,7 @@ extension SkillHost {
             case .permission: Permission.spelledOut
             case .timeout: "seconds, e.g. 30"
             case .rateLimitPerMinute: "a whole number, 0 for no limit"
+            case .dynamicSkills: "allow, refuse"
             }
         }
     }
@@ -42,11 +46,23 @@ extension SkillHost {
     @discardableResult
     public func setSetting(_ id: String, key word: String, value text: String?) throws(HostError) -> SettingChange {
         let id = Identifier.normalize(id)
-        guard let key = SettingKey(rawValue: word) else {
+        guard let key = SettingKey(rawValue: word == "dynamic-skills" ? "dynamic_skills" : word) else {
             throw HostError(.invalidArguments, "\"\(word)\" is not a setting; use one of \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let catalog = try catalog()
         let value = try text.map { text throws(HostError) in try Self.settingValue(text, for: key) }
+        if key == .dynamicSkills {
+            guard let server = try mcpServers().first(where: { $0.name == id }) else {
+                throw HostError(.notFound, "dynamic_skills is set per MCP server, and there is no MCP server \"\(id)\"; run 'skillhost list' to see them")
+            }
+            var change = SettingChange(id: server.name, key: key.rawValue, path: "mcp_servers.\(server.name).dynamic_skills", value: value, previous: nil)
+            try registryStore.update { registry in
+                change.previous = registry.mcpServer(server.name)?.dynamicSkills == true ? "allow" : nil
+                registry.setMCPServerValue(value, forKey: key.rawValue, server: server.name)
+                _ = try Registry(document: registry.json, file: registry.file)
+            }
+            return change
+        }
+        let catalog = try catalog()
         // Where the setting lives: a plugin skill's entry, or an instruction skill's (ScriptPolicy).
         let write: (inout Registry, JSONValue?) -> Void
         let read: (Registry) -> JSONValue?
@@ -103,6 +119,9 @@ extension SkillHost {
                 throw HostError(.invalidArguments, "timeout \(text) \(problem)")
             }
             return .double(seconds)
+        case .dynamicSkills:
+            guard text == "allow" || text == "refuse" else { throw refusal }
+            return .string(text)
         case .rateLimitPerMinute:
             guard let count = Int64(text), count >= 0, count <= 1_000_000 else { throw refusal }
             return .int(count)

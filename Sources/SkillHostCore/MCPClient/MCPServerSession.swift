@@ -43,6 +43,7 @@ public final class MCPServerSession: Sendable {
         var serverInfo: JSONValue = .null
         var instructions: String?
         var revision: String?
+        var capabilities: JSONValue = .null
     }
 
     public let entry: MCPServerEntry
@@ -139,6 +140,18 @@ public final class MCPServerSession: Sendable {
         return result
     }
 
+    /// The server's `capabilities` from `initialize`; starts it when it is not running.
+    public func capabilities() async throws(HostError) -> JSONValue {
+        _ = try await connected()
+        return state.withLock { $0.capabilities }
+    }
+
+    /// Sends one request other than `tools/…` (the Skills extension's, `resources/read`); starts the server
+    /// when it is not running. The result as the server gave it.
+    public func request(_ method: String, params: JSONValue, timeout: Double) async throws(HostError) -> JSONValue {
+        try await connected().request(method, params: params, timeout: timeout)
+    }
+
     /// Kills the server (if running); a later use starts it again.
     public func close() {
         let connection = state.withLock { state -> MCPClientConnection? in
@@ -191,6 +204,7 @@ public final class MCPServerSession: Sendable {
                 state.serverInfo = result["serverInfo"] ?? .null
                 state.instructions = result["instructions"]?.stringValue
                 state.revision = revision
+                state.capabilities = result["capabilities"] ?? .null
             }
             return connection
         } catch {

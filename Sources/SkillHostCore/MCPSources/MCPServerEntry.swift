@@ -55,6 +55,9 @@ public struct MCPServerEntry: Sendable, Equatable {
     public var timeout: Double
     /// Per tool, by skill id.
     public var tools: [String: ToolSettings]
+    /// Whether its Skills extension skills whose `resources` is `"dynamic"` (no digests) may be used
+    /// (`dynamic_skills: "allow"`; refused by default).
+    public var dynamicSkills = false
 
     /// The timeout of a tool call unless the registry says otherwise.
     public static let defaultTimeout: Double = 60
@@ -93,7 +96,7 @@ extension MCPServerEntry {
         guard problem.isEmpty else { throw fail("", "has the name \"\(name)\", which \(problem)") }
         let known: Set = [
             "command", "args", "url", "headers", "env", "files", "network", "processes", "enabled", "sha256", "interpreter_sha256",
-            "timeout", "tools",
+            "timeout", "tools", "dynamic_skills",
         ]
         if let unknown = object.keys.first(where: { !known.contains($0) }) {
             throw fail("/\(JSONPointer.escape(unknown))", "is not a member of an MCP server entry; use \(known.sorted().joined(separator: ", "))")
@@ -181,6 +184,12 @@ extension MCPServerEntry {
             if let fault = SkillDefaults.timeoutProblem(value) { throw fail("/timeout", fault) }
             timeout = value.doubleValue ?? Self.defaultTimeout
         }
+        if let value = object["dynamic_skills"] {
+            guard let word = value.stringValue, ["allow", "refuse"].contains(word) else {
+                throw fail("/dynamic_skills", "must be \"allow\" or \"refuse\" (set it with 'skillhost set \(name) dynamic_skills allow'), got \(value.serialized())")
+            }
+            dynamicSkills = word == "allow"
+        }
         tools = [:]
         if let value = object["tools"] {
             guard case .object(let entries) = value else {
@@ -242,6 +251,7 @@ extension MCPServerEntry {
         if !processes { object["processes"] = false }
         if !enabled { object["enabled"] = false }
         if timeout != Self.defaultTimeout { object["timeout"] = .double(timeout) }
+        if dynamicSkills { object["dynamic_skills"] = "allow" }
         return object
     }
 

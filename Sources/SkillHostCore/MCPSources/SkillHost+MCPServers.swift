@@ -63,6 +63,8 @@ extension SkillHost {
         guard let removed else {
             throw HostError(.notFound, "no MCP server named \(Identifier.normalize(name)); run 'skillhost list' to see them")
         }
+        // Its skills' cached files go with it (the extension asks so).
+        MCPSkillCache(paths: paths).remove(server: removed.name)
         return removed
     }
 

@@ -25,7 +25,7 @@ extension Registry {
         let key = mcpServerKey(entry.name) ?? entry.name
         var object = entry.json
         if let old = servers[key]?.objectValue {
-            for member in ["enabled", "tools", "sha256", "interpreter_sha256"] where old[member] != nil {
+            for member in ["enabled", "tools", "sha256", "interpreter_sha256", "dynamic_skills"] where old[member] != nil {
                 object[member] = old[member]
             }
         }

@@ -10,10 +10,14 @@ public struct MCPInstructionSkill: Sendable, Equatable {
     public var folder: String
     /// Every file of the skill, `SKILL.md` included, sorted by path.
     public var files: [MCPInstructionSkillFile]
+    /// Its path under `skill://` (`skill://<path>/SKILL.md`): the name, or for a skill re-exported from an
+    /// MCP server `<server>/<its path there>` (the origin stays in the URI; its last segment is the name).
+    public var path: String
 
     /// A skill with these parts.
-    public init(name: String, frontmatter: JSONValue, folder: String, files: [MCPInstructionSkillFile]) {
+    public init(name: String, frontmatter: JSONValue, folder: String, files: [MCPInstructionSkillFile], path: String? = nil) {
         self.name = name
+        self.path = path ?? name
         self.frontmatter = frontmatter
         self.folder = folder
         self.files = files

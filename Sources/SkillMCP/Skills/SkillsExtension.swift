@@ -39,9 +39,7 @@ public struct SkillsExtension: Sendable {
     /// `skills/get`: `params.uri` is a skill's `SKILL.md` URI.
     public func get(_ params: JSONValue?) throws(JSONRPCError) -> JSONValue {
         let uri = try Self.uri(in: params, method: "skills/get")
-        guard let (name, path) = Self.split(uri), path == "SKILL.md",
-              let skill = try allSkills().first(where: { $0.name == name })
-        else {
+        guard let (skill, path) = Self.locate(uri, in: try allSkills()), path == "SKILL.md" else {
             throw .invalidParams("skills/get: \(uri) is not a skill served here; pass the uri of a skills/list entry (skill://<name>/SKILL.md)")
         }
         return ["skill": Self.entry(skill)]
@@ -60,14 +58,12 @@ public struct SkillsExtension: Sendable {
     /// `resources/read`: one file, as text when it is UTF-8, else base64.
     public func read(_ params: JSONValue?) throws(JSONRPCError) -> JSONValue {
         let uri = try Self.uri(in: params, method: "resources/read")
-        guard let (name, path) = Self.split(uri), let skill = try allSkills().first(where: { $0.name == name }),
-              skill.files.contains(where: { $0.path == path })
-        else {
+        guard let (skill, path) = Self.locate(uri, in: try allSkills()), skill.files.contains(where: { $0.path == path }) else {
             throw .invalidParams("resources/read: no resource \(uri); list them with resources/list or skills/list")
         }
         let bytes: [UInt8]
         do {
-            bytes = try source.read(skill: name, file: path)
+            bytes = try source.read(skill: skill.path, file: path)
         } catch {
             throw JSONRPCError(code: JSONRPCError.internalErrorCode, "resources/read: \(uri) could not be read: \(error)")
         }
@@ -85,10 +81,12 @@ public struct SkillsExtension: Sendable {
         let uri = try Self.uri(in: params, method: "resources/directory/read")
         let trimmed = uri.hasSuffix("/") ? String(uri.dropLast()) : uri
         guard trimmed.hasPrefix(Self.scheme) else { throw Self.notADirectory(uri) }
-        let rest = trimmed.dropFirst(Self.scheme.count)
-        let name = String(rest.prefix { $0 != "/" })
-        let folder = rest.count > name.count ? String(rest.dropFirst(name.count + 1)) : ""
-        guard let skill = try allSkills().first(where: { $0.name == name }) else { throw Self.notADirectory(uri) }
+        guard let skill = try allSkills().filter({ trimmed == Self.scheme + $0.path || trimmed.hasPrefix(Self.scheme + $0.path + "/") })
+            .max(by: { $0.path.count < $1.path.count })
+        else { throw Self.notADirectory(uri) }
+        let name = skill.path
+        let rest = trimmed.dropFirst(Self.scheme.count + name.count)
+        let folder = rest.isEmpty ? "" : String(rest.dropFirst())
         let prefix = folder.isEmpty ? "" : folder + "/"
         var children: [JSONValue] = []
         var folders = Set<String>()
@@ -119,7 +117,7 @@ public struct SkillsExtension: Sendable {
 
     private func allSkills() throws(JSONRPCError) -> [MCPInstructionSkill] {
         do {
-            return try source.skills().sorted { $0.name < $1.name }
+            return try source.skills().sorted { $0.path < $1.path }
         } catch let error as JSONRPCError {
             throw error
         } catch {
@@ -130,11 +128,11 @@ public struct SkillsExtension: Sendable {
     /// A `skills/list` entry.
     static func entry(_ skill: MCPInstructionSkill) -> JSONValue {
         [
-            "uri": .string("\(scheme)\(skill.name)/SKILL.md"),
+            "uri": .string("\(scheme)\(skill.path)/SKILL.md"),
             "frontmatter": skill.frontmatter,
             "resources": .array(skill.files.map { file in
                 [
-                    "uri": .string("\(scheme)\(skill.name)/\(file.path)"), "digest": .string("sha256:" + file.sha256),
+                    "uri": .string("\(scheme)\(skill.path)/\(file.path)"), "digest": .string("sha256:" + file.sha256),
                     "size": .int(Int64(file.size)),
                 ]
             }),
@@ -144,7 +142,7 @@ public struct SkillsExtension: Sendable {
     /// A `resources/list` entry for one file (`SKILL.md` named and described from the frontmatter).
     static func resource(_ skill: MCPInstructionSkill, _ file: MCPInstructionSkillFile) -> JSONValue {
         var object: JSONObject = [
-            "uri": .string("\(scheme)\(skill.name)/\(file.path)"),
+            "uri": .string("\(scheme)\(skill.path)/\(file.path)"),
             "name": .string(file.path.split(separator: "/").last.map(String.init) ?? file.path),
             "mimeType": .string(mimeType(of: file.path)),
             "size": .int(Int64(file.size)),
@@ -154,6 +152,13 @@ public struct SkillsExtension: Sendable {
             if let description = skill.frontmatter["description"]?.stringValue { object["description"] = .string(description) }
         }
         return .object(object)
+    }
+
+    /// The skill a URI is inside (the longest path that prefixes it) and the file's path in it.
+    static func locate(_ uri: String, in skills: [MCPInstructionSkill]) -> (skill: MCPInstructionSkill, path: String)? {
+        guard let skill = skills.filter({ uri.hasPrefix(scheme + $0.path + "/") }).max(by: { $0.path.count < $1.path.count }) else { return nil }
+        let path = String(uri.dropFirst(scheme.count + skill.path.count + 1))
+        return path.isEmpty ? nil : (skill, path)
     }
 
     /// `skill://name/a/b.md` → ("name", "a/b.md").

@@ -91,9 +91,11 @@ enum ChatCommand: Command {
         }
         var configuration = options.configuration
         configuration.approval = approval
+        // MCP servers' skills (the Skills extension) beside the local ones, when servers are registered.
+        let library = await MCPSkillText.chatLibrary(sources.mcp, warn: { renderer.warn("warning: " + $0) })
         let agent = session.chat.agent(
             provider: provider, host: host, skills: sources.backend, stateDirectory: HistoryOptions.directory(parsed),
-            configuration: configuration)
+            configuration: configuration, library: library)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(200))

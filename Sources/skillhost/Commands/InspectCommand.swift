@@ -26,6 +26,11 @@ enum InspectCommand: Command {
         let id = parsed.positionals[0]
         // An installed workflow (docs/workflows.md).
         if id.hasPrefix(InstalledWorkflows.prefix) { return try WorkflowCommand.inspect(id, parsed) }
+        // An MCP server's skill (SERVER:PATH; the Skills extension).
+        if let found = try await MCPSkillText.inspect(id, parsed: parsed, host: HostOptions.host(parsed)) {
+            print(parsed.has("--json") ? found.json.serialized(options: .prettyPrinted) : found.text)
+            return ExitCode.success
+        }
         let catalog = try HostOptions.host(parsed).catalog()
         if catalog.plugin(id) == nil, catalog.skill(id) == nil,
             let found = try await MCPSourceText.inspect(id, parsed: parsed, host: HostOptions.host(parsed))

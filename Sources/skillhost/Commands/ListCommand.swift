@@ -51,13 +51,15 @@ enum ListCommand: Command {
         if !(try host.mcpServers()).isEmpty {
             let backend = MCPSourceText.backend(parsed, host: host, base: EmptyBackend())
             let states = try await MCPSourceText.states(backend)
-            backend.shutdown()
+            defer { backend.shutdown() }
             if json, case .object(var root)? = try? JSONValue(parsing: output) {
                 root["mcp_servers"] = MCPSourceText.json(states)
                 listing = JSONValue.object(root).serialized(options: .prettyPrinted) + "\n"
             } else {
                 listing += "\n" + MCPSourceText.table(states) + "\n"
             }
+            // Their skills (the Skills extension), from skills/list only.
+            await MCPSkillText.addListing(&listing, json: json, backend: backend)
         }
         // Installed workflows (docs/workflows.md) after them.
         print(WorkflowCommand.listingWithWorkflows(listing, json: json, parsed), terminator: "")

@@ -97,14 +97,18 @@ enum MCPCommand: Command {
             return try await HTTPService.run(parsed, address: address, host: host, configuration: configuration, log: log)
         }
         let transport = MCPStdioTransport()
-        let skills = HostInstructionSkillSource(host: host)
         var backend = HostSkillBackend(host: host)
         backend.queuesCalls = transport.replyPoller != nil
+        // The registry's MCP servers: their tools beside native skills, their skills beside instruction skills.
+        let sources = MCPSourceText.backend(parsed, host: host, base: backend)
+        let hasServers = !((try? host.mcpServers()) ?? []).isEmpty
+        let remoteSkills = hasServers ? MCPSkillCatalog(sources: sources) : nil
+        let skills = HostInstructionSkillSource(host: host, remote: remoteSkills)
         // One connection is one session of the history; its calls' rows are written whole when they end.
         let sessionID = MCPServer.newSessionID()
         // Instruction skills' scripts run here too, sandboxed, in the connection's workspace.
         let (caller, recorder) = makeCaller(
-            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log)
+            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log, sources: sources, remoteSkills: remoteSkills)
         let server = MCPServer(
             configuration: configuration, caller: caller, skills: skills, send: transport.write, log: log,
             callExecutor: transport.callExecutor, replyPoller: transport.replyPoller)
@@ -112,6 +116,8 @@ enum MCPCommand: Command {
             server.refresh()
         }
         watcher.start()  // first, so a change while the first listing is built is seen
+        // The servers' skills listed here, awaited: the listing then answers without blocking a thread.
+        if let remoteSkills { _ = await remoteSkills.all() }
         server.refresh()
         await transport.run(server)
         watcher.stop()
@@ -123,7 +129,7 @@ enum MCPCommand: Command {
     /// The tool-call layer with the history's recorder (nil when the history cannot be opened).
     static func makeCaller(
         _ parsed: ParsedArguments, host: SkillHost, backend: HostSkillBackend, configuration: MCPServerConfiguration, sessionID: String,
-        log: @escaping MCPServer.Sink
+        log: @escaping MCPServer.Sink, sources: MCPSourceBackend? = nil, remoteSkills: MCPSkillCatalog? = nil
     ) -> (ToolCaller, StoreCallRecorder?) {
         let context = SessionContext()
         var recorder: StoreCallRecorder?
@@ -139,8 +145,13 @@ enum MCPCommand: Command {
         // replica shares one caller, so each bearer token gets a workspace of its own (MCPServer sets it).
         // The registry's MCP servers' tools are served beside native skills (a gateway: they run confined), and
         // installed workflows are tools too (workflow.NAME, docs/workflows.md).
-        let tools = ScriptToolBackend(
-            base: ToolSources(parsed, host: host, base: backend).backend, host: host, stateDirectory: HistoryOptions.directory(parsed))
+        let sources = sources ?? MCPSourceText.backend(parsed, host: host, base: backend)
+        let scripts = ScriptToolBackend(
+            base: ToolSources(parsed, host: host, mcp: sources).backend, host: host, stateDirectory: HistoryOptions.directory(parsed))
+        // The scripts of the MCP servers' skills too (fetched, verified, then run confined like local ones).
+        let tools: any SkillBackend = remoteSkills.map {
+            MCPSkillScriptBackend(base: scripts, catalog: $0, stateDirectory: HistoryOptions.directory(parsed))
+        } ?? scripts
         let caller = ToolCaller(
             backend: tools, approval: configuration.approval, recorder: recorder, sessionID: sessionID,
             sessionContext: context, forwardsCallIDs: true)

@@ -5,7 +5,7 @@ import SkillJSON
 /// approval, timeout or rate limit, an instruction skill's scripts' permission or approval.
 enum SetCommand: Command {
     static let name = "set"
-    static let summary = "set a skill's approval, permission, timeout or rate limit in the registry"
+    static let summary = "set a skill's approval, permission, timeout or rate limit (or an MCP server's dynamic_skills) in the registry"
     static let help = """
         usage: skillhost set ID KEY VALUE [--json]
                skillhost set ID KEY --reset [--json]
@@ -22,6 +22,10 @@ enum SetCommand: Command {
                                              read runs without asking, write asks (--yes or MCP --allow-writes
                                              approve), dangerous asks and --allow-writes does not cover it
           approval ask|allow|deny            at plugins.<id>.skills.run_skill_script.approval
+        For an MCP server (ID like docs; skillhost add-mcp):
+          dynamic_skills allow|refuse        whether its Skills-extension skills whose resources are "dynamic"
+                                             (no digests) may be used (default refuse), at
+                                             mcp_servers.<name>.dynamic_skills (dynamic-skills is accepted too)
 
         Options:
           --reset   remove the setting

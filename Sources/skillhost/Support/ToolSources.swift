@@ -15,7 +15,12 @@ struct ToolSources {
 
     /// The stack over `base` (the host's plugin backend) for these options.
     init(_ parsed: ParsedArguments, host: SkillHost, base: any SkillBackend) {
-        mcp = MCPSourceText.backend(parsed, host: host, base: base)
+        self.init(parsed, host: host, mcp: MCPSourceText.backend(parsed, host: host, base: base))
+    }
+
+    /// The stack over MCP servers' tools already opened (whose skills a front end lists too).
+    init(_ parsed: ParsedArguments, host: SkillHost, mcp: MCPSourceBackend) {
+        self.mcp = mcp
         backend = WorkflowCommand.backend(wrapping: mcp, host: host, parsed)
     }
 
