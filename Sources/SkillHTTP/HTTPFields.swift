@@ -40,7 +40,7 @@ public struct HTTPFields: Sendable, Equatable {
 
     /// Adds a field.
     public mutating func append(_ name: String, _ value: String) {
-        fields.append(Field(name: name.lowercased(), value: value))
+        fields.append(Field(name: Self.lowercase(name), value: value))
     }
 
     /// The fields as a dictionary of lowercased names, repeated fields joined with ", ".
@@ -79,9 +79,16 @@ public struct HTTPFields: Sendable, Equatable {
         }
         while let first = value.first, first == 0x20 || first == 0x09 { value.removeFirst() }
         while let last = value.last, last == 0x20 || last == 0x09 { value.removeLast() }
-        let lowered = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        fields.append(Field(name: String(decoding: lowered, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+        // The name lowercased as it is decoded (no copy of its bytes first).
+        let lowered = String(unsafeUninitializedCapacity: name.count) { buffer in
+            for (offset, byte) in name.enumerated() { buffer[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+            return name.count
+        }
+        fields.append(Field(name: lowered, value: String(decoding: value, as: UTF8.self)))
     }
+
+    /// Room for `count` fields (a parser that knows how many lines come).
+    mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
 
     /// `name` in lowercase (without a copy when it is lowercase ASCII already, as the server's look-ups are).
     static func lowercase(_ name: String) -> String {

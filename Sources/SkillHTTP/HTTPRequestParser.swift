@@ -38,6 +38,25 @@ public struct HTTPRequestParser: Sendable {
 
     /// How the body of `request` is framed, checked against the limits before any of it is read.
     public func framing(of request: HTTPServerRequest) throws(HTTPRequestError) -> BodyFraming {
+        // The common case first: one Content-Length of plain digits, no Transfer-Encoding.
+        var lengthFields = 0
+        var only: String?
+        var encoded = false
+        for field in request.fields.fields {
+            if field.name == "content-length" {
+                lengthFields += 1
+                only = field.value
+            } else if field.name == "transfer-encoding" {
+                encoded = true
+            }
+        }
+        if !encoded, lengthFields == 1, let only, !only.isEmpty, only.utf8.count <= 18, only.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+            let length = Int(only)
+        {
+            if length > limits.maximumBodyBytes { throw .bodyTooLarge(limits, length: length) }
+            return .length(length)
+        }
+        if !encoded, lengthFields == 0 { return .length(0) }
         let lengths = request.fields.fields.filter { $0.name == "content-length" }.map(\.value)
         let encoding = request.fields["transfer-encoding"]
         if encoding != nil, !lengths.isEmpty {
@@ -154,6 +173,7 @@ public struct HTTPRequestParser: Sendable {
             throw HTTPRequestError(505, "'\(HTTPFields.printable(version))' is not served; send HTTP/1.1")
         }
         var fields = HTTPFields()
+        fields.reserveCapacity(lines.count - 1)
         do {
             for line in lines.dropFirst() { try fields.append(line: line) }
         } catch {
