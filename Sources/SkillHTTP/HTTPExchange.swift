@@ -37,17 +37,26 @@ public final class HTTPExchange: @unchecked Sendable {
         self.server = server
         self.serial = serial
         let closing = !request.keepsAlive
-        connection.answer.withLock { $0 = Progress(serial: serial, phase: .open, closing: closing) }
+        // The previous exchange's state is released after the lock: its closures may hold the last reference
+        // to that exchange, whose deinit takes this lock.
+        let previous = connection.answer.withLock { state in
+            defer { state = Progress(serial: serial, phase: .open, closing: closing) }
+            return state
+        }
+        withExtendedLifetime(previous) {}
     }
 
     deinit {
         // Dropped unanswered: answered here (a stream is ended and its connection closed).
+        var dropped: (@Sendable () -> Void)?
         let phase: Phase? = connection.answer.withLock { state in
             guard state.serial == serial, state.phase != .done, !state.gone else { return nil }
             defer { state.phase = .done }
             if state.phase == .streaming { state.closing = true }
+            swap(&dropped, &state.onGone)
             return state.phase
         }
+        withExtendedLifetime(dropped) {}
         guard let phase else { return }
         let bytes: [UInt8]
         let closing: Bool
@@ -75,11 +84,14 @@ public final class HTTPExchange: @unchecked Sendable {
     /// Sends a whole response. False when the peer is gone (or this exchange was answered already).
     @discardableResult
     public func respond(_ response: HTTPServerResponse) -> Bool {
+        var dropped: (@Sendable () -> Void)?
         let closing: Bool? = connection.answer.withLock { state in
             guard state.serial == serial, state.phase == .open, !state.gone else { return nil }
             state.phase = .done
+            swap(&dropped, &state.onGone)
             return state.closing
         }
+        withExtendedLifetime(dropped) {}  // released outside the lock (it may hold this exchange)
         guard let closing else { return false }
         let bytes = response.serialized(closing: closing, headOnly: request.method == "HEAD")
         if server.onLoopThread {
@@ -125,11 +137,14 @@ public final class HTTPExchange: @unchecked Sendable {
 
     /// Ends a stream.
     public func finish() {
+        var dropped: (@Sendable () -> Void)?
         let closing: Bool? = connection.answer.withLock { state in
             guard state.serial == serial, state.phase == .streaming else { return nil }
             state.phase = .done
+            swap(&dropped, &state.onGone)
             return state.closing || state.gone
         }
+        withExtendedLifetime(dropped) {}  // released outside the lock (it may hold this exchange)
         guard let closing else { return }
         server.perform { [server, connection, serial] in
             server.queue(Array("0\r\n\r\n".utf8), on: connection)
@@ -143,12 +158,14 @@ public final class HTTPExchange: @unchecked Sendable {
     /// Runs `body` once when the client hangs up before the exchange is answered (on the loop's thread; at
     /// once when it hung up already). The handler abandons the request's work there.
     public func onPeerGone(_ body: @escaping @Sendable () -> Void) {
+        var replaced: (@Sendable () -> Void)? = body
         let now = connection.answer.withLock { state -> Bool in
             guard state.serial == serial else { return false }
             if state.gone { return state.phase != .done }
-            state.onGone = body
+            swap(&replaced, &state.onGone)
             return false
         }
+        withExtendedLifetime(replaced) {}  // released outside the lock
         if now { body() }
     }
 
@@ -162,11 +179,14 @@ extension HTTPConnection {
     /// The server closed the connection while an exchange was open (the peer hung up, a write failed or
     /// timed out, the server stops): the exchange learns its peer is gone.
     func exchangePeerGone() {
-        let body = answer.withLock { state -> (@Sendable () -> Void)? in
+        var body: (@Sendable () -> Void)?
+        let done = answer.withLock { state -> Bool in
             state.gone = true
-            defer { state.onGone = nil }
-            return state.phase == .done ? nil : state.onGone
+            swap(&body, &state.onGone)
+            return state.phase == .done
         }
-        body?()
+        // Run (or released) outside the lock: it may hold the last reference to the exchange.
+        if !done { body?() }
+        withExtendedLifetime(body) {}
     }
 }

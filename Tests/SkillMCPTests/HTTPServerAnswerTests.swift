@@ -16,6 +16,10 @@ import Testing
             server = try HTTPServer(host: "127.0.0.1", port: 0, log: log.sink) { exchange in
                 switch exchange.request.path {
                 case "/drop": return
+                case "/watched":
+                    // As the MCP transport does: a hang-up handler that holds the exchange, then the answer.
+                    exchange.onPeerGone { withExtendedLifetime(exchange) {} }
+                    exchange.respond(.text(200, "watched"))
                 case "/drop-later":
                     // Held by another thread for a while, then let go.
                     Thread.detachNewThread { withExtendedLifetime(exchange) { _ = usleep(100_000) } }
@@ -48,6 +52,19 @@ import Testing
         client.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
         let next = client.response()
         #expect(next.status == 200 && next.body == "ok\n", "\(next.head)\(next.body)")
+    }
+
+    @Test func answersWhoseHangUpHandlerHoldsTheExchangeFollowEachOther() throws {
+        let dropping = try Dropping()
+        let client = try RawHTTPClient(port: dropping.port)
+        // Each answer releases the previous exchange (held by its hang-up handler) while the next is made.
+        for round in 0..<5 {
+            client.send("GET /watched HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = client.response()
+            #expect(response.status == 200 && response.body == "watched\n", "round \(round): \(response.head)\(response.body)")
+        }
+        client.send("GET /drop HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.response().status == 500)
     }
 
     @Test func aStreamTheHandlerDropsIsEndedAndItsConnectionClosed() throws {

@@ -19,6 +19,15 @@ public final class MCPTokenVerifier: Sendable {
         var tokens: [AccessToken] = []
         var problem: String?
         var verified: [String: MCPPrincipal] = [:]
+        /// The value verified last (clients send the same one on every request: compared before hashing).
+        var last: (authorization: String, principal: MCPPrincipal)?
+
+        mutating func known(_ authorization: String) -> MCPPrincipal? {
+            if let last, last.authorization == authorization { return last.principal }
+            guard let principal = verified[authorization] else { return nil }
+            last = (authorization, principal)
+            return principal
+        }
     }
 
     /// A verifier over the registry at `store`.
@@ -40,12 +49,13 @@ public final class MCPTokenVerifier: Sendable {
         guard let authorization, !authorization.isEmpty else {
             return .failure(Refusal(error: nil, message: "no bearer token; send 'Authorization: Bearer <token>' with a token from 'skillhost token create NAME'"))
         }
+        // A value verified before against this registry: no parsing, no hashing.
+        let identity = Posix.FileIdentity(path: store.path)
+        if let known = cache.withLock({ $0.identity == identity ? $0.known(authorization) : nil }) { return .success(known) }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             return .failure(Refusal(error: "invalid_request", message: "the Authorization field is not 'Bearer <token>'; send the token from 'skillhost token create NAME' as a bearer token"))
         }
-        let identity = Posix.FileIdentity(path: store.path)
-        if let known = cache.withLock({ $0.identity == identity ? $0.verified[authorization] : nil }) { return .success(known) }
         let secret = HTTPFields.trimmed(parts[1])
         let (tokens, problem) = current()
         let hash = AccessToken.hash(secret)
@@ -62,6 +72,7 @@ public final class MCPTokenVerifier: Sendable {
             guard cache.identity == identity else { return }
             if cache.verified.count >= 1024 { cache.verified.removeAll() }
             cache.verified[authorization] = principal
+            cache.last = (authorization, principal)
         }
         return .success(principal)
     }
