@@ -13,6 +13,15 @@
 #            against the Python package's MCPServer on uvicorn (stateless, JSON answers), both driven by one
 #            C client (scripts/bench/mcp_http_client.c: CONNECTIONS keep-alive connections, one request in
 #            flight on each). Target (issue #36): skillhost at least 20x the Python server
+#        scripts/bench-mcp.sh --gateway [CALLS]   (default 3000): what `skillhost mcp` adds as a gateway to an MCP
+#            server registered as a skill source (issue #35, docs/mcp-sources.md "Performance"). The Python
+#            package's MCPServer with one tool `echo` (scripts/bench/mcp_python_server.py echo) is called over
+#            stdio directly, and through `skillhost mcp` as the source `pyecho` (added with `add-mcp` to the bench's
+#            own registry, so it runs confined as any source does; calls recorded in the bench's own history).
+#            Sequential rows (scripts/bench/mcp_latency_client.py: one call in flight, each timed; three rounds,
+#            direct and gateway in turn): the added microseconds per call are the median gateway latency minus
+#            the median direct latency, the median over the rounds. Then both pipelined (CALLS written at once).
+#            Target (issue #35): the gateway adds at most 100 us per call
 #        env BENCH_BINARY=PATH measures that binary instead of building .build/release/skillhost
 #        env BENCH_PIN=1 runs every client on CPU 1 and every server (with its workers) on CPU 0, for steadier
 #            A/B comparisons on a 2-core machine; the figures to report are the unpinned ones

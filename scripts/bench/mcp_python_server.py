@@ -6,11 +6,13 @@ import sys
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
 
 server = MCPServer("bench-python")
 
 
-@server.tool(name=sys.argv[1] if len(sys.argv) > 1 else "bench.echo", description="Returns its arguments unchanged.")
+@server.tool(name=sys.argv[1] if len(sys.argv) > 1 else "bench.echo", description="Returns its arguments unchanged.",
+             annotations=ToolAnnotations(readOnlyHint=True))  # a read skill: served without approval
 def echo(text: str) -> dict[str, Any]:
     return {"text": text}
 
