@@ -13,17 +13,32 @@
 #            against the Python package's MCPServer on uvicorn (stateless, JSON answers), both driven by one
 #            C client (scripts/bench/mcp_http_client.c: CONNECTIONS keep-alive connections, one request in
 #            flight on each). Target (issue #36): skillhost at least 20x the Python server
+#        scripts/bench-mcp.sh --gateway [CALLS]   (default 3000): what `skillhost mcp` adds as a gateway to an MCP
+#            server registered as a skill source (issue #35, docs/mcp-sources.md "Performance"). The Python
+#            package's MCPServer with one tool `echo` (scripts/bench/mcp_python_server.py echo) is called over
+#            stdio directly, and through `skillhost mcp` as the source `pyecho` (added with `add-mcp` to the bench's
+#            own registry, so it runs confined as any source does; calls recorded in the bench's own history).
+#            Sequential rows (scripts/bench/mcp_latency_client.py: one call in flight, each timed; three rounds,
+#            direct and gateway in turn): the added microseconds per call are the median gateway latency minus
+#            the median direct latency, the median over the rounds. Then both pipelined (CALLS written at once).
+#            Target (issue #35): the gateway adds at most 100 us per call
 #        env BENCH_BINARY=PATH measures that binary instead of building .build/release/skillhost
 #        env BENCH_PIN=1 runs every client on CPU 1 and every server (with its workers) on CPU 0, for steadier
 #            A/B comparisons on a 2-core machine; the figures to report are the unpinned ones
 #        env BENCH_INSTRUCTIONS=1 also counts the server's instructions per call (valgrind callgrind on a
 #            stripped copy of the binary, 2,000 against 6,000 calls, startup cancelled out; workers not
-#            counted): the figure other processes' load does not move (slow: about a minute)
+#            counted): the figure other processes' load does not move (slow: about a minute); with --http the
+#            same for `skillhost mcp --http` (2,000 against 6,000 calls over the CONNECTIONS, stopped by SIGTERM)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 mode=stdio
 connections=16
-if [ "${1:-}" = --http ]; then
+if [ "${1:-}" = --gateway ]; then
+    mode=gateway
+    shift
+    calls="${1:-3000}"
+    workers=""
+elif [ "${1:-}" = --http ]; then
     mode=http
     shift
     calls="${1:-20000}"
@@ -72,14 +87,75 @@ if [ "${BENCH_PIN:-}" = 1 ]; then
 fi
 version=$("$python" -c 'import importlib.metadata as m; print(m.version("mcp"))')
 
+# BENCH_INSTRUCTIONS=1: valgrind cannot read the Swift binary's debug information, so a copy without it is
+# counted (its symbols kept: `callgrind_annotate` on the kept output names the functions); and valgrind
+# writes into the mask libdispatch hands rt_sigsuspend, which is read-only: a copy is handed.
+prepare_valgrind() {
+    command -v valgrind >/dev/null || { echo "BENCH_INSTRUCTIONS=1 needs valgrind (apt-get install valgrind)" >&2; exit 1; }
+    cp "$binary" "$work/skillhost-stripped"
+    strip --strip-debug "$work/skillhost-stripped"
+    cc -O2 -shared -fPIC "$root/scripts/bench/valgrind_sigsuspend.c" -o "$work/valgrind_sigsuspend.so"
+}
+
+# The HTTP server's instructions per call: `skillhost mcp --http` under callgrind answers 2,000 and then
+# 6,000 calls (the same client and connections), stopped by SIGTERM; the difference over 4,000 cancels
+# start-up and stop. Workers are other processes and not counted. The outputs stay in .build/mcp-bench
+# (callgrind-http-N.out*, one file per thread) for `callgrind_annotate`.
+count_http_instructions() {
+    prepare_valgrind
+    local counted=() n vport vserver
+    for n in 2000 6000; do
+        env LD_PRELOAD="$work/valgrind_sigsuspend.so" valgrind --tool=callgrind --separate-threads=yes \
+            --callgrind-out-file="$work/callgrind-http-$n.out" "$work/skillhost-stripped" mcp --http 127.0.0.1:0 "${global[@]}" \
+            2>"$work/callgrind-http-$n.log" &
+        vserver=$!
+        vport=$(port_of "$work/callgrind-http-$n.log" 's|.*serving http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' 2400) || { kill "$vserver"; exit 1; }
+        "$work/mcp_http_client" "$vport" "$n" "$connections" "$token" >/dev/null
+        kill -TERM "$vserver"
+        wait "$vserver" 2>/dev/null || true
+        counted+=("$(sed -n 's/.*Collected : *//p' "$work/callgrind-http-$n.log" | tr -d ,)")
+    done
+    printf '%-34s %d instructions per call (server process, callgrind, %d connections)\n' "" "$(( (counted[1] - counted[0]) / 4000 ))" "$connections"
+}
+
+if [ "$mode" = gateway ]; then
+    # The Python MCPServer with one tool `echo`, called directly and as the MCP source `pyecho` through
+    # `skillhost mcp` (its tool is the skill pyecho.echo, served as pyecho_echo). The source runs confined:
+    # its script is copied into the bench's folder and granted read-only; its data folder is the bench's.
+    export XDG_DATA_HOME="$work/data"
+    cp "$root/scripts/bench/mcp_python_server.py" "$work/mcp_python_server.py"
+    global=(--plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache")
+    "$binary" add-mcp pyecho "${global[@]}" --read "$work/mcp_python_server.py" -- "$python" "$work/mcp_python_server.py" echo >/dev/null
+    direct=("$python" "$work/mcp_python_server.py" echo)
+    gateway=("$binary" mcp "${global[@]}")
+    echo "MCP gateway: a tools/call of the Python MCPServer's echo {\"text\":\"hello\"} (mcp $version), directly and through skillhost mcp, $(nproc) cores"
+    echo "sequential (one call in flight, $calls calls a run, three rounds in turn; per-call microseconds):"
+    median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+    field() { sed "s/.*\"$2\": \([0-9.]*\).*/\1/" <<< "$1"; }
+    added=()
+    for round in 1 2 3; do
+        d=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_client.py" "$calls" 200 echo -- "${server_pin[@]}" "${direct[@]}" 2>"$work/direct.log")
+        g=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_client.py" "$calls" 200 pyecho_echo -- "${server_pin[@]}" "${gateway[@]}" 2>"$work/gateway.log")
+        printf '  round %d  %-10s %s\n  round %d  %-10s %s\n' "$round" direct: "$d" "$round" gateway: "$g"
+        added+=("$(awk -v a="$(field "$g" median_us)" -v b="$(field "$d" median_us)" 'BEGIN { printf "%.1f", a - b }')")
+    done
+    printf '%-34s %s us per call (median of the rounds'"'"' median differences: %s; target: at most 100)\n' "added by the gateway:" "$(median3 "${added[@]}")" "${added[*]}"
+    echo "pipelined ($calls calls written at once):"
+    printf '  %-32s ' "direct:"
+    "${client_pin[@]}" "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$calls" 200 echo -- "${server_pin[@]}" "${direct[@]}" 2>>"$work/direct.log"
+    printf '  %-32s ' "through skillhost mcp:"
+    "${client_pin[@]}" "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$calls" 200 pyecho_echo -- "${server_pin[@]}" "${gateway[@]}" 2>>"$work/gateway.log"
+    exit 0
+fi
+
 if [ "$mode" = http ]; then
     cc -O2 "$root/scripts/bench/mcp_http_client.c" -o "$work/mcp_http_client"
     global=(--plugins "$work/plugins" --registry "$work/config/skill_registry.json" --cache "$work/cache")
     token=$("$binary" token create bench "${global[@]}" | tail -1)
     echo "MCP tools/call over HTTP: bench_echo {\"text\":\"hello\"}, $calls calls on $connections keep-alive connections, $(nproc) cores"
-    # Waits for a server's "listening" line in its log and prints the port.
+    # Waits for a server's "listening" line in its log (up to $3 × 50 ms, default 10 s) and prints the port.
     port_of() {
-        for _ in $(seq 1 200); do
+        for _ in $(seq 1 "${3:-200}"); do
             port=$(sed -n "$2" "$1" | head -1)
             if [ -n "$port" ]; then echo "$port"; return; fi
             sleep 0.05
@@ -96,6 +172,9 @@ if [ "$mode" = http ]; then
     echo "$skillhost_result"
     kill "$server"
     wait "$server" 2>/dev/null || true
+    if [ "${BENCH_INSTRUCTIONS:-}" = 1 ]; then
+        count_http_instructions
+    fi
     python_calls=$(( calls < 5000 ? calls : 5000 ))
     python_port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     "${server_pin[@]}" "$python" "$root/scripts/bench/mcp_python_http_server.py" "$python_port" 2>"$work/python-http.log" &
@@ -131,12 +210,7 @@ if [ -s "$work/skillhost.time" ]; then
         'BEGIN { printf "%-34s %.1f us CPU per call (server + workers; user %.1f, system %.1f), %.2f voluntary / %.2f involuntary switches per call\n", "", (u + s) * 1e6 / n, u * 1e6 / n, s * 1e6 / n, v / n, i / n }'
 fi
 if [ "${BENCH_INSTRUCTIONS:-}" = 1 ]; then
-    command -v valgrind >/dev/null || { echo "BENCH_INSTRUCTIONS=1 needs valgrind (apt-get install valgrind)" >&2; exit 1; }
-    # valgrind cannot read the Swift binary's debug information: count a copy without it.
-    cp "$binary" "$work/skillhost-stripped"
-    strip "$work/skillhost-stripped"
-    # valgrind writes into the mask libdispatch hands rt_sigsuspend, which is read-only: a copy is handed.
-    cc -O2 -shared -fPIC "$root/scripts/bench/valgrind_sigsuspend.c" -o "$work/valgrind_sigsuspend.so"
+    prepare_valgrind
     counted=()
     for n in 2000 6000; do
         "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$n" 0 -- \

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One connection's state on ``HTTPServer``'s loop thread: where it is in its life (TLS handshake, reading a
 /// request, a request with the handler, closing), what was read and not yet parsed, what waits to be
 /// written, and the deadlines that bound each phase (``HTTPServerLimits``).
@@ -20,8 +22,12 @@ final class HTTPConnection {
     var parser: HTTPRequestParser
     /// A request whose head was read, waiting for its body, and the body's framing.
     var head: (request: HTTPServerRequest, framing: HTTPRequestParser.BodyFraming)?
-    /// The exchange with the handler (``Phase/inFlight``, or streaming).
-    var exchange: HTTPExchange?
+    /// The serial of the exchange with the handler (while ``Phase/inFlight``, streaming included); the
+    /// connection does not hold the exchange itself, so a handler that drops it unanswered is noticed
+    /// (``HTTPExchange``'s `deinit`).
+    var exchangeSerial: UInt64 = 0
+    /// The answer state of the current exchange, shared with it (it may answer from any thread).
+    let answer = Mutex(HTTPExchange.Progress())
     /// When the current phase times out (monotonic nanoseconds): idle, head, body or handshake.
     var deadline: UInt64
     /// Whether the idle timeout runs (no byte of the next request yet).

@@ -24,9 +24,8 @@ public struct HTTPFields: Sendable, Equatable {
 
     /// The value of `name` (any case); repeated fields joined with ", " (RFC 9110 §5.3).
     public subscript(name: String) -> String? {
-        let key = Self.lowercase(name)
         var joined: String?
-        for field in fields where field.name == key {
+        for field in fields where Self.names(field.name, name) {
             joined = joined.map { $0 + ", " + field.value } ?? field.value
         }
         return joined
@@ -34,13 +33,30 @@ public struct HTTPFields: Sendable, Equatable {
 
     /// How many lines name `name`.
     public func count(of name: String) -> Int {
-        let key = Self.lowercase(name)
-        return fields.reduce(0) { $0 + ($1.name == key ? 1 : 0) }
+        var count = 0
+        for field in fields where Self.names(field.name, name) { count += 1 }
+        return count
+    }
+
+    /// Whether the lowercased field name `stored` is `name` in any ASCII case (a length check first: most
+    /// names differ in length; then the bytes, without making a lowercased copy of `name`).
+    static func names(_ stored: String, _ name: String) -> Bool {
+        guard stored.utf8.count == name.utf8.count else { return false }
+        var stored = stored, name = name
+        return stored.withUTF8 { a in
+            name.withUTF8 { b in
+                for index in 0..<a.count {
+                    let byte = b[index]
+                    if a[index] != (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) { return false }
+                }
+                return true
+            }
+        }
     }
 
     /// Adds a field.
     public mutating func append(_ name: String, _ value: String) {
-        fields.append(Field(name: name.lowercased(), value: value))
+        fields.append(Field(name: Self.lowercase(name), value: value))
     }
 
     /// The fields as a dictionary of lowercased names, repeated fields joined with ", ".
@@ -66,26 +82,48 @@ public struct HTTPFields: Sendable, Equatable {
 
     /// Adds one field line's bytes (without its CRLF), checked as ``parse(lines:)`` checks it.
     public mutating func append(line: ArraySlice<UInt8>) throws(Malformed) {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon != line.startIndex else {
-            throw Malformed(description: "bad header line '\(Self.printable(line))': no field name before a colon")
+        try line.withUnsafeBufferPointer { (bytes) throws(Malformed) in try append(line: bytes) }
+    }
+
+    /// ``append(line:)`` over the bytes in place (the server's parser reads the head where it arrived).
+    mutating func append(line: UnsafeBufferPointer<UInt8>) throws(Malformed) {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon != 0 else {
+            throw Malformed(description: "bad header line '\(Self.printable(Array(line)[...]))': no field name before a colon")
         }
-        let name = line[..<colon]
-        guard name.allSatisfy(Self.isTokenByte) else {
-            throw Malformed(description: "bad header line '\(Self.printable(line))': the field name is not a token (no spaces before the colon)")
+        var upper = false
+        for index in 0..<colon {
+            let byte = line[index]
+            guard Self.isTokenByte(byte) else {
+                throw Malformed(description: "bad header line '\(Self.printable(Array(line)[...]))': the field name is not a token (no spaces before the colon)")
+            }
+            if byte >= 0x41 && byte <= 0x5A { upper = true }
         }
-        var value = line[(colon + 1)...]
-        guard !value.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else {
-            throw Malformed(description: "bad header line '\(Self.printable(line))': the value holds a CR, LF or NUL")
+        var start = colon + 1
+        var end = line.count
+        for index in start..<end where line[index] == 0 || line[index] == 0x0A || line[index] == 0x0D {
+            _ = index
+            throw Malformed(description: "bad header line '\(Self.printable(Array(line)[...]))': the value holds a CR, LF or NUL")
         }
-        while let first = value.first, first == 0x20 || first == 0x09 { value.removeFirst() }
-        while let last = value.last, last == 0x20 || last == 0x09 { value.removeLast() }
-        let lowered = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        fields.append(Field(name: String(decoding: lowered, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+        while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        let name = UnsafeBufferPointer(rebasing: line[0..<colon])
+        // The name lowercased as it is decoded (no copy of its bytes first).
+        let lowered = upper
+            ? String(unsafeUninitializedCapacity: colon) { buffer in
+                for index in 0..<colon {
+                    let byte = name[index]
+                    buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                }
+                return colon
+            }
+            : String(decoding: name, as: UTF8.self)
+        fields.append(Field(name: lowered, value: String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)))
     }
 
     /// `name` in lowercase (without a copy when it is lowercase ASCII already, as the server's look-ups are).
     static func lowercase(_ name: String) -> String {
-        name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 } ? name.lowercased() : name
+        for byte in name.utf8 where byte >= 0x41 && byte <= 0x5A || byte >= 0x80 { return name.lowercased() }
+        return name
     }
 
     /// RFC 9110 `tchar`.
@@ -93,10 +131,17 @@ public struct HTTPFields: Sendable, Equatable {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
             return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            return false
         }
     }
+
+    /// Room for `count` fields (a parser that knows how many lines come).
+    mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
 
     /// Whether `text` is a non-empty token.
     public static func isToken(_ text: some StringProtocol) -> Bool { !text.isEmpty && text.utf8.allSatisfy(isTokenByte) }

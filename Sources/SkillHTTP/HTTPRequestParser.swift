@@ -38,6 +38,25 @@ public struct HTTPRequestParser: Sendable {
 
     /// How the body of `request` is framed, checked against the limits before any of it is read.
     public func framing(of request: HTTPServerRequest) throws(HTTPRequestError) -> BodyFraming {
+        // The common case first: one Content-Length of plain digits, no Transfer-Encoding.
+        var lengthFields = 0
+        var only: String?
+        var encoded = false
+        for field in request.fields.fields {
+            if field.name == "content-length" {
+                lengthFields += 1
+                only = field.value
+            } else if field.name == "transfer-encoding" {
+                encoded = true
+            }
+        }
+        if !encoded, lengthFields == 1, let only, !only.isEmpty, only.utf8.count <= 18, only.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+            let length = Int(only)
+        {
+            if length > limits.maximumBodyBytes { throw .bodyTooLarge(limits, length: length) }
+            return .length(length)
+        }
+        if !encoded, lengthFields == 0 { return .length(0) }
         let lengths = request.fields.fields.filter { $0.name == "content-length" }.map(\.value)
         let encoding = request.fields["transfer-encoding"]
         if encoding != nil, !lengths.isEmpty {
@@ -121,49 +140,65 @@ public struct HTTPRequestParser: Sendable {
         }
     }
 
-    /// The request line and fields of a head (without the blank line), read from its bytes.
+    /// The request line and fields of a head (without the blank line), read from its bytes in place.
     static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> HTTPServerRequest {
+        try bytes.withUnsafeBufferPointer { (head) throws(HTTPRequestError) in try parseHead(head) }
+    }
+
+    private static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPRequestError) -> HTTPServerRequest {
         guard !bytes.contains(0) else { throw HTTPRequestError(400, "the request head holds a NUL byte; send a valid HTTP/1.1 request") }
-        var lines: [ArraySlice<UInt8>] = []
-        var start = bytes.startIndex
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes[index] == 13, index + 1 < bytes.endIndex, bytes[index + 1] == 10 {
-                lines.append(bytes[start..<index])
-                index += 2
-                start = index
-            } else {
+        // Where each line ends (at its CR): the request line, then one field a line.
+        func lineEnd(from start: Int) -> Int {
+            var index = start
+            while index < bytes.count {
+                if bytes[index] == 13, index + 1 < bytes.count, bytes[index + 1] == 10 { return index }
                 index += 1
             }
+            return bytes.count
         }
-        lines.append(bytes[start..<bytes.endIndex])
-        let requestLine = lines[0]
-        let parts = requestLine.split(separator: 0x20, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(HTTPFields.isTokenByte), !parts[1].isEmpty,
-            parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        let requestEnd = lineEnd(from: 0)
+        let requestLine = UnsafeBufferPointer(rebasing: bytes[0..<requestEnd])
+        // `METHOD SP TARGET SP VERSION`: exactly two spaces.
+        var spaces = (-1, -1)
+        var count = 0
+        for index in 0..<requestLine.count where requestLine[index] == 0x20 {
+            if count == 0 { spaces.0 = index } else if count == 1 { spaces.1 = index }
+            count += 1
+        }
+        let method = count == 2 ? UnsafeBufferPointer(rebasing: requestLine[0..<spaces.0]) : UnsafeBufferPointer(rebasing: requestLine[0..<0])
+        let target = count == 2 ? UnsafeBufferPointer(rebasing: requestLine[(spaces.0 + 1)..<spaces.1]) : method
+        guard count == 2, !method.isEmpty, method.allSatisfy(HTTPFields.isTokenByte), !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else {
-            throw HTTPRequestError(400, "not an HTTP request line: '\(HTTPFields.printable(requestLine))'; send 'METHOD /path HTTP/1.1'")
+            throw HTTPRequestError(400, "not an HTTP request line: '\(HTTPFields.printable(Array(requestLine)[...]))'; send 'METHOD /path HTTP/1.1'")
         }
-        let version = parts[2]
+        let version = UnsafeBufferPointer(rebasing: requestLine[(spaces.1 + 1)...])
         let minor: Int
         if version.elementsEqual("HTTP/1.1".utf8) {
             minor = 1
         } else if version.elementsEqual("HTTP/1.0".utf8) {
             minor = 0
         } else {
-            throw HTTPRequestError(505, "'\(HTTPFields.printable(version))' is not served; send HTTP/1.1")
+            throw HTTPRequestError(505, "'\(HTTPFields.printable(Array(version)[...]))' is not served; send HTTP/1.1")
         }
         var fields = HTTPFields()
+        fields.reserveCapacity(12)
+        var hosts = 0
+        var start = requestEnd + 2
         do {
-            for line in lines.dropFirst() { try fields.append(line: line) }
+            while start <= bytes.count, requestEnd < bytes.count {
+                let end = lineEnd(from: start)
+                try fields.append(line: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                if fields.fields[fields.fields.count - 1].name == "host" { hosts += 1 }
+                start = end + 2
+            }
         } catch {
             throw HTTPRequestError(400, error.description + "; send valid header fields")
         }
-        if minor == 1, fields.count(of: "host") != 1 {
+        if minor == 1, hosts != 1 {
             throw HTTPRequestError(400, "an HTTP/1.1 request needs exactly one Host header field (RFC 9112 §3.2)")
         }
         return HTTPServerRequest(
-            method: String(decoding: parts[0], as: UTF8.self), target: String(decoding: parts[1], as: UTF8.self), minorVersion: minor,
+            method: String(decoding: method, as: UTF8.self), target: String(decoding: target, as: UTF8.self), minorVersion: minor,
             fields: fields)
     }
 

@@ -35,7 +35,7 @@ extension HTTPServer {
     /// The socket reported `events`.
     func ready(_ connection: HTTPConnection, events: UInt32) {
         let gone = Posix.EventPoll.hangUp | Posix.EventPoll.error | Posix.EventPoll.readHangUp
-        if events & gone != 0, connection.phase == .inFlight || connection.exchange != nil {
+        if events & gone != 0, connection.phase == .inFlight {
             // The client hung up while its request is with the handler: the request is abandoned.
             close(connection)
             return
@@ -135,8 +135,8 @@ extension HTTPServer {
         request.body = body
         connection.head = nil
         connection.phase = .inFlight
-        let exchange = HTTPExchange(request: request, connection: connection, server: self)
-        connection.exchange = exchange
+        connection.exchangeSerial &+= 1
+        let exchange = HTTPExchange(request: request, connection: connection, server: self, serial: connection.exchangeSerial)
         if state.requests == 0 { state.beforeRequests?() }
         state.requests += 1
         handler(exchange)
@@ -165,9 +165,8 @@ extension HTTPServer {
     }
 
     /// The exchange on `connection` is answered: the next request (perhaps already read), or the close.
-    func finished(_ exchange: HTTPExchange, on connection: HTTPConnection, closing: Bool) {
-        guard connection.exchange === exchange, !connection.closed else { return }
-        connection.exchange = nil
+    func finished(_ serial: UInt64, on connection: HTTPConnection, closing: Bool) {
+        guard connection.phase == .inFlight, connection.exchangeSerial == serial, !connection.closed else { return }
         if closing {
             connection.phase = .closing
             if !connection.hasOutput { close(connection) }
@@ -200,10 +199,7 @@ extension HTTPServer {
         state.connections[connection.token] = nil
         events.remove(connection.socket.descriptor)
         countOpen(-1)
-        if let exchange = connection.exchange {
-            connection.exchange = nil
-            exchange.peerGone()
-        }
+        if connection.phase == .inFlight { connection.exchangePeerGone() }
     }
 
     /// Times out what is late: a stalled reader, a slow head or body (408), an idle keep-alive connection,

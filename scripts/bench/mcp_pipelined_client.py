@@ -3,7 +3,7 @@ thread writes N `tools/call` requests while another reads the N answers. Prints 
 {"calls", "seconds", "calls_per_second", "errors"}. Never uses the SDK's client (which alone caps near
 5,000 calls/s).
 
-usage: python mcp_pipelined_client.py N WARMUP -- COMMAND [ARGS...]
+usage: python mcp_pipelined_client.py N WARMUP [TOOL] -- COMMAND [ARGS...]   (TOOL defaults to bench.echo)
 """
 
 import json
@@ -13,6 +13,7 @@ import threading
 import time
 
 count, warmup = int(sys.argv[1]), int(sys.argv[2])
+tool = sys.argv[3] if sys.argv[3] != "--" else "bench.echo"
 command = sys.argv[sys.argv.index("--") + 1:]
 process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=1 << 20)
 
@@ -40,7 +41,7 @@ send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
 def call(request_id: int) -> bytes:
     return (json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                        "params": {"name": "bench.echo", "arguments": {"text": "hello"}}},
+                        "params": {"name": tool, "arguments": {"text": "hello"}}},
                        separators=(",", ":")) + "\n").encode()
 
 

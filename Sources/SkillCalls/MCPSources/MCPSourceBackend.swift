@@ -39,8 +39,37 @@ public final class MCPSourceBackend: SkillBackend {
     /// server when it is not running. Disabled tools are included (their skill says so).
     public func listing(of entry: MCPServerEntry) async throws(HostError) -> (tools: [MCPRemoteTool], invalid: [MCPRemoteTool.Invalid]) {
         if let block = policyBlock(entry.name) { throw HostError(.denied, block, pluginID: entry.name) }
-        let listed = try await session(for: entry).tools()
-        return MCPRemoteTool.tools(from: listed, server: entry)
+        let session = session(for: entry)
+        return converted(try await session.tools(), of: entry, session: session)
+    }
+
+    /// A listing as skills, converted once per listing of a session (a call looks its tool up twice).
+    private let listings = Mutex<[String: Converted]>([:])
+
+    private struct Converted {
+        var session: ObjectIdentifier
+        var entry: MCPServerEntry
+        /// The session's cached array (kept, so its storage is not reused while it is compared by address).
+        var listed: [JSONValue]
+        var listing: (tools: [MCPRemoteTool], invalid: [MCPRemoteTool.Invalid])
+    }
+
+    private func converted(_ listed: [JSONValue], of entry: MCPServerEntry, session: MCPServerSession) -> (tools: [MCPRemoteTool], invalid: [MCPRemoteTool.Invalid]) {
+        let known = listings.withLock { listings -> (tools: [MCPRemoteTool], invalid: [MCPRemoteTool.Invalid])? in
+            guard let known = listings[entry.name], known.session == ObjectIdentifier(session), Self.sameStorage(known.listed, listed),
+                known.entry == entry
+            else { return nil }
+            return known.listing
+        }
+        if let known { return known }
+        let listing = MCPRemoteTool.tools(from: listed, server: entry)
+        listings.withLock { $0[entry.name] = Converted(session: ObjectIdentifier(session), entry: entry, listed: listed, listing: listing) }
+        return listing
+    }
+
+    /// Whether two arrays are one (the same storage: the session hands out its cached array until it changes).
+    private static func sameStorage(_ a: [JSONValue], _ b: [JSONValue]) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 
     /// The session of `entry`'s server (made, or made again when its launch members changed).
@@ -121,7 +150,13 @@ public final class MCPSourceBackend: SkillBackend {
 
     /// The tool with skill id `id` of `entry`'s server.
     public func tool(_ id: String, of entry: MCPServerEntry) async throws(HostError) -> MCPRemoteTool {
-        let listing = try await listing(of: entry)
+        try Self.pick(id, from: try await listing(of: entry), of: entry)
+    }
+
+    /// The tool with skill id `id` in a listing of `entry`'s server.
+    private static func pick(
+        _ id: String, from listing: (tools: [MCPRemoteTool], invalid: [MCPRemoteTool.Invalid]), of entry: MCPServerEntry
+    ) throws(HostError) -> MCPRemoteTool {
         if let tool = listing.tools.first(where: { $0.skill.id == id }) { return tool }
         if let invalid = listing.invalid.first(where: { entry.name + "." + Identifier.normalize($0.remoteName) == id }) {
             throw HostError(.invalidPlugin, "MCP server \(entry.name)'s tool \"\(invalid.remoteName)\" \(invalid.reason)", skillID: id, pluginID: entry.name)

@@ -93,18 +93,17 @@ public enum JSONRPCMessage: Sendable, Equatable {
     /// Whether a response line is an error (`{"jsonrpc":"2.0","id":…,"error":{…}}`, as ``errorLine(id:error:)``
     /// writes it), read from its bytes: the first top-level `,"error":{` or `,"result":` decides.
     public static func isErrorLine(_ line: String) -> Bool {
-        let error = Array(#","error":{"#.utf8)
-        let result = Array(#","result":"#.utf8)
-        var bytes = line.utf8.makeIterator()
-        var window: [UInt8] = []
-        window.reserveCapacity(12)
-        while let byte = bytes.next() {
-            window.append(byte)
-            if window.count > 11 { window.removeFirst() }
-            if window.count >= 10, window.suffix(10).elementsEqual(result) { return false }
-            if window.count >= 10, window.suffix(10).elementsEqual(error) { return true }
+        var line = line
+        return line.withUTF8 { bytes in
+            // Both markers are 10 bytes and start `,"`: the first place either starts decides.
+            guard bytes.count >= 10 else { return false }
+            for start in 0...(bytes.count - 10) where bytes[start] == UInt8(ascii: ",") && bytes[start + 1] == UInt8(ascii: "\"") {
+                let rest = UnsafeBufferPointer(rebasing: bytes[(start + 2)..<(start + 10)])
+                if rest.elementsEqual(#"result":"#.utf8) { return false }
+                if rest.elementsEqual(#"error":{"#.utf8) { return true }
+            }
+            return false
         }
-        return false
     }
 
     /// The line of an error response (`id` null when the request's id could not be read).

@@ -4,6 +4,7 @@ import SkillCalls
 import SkillHTTP
 import SkillHostCore
 import SkillMCP
+import SkillPosix
 import Synchronization
 
 /// `skillhost mcp --http`: the HTTP server, the MCP transport on it, the change watcher, and a clean stop on
@@ -77,6 +78,8 @@ enum HTTPService {
             log("error: \(error)")
             return ExitCode.failure
         }
+        // Caught from here on: a SIGTERM sent as soon as the "serving" line is read is not lost.
+        let stopSignals = Posix.StopSignals.install()
         let watcher = MCPChangeWatcher(paths: [host.paths.registry, host.paths.plugins] + skills.watchedPaths) {
             for each in transport.servers { each.refresh() }
         }
@@ -93,7 +96,7 @@ enum HTTPService {
         if !tokens.hasTokens {
             log("mcp: warning: the registry \(host.paths.registry) has no access tokens, so every request is refused (401); create one with 'skillhost token create NAME'")
         }
-        await waitForStopSignal()
+        await waitForStopSignal(stopSignals)
         log("mcp: stopping")
         transport.stop()
         server.stop()
@@ -127,41 +130,16 @@ enum HTTPService {
         (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// Returns when SIGINT or SIGTERM arrives.
-    static func waitForStopSignal() async {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
+    /// Returns when SIGINT or SIGTERM arrived (``Posix/StopSignals``, installed now unless given), waiting on
+    /// a thread of its own.
+    static func waitForStopSignal(_ descriptor: Int32 = Posix.StopSignals.install()) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queue = DispatchQueue(label: "skillhost-mcp-signals")
-            let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
-            let once = OnceFlag()
-            for source in sources {
-                source.setEventHandler {
-                    if once.take() { continuation.resume() }
-                }
-                source.resume()
+            let thread = Thread {
+                Posix.StopSignals.wait(descriptor)
+                continuation.resume()
             }
-            withExtendedLifetime(sources) {}
-            SignalSources.keep(sources)
+            thread.name = "skillhost-stop-signals"
+            thread.start()
         }
     }
-}
-
-/// True once.
-private final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var taken = false
-    func take() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if taken { return false }
-        taken = true
-        return true
-    }
-}
-
-/// Keeps the signal sources alive for the process's life.
-private enum SignalSources {
-    nonisolated(unsafe) static var kept: [any DispatchSourceSignal] = []
-    static func keep(_ sources: [any DispatchSourceSignal]) { kept.append(contentsOf: sources) }
 }

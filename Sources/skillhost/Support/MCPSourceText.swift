@@ -80,7 +80,7 @@ enum MCPSourceText {
         defer { backend.shutdown() }
         if let entry = servers.first(where: { $0.name == name }) {
             let states = try await states(backend).filter { $0.entry.name == entry.name }
-            var json = states.first.map { MCPSourceReport.serverJSON($0, launcher: backend.launcher) } ?? [:]
+            var json = states.first.map { MCPSourceReport.serverJSON($0, launcher: backend.launcher) }?.objectValue ?? [:]
             let revision = backend.session(for: entry).revision
             json["protocol"] = revision.map(JSONValue.string) ?? .null
             var lines = ["MCP server \(entry.name)", "  transport:   " + transportText(entry), "  status:      " + (states.first?.status ?? "?")]
@@ -89,7 +89,7 @@ enum MCPSourceText {
             lines += sandboxText(entry, launcher: backend.launcher)
             lines.append("  tools:       " + (states.first?.tools.map(\.skill.id).joined(separator: ", ").nonEmpty ?? "none"))
             for invalid in states.first?.invalid ?? [] { lines.append("  invalid:     \"\(invalid.remoteName)\" \(invalid.reason)") }
-            return (json, lines.joined(separator: "\n"))
+            return (.object(json), lines.joined(separator: "\n"))
         }
         guard let entry = servers.first(where: { Identifier.skillName(name, inPlugin: $0.name) != nil }) else { return nil }
         let tool = try await backend.tool(name, of: entry)

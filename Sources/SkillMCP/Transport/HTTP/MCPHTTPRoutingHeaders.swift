@@ -20,9 +20,11 @@ enum MCPHTTPRoutingHeaders {
         }
     }
 
+    private static let routingHeaders = ["mcp-protocol-version", "mcp-method", "mcp-name"]
+
     /// Why the routing headers of a stateless request do not match its body, nil when they do.
     static func mismatch(_ request: HTTPServerRequest, method: String, params: JSONValue?) -> String? {
-        for name in ["mcp-protocol-version", "mcp-method", "mcp-name"] where request.fields.count(of: name) > 1 {
+        for name in routingHeaders where request.fields.count(of: name) > 1 {
             return "the \(name) header is sent more than once; send it once"
         }
         let version = params?["_meta"]?[MCPRequestEnvelope.versionKey]?.stringValue

@@ -135,9 +135,9 @@ public final class MCPHTTPTransport: Sendable {
             return refuse(exchange, note: &note, 405, "\(request.method) is not served at \(configuration.path); POST one JSON-RPC message (list changes: POST subscriptions/listen)",
                           fields: [("Allow", "POST, DELETE")])
         }
-        let type = (request.fields["content-type"] ?? "").lowercased()
-        guard type.hasPrefix("application/json") else {
-            return refuse(exchange, note: &note, 415, "Content-Type must be application/json, not '\(type.prefix(60))'", jsonRPC: true)
+        let type = request.fields["content-type"] ?? ""
+        guard FieldList.hasPrefix(type, ignoringCase: "application/json") else {
+            return refuse(exchange, note: &note, 415, "Content-Type must be application/json, not '\(type.lowercased().prefix(60))'", jsonRPC: true)
         }
         let accept = request.fields["accept"]
         let acceptsJSON = accept == nil || FieldList.accepts(accept, "application/json")

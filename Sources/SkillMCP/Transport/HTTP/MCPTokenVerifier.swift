@@ -10,7 +10,25 @@ public final class MCPTokenVerifier: Sendable {
     private let store: RegistryStore
     /// The resource this server is (its public URL); tokens made for another audience are refused.
     private let resource: String?
-    private let cache = Mutex<(identity: Posix.FileIdentity?, tokens: [AccessToken], problem: String?)>((nil, [], nil))
+    private let cache = Mutex<Cache>(Cache())
+
+    /// The registry's tokens as last read, and the `Authorization` values already verified against them
+    /// (so a client's every request costs a look-up, not a SHA-256; forgotten when the registry changes).
+    private struct Cache {
+        var identity: Posix.FileIdentity?
+        var tokens: [AccessToken] = []
+        var problem: String?
+        var verified: [String: MCPPrincipal] = [:]
+        /// The value verified last (clients send the same one on every request: compared before hashing).
+        var last: (authorization: String, principal: MCPPrincipal)?
+
+        mutating func known(_ authorization: String) -> MCPPrincipal? {
+            if let last, last.authorization == authorization { return last.principal }
+            guard let principal = verified[authorization] else { return nil }
+            last = (authorization, principal)
+            return principal
+        }
+    }
 
     /// A verifier over the registry at `store`.
     public init(store: RegistryStore, resource: String?) {
@@ -31,6 +49,9 @@ public final class MCPTokenVerifier: Sendable {
         guard let authorization, !authorization.isEmpty else {
             return .failure(Refusal(error: nil, message: "no bearer token; send 'Authorization: Bearer <token>' with a token from 'skillhost token create NAME'"))
         }
+        // A value verified before against this registry: no parsing, no hashing.
+        let identity = Posix.FileIdentity(path: store.path)
+        if let known = cache.withLock({ $0.identity == identity ? $0.known(authorization) : nil }) { return .success(known) }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             return .failure(Refusal(error: "invalid_request", message: "the Authorization field is not 'Bearer <token>'; send the token from 'skillhost token create NAME' as a bearer token"))
@@ -45,7 +66,15 @@ public final class MCPTokenVerifier: Sendable {
         if let audience = token.audience, let resource, audience != resource {
             return .failure(Refusal(error: "invalid_token", message: "the token \(token.name) was made for \(audience), not for \(resource); use a token made for this server (--audience)"))
         }
-        return .success(MCPPrincipal(name: token.name, scope: token.scope))
+        let principal = MCPPrincipal(name: token.name, scope: token.scope)
+        cache.withLock { cache in
+            // Only against the registry this was checked with; a bounded memory of clients.
+            guard cache.identity == identity else { return }
+            if cache.verified.count >= 1024 { cache.verified.removeAll() }
+            cache.verified[authorization] = principal
+            cache.last = (authorization, principal)
+        }
+        return .success(principal)
     }
 
     /// Whether any token exists (a server without tokens can be reached by nobody: it says so at start).
@@ -60,7 +89,7 @@ public final class MCPTokenVerifier: Sendable {
         } catch {
             read = ([], error.message)
         }
-        cache.withLock { $0 = (identity, read.0, read.1) }
+        cache.withLock { $0 = Cache(identity: identity, tokens: read.0, problem: read.1) }
         return read
     }
 
