@@ -49,7 +49,7 @@ public struct WorkflowSkillBackend: SkillBackend {
 
     func load(_ name: String, path: String, tools available: [SkillTool]) throws(HostError) -> Loaded {
         let id = InstalledWorkflows.prefix + name
-        guard let bytes = try? String(contentsOfPath: path) else {
+        guard let bytes = String(contentsOfPath: path) else {
             throw HostError(.invalidPlugin, "workflow \(name) cannot be read at \(path); install it again with 'skillhost workflow install FILE'", skillID: id)
         }
         let workflow: Workflow
