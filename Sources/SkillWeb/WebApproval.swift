@@ -38,7 +38,7 @@ public final class WebApproval: ApprovalHandler {
     }
 
     public func refusal(of request: ApprovalRequest) -> String? {
-        let setting = Registry.settingPath(pluginID: request.skill.pluginID, skillID: request.skill.id, key: "approval")
+        let setting = request.skill.settingPath("approval")
         switch request.reason {
         case .permission:
             return "skill \(request.skill.id) (\(request.skill.permission.rawValue)) was denied at the page; press Allow to run it, or set \(setting) to \"allow\" in the registry"

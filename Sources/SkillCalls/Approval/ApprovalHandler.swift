@@ -58,7 +58,7 @@ public struct DenyAllApproval: ApprovalHandler {
 
     public func refusal(of request: ApprovalRequest) -> String? {
         let skill = request.skill
-        let setting = Registry.settingPath(pluginID: skill.pluginID, skillID: skill.id, key: "approval")
+        let setting = skill.settingPath("approval")
         switch request.reason {
         case .permission:
             return "skill \(skill.id) (\(skill.permission.rawValue)) needs approval and no one was asked; pass --yes, answer y at the prompt, or set \(setting) to \"allow\" in the registry"

@@ -19,6 +19,25 @@ public struct SkillDescription: Sendable, Equatable {
     public var approval: ApprovalPolicy
     /// Calls per minute allowed (registry), nil for no limit.
     public var rateLimitPerMinute: Int?
+    /// Which part of the registry holds its settings: a plugin's (``pluginID`` is the plugin) or an MCP
+    /// server's (``pluginID`` is the server's name).
+    public var settingsOwner: SettingsOwner = .plugin
+
+    /// The registry's sections that hold skills' settings.
+    public enum SettingsOwner: Sendable, Hashable {
+        /// `plugins.P.skills.S`.
+        case plugin
+        /// `mcp_servers.N.tools.S`.
+        case mcpServer
+    }
+
+    /// Where this skill's setting `key` lives in the registry (nil: its entry), as remedies name it.
+    public func settingPath(_ key: String? = nil) -> String {
+        switch settingsOwner {
+        case .plugin: Registry.settingPath(pluginID: pluginID, skillID: manifest.id, key: key)
+        case .mcpServer: Registry.mcpToolSettingPath(server: pluginID, skillID: manifest.id, key: key)
+        }
+    }
 
     /// A skill from its manifest entry and the registry's decisions.
     public init(

@@ -94,7 +94,7 @@ extension SkillHost {
 
     /// Where the registry sets `skill`'s approval, as remedies name it.
     func approvalSetting(of skill: SkillDescription) -> String {
-        "\(Registry.settingPath(pluginID: skill.pluginID, skillID: skill.id, key: "approval")) in \(paths.registry)"
+        "\(skill.settingPath("approval")) in \(paths.registry)"
     }
 
     /// The plugin's data folder, made on its first call.

@@ -74,10 +74,11 @@ public struct MCPRemoteTool: Sendable, Equatable {
         case .stdio(let command, _): command
         case .http(let url, _): url
         }
-        let skill = SkillDescription(
+        var skill = SkillDescription(
             manifest: manifest, pluginID: entry.name, pluginPath: path,
             enabled: entry.enabled && (settings.enabled ?? true),
             approval: settings.approval ?? (permission == .read ? .allow : .ask), rateLimitPerMinute: settings.rateLimitPerMinute)
+        skill.settingsOwner = .mcpServer
         return .success(MCPRemoteTool(remoteName: name, skill: skill, annotations: annotations))
     }
 

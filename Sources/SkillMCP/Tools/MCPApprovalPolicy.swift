@@ -51,7 +51,7 @@ public struct MCPApprovalPolicy: ApprovalHandler {
         if MCPCallApproval.current?.asked != nil {
             return "skill \(skill.id) needs the user's approval; it was asked of the client (resultType input_required); nothing was run"
         }
-        let entry = "set \"approval\": \"allow\" at \(Registry.settingPath(pluginID: skill.pluginID, skillID: skill.id)) in \(registryPath)"
+        let entry = "set \"approval\": \"allow\" at \(skill.settingPath()) in \(registryPath)"
         switch skill.permission {
         case .write:
             return "skill \(skill.id) writes (permission write) and an MCP client cannot be asked; nothing was run. "
