@@ -66,9 +66,10 @@ extension Registry {
         setMCPServerValue(tools.isEmpty ? nil : .object(tools), forKey: "tools", server: name)
     }
 
-    /// Where a tool's setting lives, as remedies name it: `mcp_servers.NAME.tools.SKILL.KEY`.
-    public static func mcpToolSettingPath(server: String, skillID: String, key: String) -> String {
-        "mcp_servers.\(server).tools.\(skillID).\(key)"
+    /// Where a tool's setting lives, as remedies name it: `mcp_servers.NAME.tools.SKILL.KEY` (`KEY` nil: the
+    /// tool's entry itself).
+    public static func mcpToolSettingPath(server: String, skillID: String, key: String? = nil) -> String {
+        "mcp_servers.\(server).tools.\(skillID)" + (key.map { "." + $0 } ?? "")
     }
 
     private func mcpServerKey(_ name: String) -> String? {

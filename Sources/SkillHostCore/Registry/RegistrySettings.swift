@@ -91,9 +91,4 @@ extension Registry {
     public static func settingPath(pluginID: String, skillID: String, key: String? = nil) -> String {
         "plugins.\(pluginID).skills.\(skillID)" + (key.map { "." + $0 } ?? "")
     }
-
-    /// Where an MCP server's tool's setting lives: `mcp_servers.N.tools.S.KEY` (docs/mcp-sources.md).
-    public static func mcpToolSettingPath(server: String, skillID: String, key: String? = nil) -> String {
-        "mcp_servers.\(server).tools.\(skillID)" + (key.map { "." + $0 } ?? "")
-    }
 }
