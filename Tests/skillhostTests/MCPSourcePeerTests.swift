@@ -40,6 +40,29 @@ import Testing
         #expect(added.status == 0, "\(added.stderr)")
     }
 
+    /// `skillhost set` takes an MCP server's tool as it takes a plugin's skill: at
+    /// `mcp_servers.NAME.tools.ID`, the tool looked up on the server first (a misspelt one is refused with
+    /// "did you mean"), and what it writes is what `call` and `inspect` then follow.
+    @Test(.timeLimit(.minutes(5)))
+    func setTakesAnMCPServersTool() throws {
+        let home = Home()
+        try addTime(home)
+        let denied = try home.json(["set", "time.get_current_time", "approval", "deny", "--json"])
+        #expect(denied["path"] == "mcp_servers.time.tools.time.get_current_time.approval", "\(denied)")
+        let refused = try home.run(["call", "time.get_current_time", #"{"timezone":"UTC"}"#])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains(#"mcp_servers.time.tools.time.get_current_time.approval is "deny""#), "\(refused.stderr)")
+        let misspelt = try home.run(["set", "time.get_curent_time", "approval", "deny"])
+        #expect(misspelt.status == 3, "\(misspelt.stderr)")
+        #expect(misspelt.stderr.contains(#"did you mean "time.get_current_time""#), "\(misspelt.stderr)")
+        #expect(try home.run(["set", "time.get_current_time", "approval", "--reset"]).status == 0)
+        #expect(try home.json(["set", "time.get_current_time", "permission", "dangerous", "--json"])["value"] == "dangerous")
+        let inspected = try home.json(["inspect", "time.get_current_time", "--json"])
+        #expect(inspected["permission"] == "dangerous", "\(inspected)")
+        let registry = try JSONValue(parsing: Array(try String(contentsOfFile: home.registry, encoding: .utf8).utf8))
+        #expect(registry["mcp_servers"]?["time"]?["tools"] == ["time.get_current_time": ["permission": "dangerous"]], "\(registry)")
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func timeServerToolsAreSkills() throws {
         let home = Home()

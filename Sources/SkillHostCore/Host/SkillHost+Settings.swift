@@ -38,9 +38,9 @@ extension SkillHost {
     }
 
     /// Sets (or with a nil `value` removes, so the default applies again) one registry setting of a plugin's
-    /// skill (`approval`, `timeout`, `rate_limit_per_minute`) or an instruction skill's scripts
-    /// (`permission`, `approval`: ``ScriptPolicy``), written atomically under the registry lock and checked
-    /// as a hand-edited registry is.
+    /// skill (`approval`, `timeout`, `rate_limit_per_minute`), an MCP server's tool (those and `permission`,
+    /// at `mcp_servers.<name>.tools.<id>`), or an instruction skill's scripts (`permission`, `approval`:
+    /// ``ScriptPolicy``), written atomically under the registry lock and checked as a hand-edited registry is.
     /// - Throws: ``HostError``: `notFound` for an unknown id, `invalidArguments` for a key the id does not
     ///   take or a value the key does not take (each naming the fix), `registry` for a malformed registry.
     @discardableResult
@@ -87,6 +87,13 @@ extension SkillHost {
             default:
                 throw HostError(.invalidArguments, "an instruction skill's scripts take permission or approval, not \(key.rawValue); e.g. 'skillhost set \(record.id) permission read'")
             }
+        } else if let server = try mcpServers().first(where: { Identifier.skillName(id, inPlugin: $0.name).map(Identifier.isValidSegment) == true }) {
+            // An MCP server's tool (`NAME.tool`): every key but dynamic_skills, permission included (it
+            // overrides what the server's annotations imply). The tool itself is looked up by the caller,
+            // which can reach the server (the CLI lists its tools first).
+            path = Registry.mcpToolSettingPath(server: server.name, skillID: id, key: key.rawValue)
+            write = { $0.setMCPToolValue($1, forKey: key.rawValue, tool: id, server: server.name) }
+            read = { $0.mcpToolEntry(id, server: server.name)?[key.rawValue] }
         } else if let plugin = catalog.plugin(id) {
             let skills = plugin.skills.map(\.id).joined(separator: ", ")
             throw HostError(.invalidArguments, "\(key.rawValue) is set per skill, not for the plugin \(plugin.id); name one of its skills: \(skills.isEmpty ? "(none)" : skills)", pluginID: plugin.id)

@@ -52,6 +52,13 @@ extension Registry {
         document["mcp_servers"] = .object(servers)
     }
 
+    /// A tool's entry (`mcp_servers.<name>.tools.<skill id>`), nil when it has none.
+    public func mcpToolEntry(_ skillID: String, server name: String) -> JSONObject? {
+        guard let key = mcpServerKey(name), let tools = document["mcp_servers"]?[key]?["tools"]?.objectValue else { return nil }
+        let id = Identifier.normalize(skillID)
+        return (tools[id] ?? tools.first { Identifier.normalize($0.key) == id }?.value)?.objectValue
+    }
+
     /// Sets (or with nil removes) one member of a tool's entry (`mcp_servers.<name>.tools.<skill id>`).
     public mutating func setMCPToolValue(_ value: JSONValue?, forKey member: String, tool skillID: String, server name: String) {
         guard let servers = document["mcp_servers"]?.objectValue, let key = mcpServerKey(name),

@@ -1,3 +1,4 @@
+import SkillCalls
 import SkillHostCore
 import SkillJSON
 
@@ -22,6 +23,9 @@ enum SetCommand: Command {
                                              read runs without asking, write asks (--yes or MCP --allow-writes
                                              approve), dangerous asks and --allow-writes does not cover it
           approval ask|allow|deny            at plugins.<id>.skills.run_skill_script.approval
+        For an MCP server's tool (ID like time.get_current_time), at mcp_servers.<name>.tools.<id>.KEY:
+          approval, timeout, rate_limit_per_minute  as for a plugin's skill
+          permission read|write|dangerous    instead of what the server's annotations imply
         For an MCP server (ID like docs; skillhost add-mcp):
           dynamic_skills allow|refuse        whether its Skills-extension skills whose resources are "dynamic"
                                              (no digests) may be used (default refuse), at
@@ -42,7 +46,9 @@ enum SetCommand: Command {
             if reset, count == 3 { throw UsageError("--reset takes no VALUE; use 'skillhost set ID KEY --reset'") }
             throw UsageError("expected ID KEY VALUE (or ID KEY --reset), e.g. 'skillhost set clock.now approval allow'")
         }
-        let change = try HostOptions.host(parsed).setSetting(
+        let host = HostOptions.host(parsed)
+        try await checkMCPTool(parsed.positionals[0], parsed, host: host)
+        let change = try host.setSetting(
             parsed.positionals[0], key: parsed.positionals[1], value: reset ? nil : parsed.positionals[2])
         if parsed.has("--json") {
             HostOptions.printJSON([
@@ -54,5 +60,25 @@ enum SetCommand: Command {
             print(change.value.map { "set \(change.path) = \($0.serialized()) (was: \(was))" } ?? "reset \(change.path) (was: \(was)); the default applies")
         }
         return ExitCode.success
+    }
+
+    /// When `id` names an MCP server's tool (`NAME.tool`, no plugin skill of that id), that the server has it:
+    /// the server is started (confined) and its tools listed, so a misspelt tool is refused with "did you
+    /// mean" instead of writing an entry nothing reads. A server that cannot start now is not a reason to
+    /// refuse the setting: a warning says it was not checked.
+    static func checkMCPTool(_ rawID: String, _ parsed: ParsedArguments, host: SkillHost) async throws {
+        let id = Identifier.normalize(rawID)
+        guard (try? host.catalog().skill(id)) ?? nil == nil,
+            let entry = try host.mcpServers().first(where: { Identifier.skillName(id, inPlugin: $0.name).map(Identifier.isValidSegment) == true })
+        else { return }
+        let backend = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
+        defer { backend.shutdown() }
+        do throws(HostError) {
+            _ = try await backend.tool(id, of: entry)
+        } catch where error.kind == .notFound {
+            throw error
+        } catch {
+            ErrorReporter.printError("set: warning: \(id) was not checked against MCP server \(entry.name)'s tools (\(error.message))")
+        }
     }
 }
