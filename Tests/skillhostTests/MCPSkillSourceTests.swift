@@ -262,14 +262,53 @@ import Testing
             TestPackage.root + "/Tests/Peers/mcp_skills_reexport_client.py", binary, environment.serialized(), global.serialized(),
             "skill://peer/tz-notes/references/list.md", "skill://docs/pdf-tools/references/guide.md", "skill://docs/digest-bad/SKILL.md",
         ])
-        #expect(result.status == 0, "\(result.stderr)")
+        try Self.expectReexport(result, over: "stdio")
+
+        // The same over Streamable HTTP: `skillhost mcp --http` re-exports them to a client with a token.
+        let created = try home.run(["token", "create", "reader", "--scope", "read"])
+        let token = try #require(created.stdout.split(separator: "\n").last.map(String.init), "\(created.stderr)")
+        let logFile = home.root + "/http-server.log"
+        FileManager.default.createFile(atPath: logFile, contents: nil)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: binary)
+        server.arguments = ["mcp", "--http", "127.0.0.1:0"] + home.global
+        server.environment = home.environment
+        server.standardInput = FileHandle.nullDevice
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        try server.run()
+        defer {
+            if server.isRunning { server.terminate() }
+            server.waitUntilExit()
+        }
+        var port: Int?
+        let deadline = Date().addingTimeInterval(60)
+        while port == nil, Date() < deadline, server.isRunning {
+            let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "serving http://127.0.0.1:") {
+                port = Int(text[range.upperBound...].prefix { $0.isNumber })
+            } else {
+                usleep(50_000)
+            }
+        }
+        let serving = try #require(port, "the HTTP server did not start: \((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "")")
+        let overHTTP = try TestProcess.run(python, [
+            TestPackage.root + "/Tests/Peers/mcp_skills_reexport_client.py", "--http", "http://127.0.0.1:\(serving)/mcp", token,
+            "skill://peer/tz-notes/references/list.md", "skill://docs/pdf-tools/references/guide.md", "skill://docs/digest-bad/SKILL.md",
+        ])
+        try Self.expectReexport(overHTTP, over: "HTTP")
+    }
+
+    /// What a client reading the re-export gets: both servers' good skills, none refused, each file verified.
+    static func expectReexport(_ result: ProcessResult, over transport: String) throws {
+        #expect(result.status == 0, "\(transport): \(result.stderr)")
         let output = try JSONValue(parsing: Array(result.stdout.utf8))
         let uris = output["skills"]?.arrayValue?.compactMap { $0["uri"]?.stringValue } ?? []
-        #expect(uris.contains("skill://peer/tz-notes/SKILL.md") && uris.contains("skill://docs/pdf-tools/SKILL.md"), "\(uris)")
-        #expect(!uris.contains("skill://docs/many/SKILL.md") && !uris.contains("skill://docs/dyn/SKILL.md"), "refused skills are not re-exported")
+        #expect(uris.contains("skill://peer/tz-notes/SKILL.md") && uris.contains("skill://docs/pdf-tools/SKILL.md"), "\(transport): \(uris)")
+        #expect(!uris.contains("skill://docs/many/SKILL.md") && !uris.contains("skill://docs/dyn/SKILL.md"), "\(transport): refused skills are not re-exported")
         let reads = output["reads"]
-        #expect(reads?["skill://peer/tz-notes/references/list.md"] == "UTC, JST\n", "\(String(describing: reads))")
-        #expect(reads?["skill://docs/pdf-tools/references/guide.md"] == "The guide says: use blue ink.\n")
-        #expect(reads?["skill://docs/digest-bad/SKILL.md"]?.stringValue?.contains("has SHA-256") == true, "the re-export verifies too: \(String(describing: reads))")
+        #expect(reads?["skill://peer/tz-notes/references/list.md"] == "UTC, JST\n", "\(transport): \(String(describing: reads))")
+        #expect(reads?["skill://docs/pdf-tools/references/guide.md"] == "The guide says: use blue ink.\n", "\(transport)")
+        #expect(reads?["skill://docs/digest-bad/SKILL.md"]?.stringValue?.contains("has SHA-256") == true, "\(transport): the re-export verifies too: \(String(describing: reads))")
     }
 }

@@ -47,14 +47,19 @@ enum HTTPService {
         var quiet = configuration
         quiet.verbose = false  // the transport logs one line per request
         let serverConfiguration = quiet
-        let skills = HostInstructionSkillSource(host: host)
         // Calls of every connection run on one loop thread that collects their workers' replies.
         let calls = MCPCallLoop(woke: { host.beginCallBatch() })
         var backend = HostSkillBackend(host: host)
         backend.queuesCalls = calls.replyPoller != nil
+        // The registry's MCP servers: their tools beside native skills, their skills beside instruction skills
+        // (re-exported under skill://SERVER/…, verified on every read), as over stdio.
+        let sources = MCPSourceText.backend(parsed, host: host, base: backend)
+        let remoteSkills = ((try? host.mcpServers()) ?? []).isEmpty ? nil : MCPSkillCatalog(sources: sources)
+        let skills = HostInstructionSkillSource(host: host, remote: remoteSkills)
         let sessionID = MCPServer.newSessionID()
         let (caller, recorder) = MCPCommand.makeCaller(
-            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log)
+            parsed, host: host, backend: backend, configuration: configuration, sessionID: sessionID, log: log,
+            sources: sources, remoteSkills: remoteSkills)
         let stateless = MCPServer(
             configuration: serverConfiguration, caller: caller, skills: skills, send: { _ in }, log: log,
             callExecutor: calls.executor, replyPoller: calls.replyPoller)
@@ -84,6 +89,8 @@ enum HTTPService {
             for each in transport.servers { each.refresh() }
         }
         watcher.start()
+        // The servers' skills listed before the first request, so a listing answers without blocking a thread.
+        if let remoteSkills { _ = await remoteSkills.all() }
         stateless.refresh()
         // The server's event loop runs on the call loop's thread, where its requests' calls run.
         if calls.executor != nil {
