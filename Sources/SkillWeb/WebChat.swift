@@ -27,6 +27,9 @@ public struct WebChatSetup: Sendable {
     public var mcpSources: MCPSourceBackend?
     /// The installed workflows in ``tools``, for the Skills tab (nil: none shown).
     public var workflows: InstalledWorkflows?
+    /// The instruction skills the agent offers: the local ones with the MCP servers' (`skillhost chat`'s
+    /// library). Nil: the host's own.
+    public var library: (any InstructionLibrary)?
     /// Limits and budgets (the approval handler and the session are set by the page's chat).
     public var configuration: AgentConfiguration
     /// Whose secrets are redacted from the history.
@@ -54,6 +57,7 @@ public struct WebChatSetup: Sendable {
         tools = nil
         mcpSources = nil
         workflows = nil
+        library = nil
     }
 }
 
@@ -125,13 +129,11 @@ public final class WebChat: @unchecked Sendable {
     public func send(_ text: String) throws(WebRefusal) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw WebRefusal(400, "the message is empty; type something to send") }
-        var message = trimmed
-        var activated: String?
-        switch SlashActivation.read(trimmed, library: HostInstructionLibrary(host: setup.host)) {
+        let library = setup.library ?? HostInstructionLibrary(host: setup.host)
+        var activated: (name: String, rest: String)?
+        switch SlashActivation.choice(trimmed, library: library) {
         case .plain: break
-        case .activated(let skill, let expanded):
-            message = expanded
-            activated = skill
+        case .skill(let name, let rest): activated = (name, rest)
         case .unknown(let why): throw WebRefusal(400, why)
         }
         // Listing the tools may start MCP servers: before the lock, so the page's other requests go on meanwhile.
@@ -142,8 +144,19 @@ public final class WebChat: @unchecked Sendable {
         let agent = try openAgent(tools: tools)
         let session = agent.configuration.sessionID
         events.publish(["event": "turnStarted", "session": .string(session), "text": .string(trimmed)])
-        if let activated { events.publish(["event": "notice", "text": .string("activated instruction skill \(activated)")]) }
         running = Task { [self] in
+            var message = trimmed
+            if let activated {
+                // An MCP server's skill is fetched and verified here, off the page's request.
+                do throws(HostError) {
+                    message = try await SlashActivation.message(activating: activated.name, rest: activated.rest, library: library)
+                    events.publish(["event": "notice", "text": .string("activated instruction skill \(activated.name)")])
+                } catch {
+                    events.publish(["event": "notice", "text": .string("/\(activated.name) could not be activated, so the message was not sent: \(error.message)")])
+                    finish(session: session)
+                    return
+                }
+            }
             await agent.runTurn(message) { event in
                 if case .skillStarted(let info) = event { self.lock.withLock { self.calls[info.callID] = info } }
                 self.publish(event, session: session)
@@ -278,7 +291,7 @@ public final class WebChat: @unchecked Sendable {
         configuration.approval = approval
         return chat.agent(
             provider: model.provider, host: setup.host, skills: setup.tools ?? setup.skills, stateDirectory: setup.stateDirectory,
-            configuration: configuration)
+            configuration: configuration, library: setup.library)
     }
 
     private func publish(_ event: AgentEvent, session: String, retryOf: String? = nil) {

@@ -5,6 +5,7 @@ import SkillHostCore
 import SkillJSON
 import SkillStore
 import SkillWorkflows
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ import Glibc
         /// The MCP servers' backend, with `sources`.
         var mcp: MCPSourceBackend?
 
-        init(sources: Bool = false) throws {
+        init(sources: Bool = false, library: (any InstructionLibrary)? = nil) throws {
             try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
             host = SkillHost(
                 paths: HostPaths(plugins: root + "/plugins", registry: root + "/skill_registry.json", cache: root + "/cache", data: root + "/data", skills: root + "/skills"),
@@ -34,6 +35,7 @@ import Glibc
                 host: host, store: try HistoryStore(directory: root + "/state"), stateDirectory: root + "/state",
                 provider: ProviderSelection.offline.makeProvider(environment: [:]), skills: skills, configuration: AgentConfiguration(),
                 environment: [:], warn: { _ in })
+            setup.library = library
             if sources {
                 // What the CLI's ToolSources stacks: MCP servers' tools (and, here, the workflows folder).
                 let mcp = MCPSourceBackend(
@@ -106,6 +108,54 @@ import Glibc
             }
             return String(decoding: answer, as: UTF8.self)
         }
+    }
+
+    /// An MCP server's skills as the page's chat library holds them: `SERVER:PATH` names, loaded only when
+    /// activated (`tampered` fails its verification).
+    final class RemoteLibrary: InstructionLibrary {
+        let loads = Mutex<[String]>([])
+        func enabledSkills() throws(HostError) -> [(name: String, description: String)] {
+            [("docs:pdf-tools/forms", "Fill forms"), ("docs:tampered", "Changed on the server")]
+        }
+        func skill(named name: String) throws(HostError) -> InstructionSkill {
+            throw HostError(.skillFailed, "the page must not load \(name) on its request's thread")
+        }
+        func loadSkill(named name: String) async throws(HostError) -> InstructionSkill {
+            loads.withLock { $0.append(name) }
+            guard name == "docs:pdf-tools/forms" else {
+                throw HostError(.invalidPlugin, "MCP server docs's skill tampered: SKILL.md has SHA-256 1111, its entry says 0000; ask the server's owner")
+            }
+            return InstructionSkill(name: name, frontmatter: ["name": "forms", "description": "Fill forms"], body: "Use blue ink.\n", folder: "", files: [])
+        }
+        func read(skill: String, path: String, offset: Int, limit: Int) throws(HostError) -> (bytes: [UInt8], size: Int64) { ([], 0) }
+    }
+
+    /// `/SERVER:PATH` in the page's chat activates an MCP server's skill as `skillhost chat` does: the skill is
+    /// loaded (fetched, verified) off the request, its instructions go in front of the message; one that fails
+    /// to load is said in a notice and nothing is sent; one not offered is refused in one line (400).
+    @Test func aSlashServerPathActivatesAnMCPSkillInThePagesChat() async throws {
+        let library = RemoteLibrary()
+        let world = try World(library: library)
+        let unknown = try world.request("POST", "/api/chat", body: #"{"text":"/docs:nothing go"}"#)
+        #expect(unknown.status == 400 && unknown.body.contains("/docs:nothing is not an enabled instruction skill") && unknown.body.contains("/docs:pdf-tools/forms"), "\(unknown)")
+        let sent = try world.request("POST", "/api/chat", body: #"{"text":"/docs:pdf-tools/forms the tax form"}"#)
+        #expect(sent.status == 202, "\(sent)")
+        let session = try #require(try JSONValue(parsing: Array(sent.body.utf8))["session"]?.stringValue)
+        let store = try HistoryStore(directory: world.root + "/state")
+        var user: String?
+        for _ in 0..<200 where user == nil {
+            user = try store.messages(session: session).first { $0.role == "user" }?.content
+            if user == nil { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        let message = try #require(user, "the turn recorded the user's message")
+        #expect(message.hasPrefix("<activated_skill name=\"docs:pdf-tools/forms\">") && message.contains("Use blue ink.") && message.hasSuffix("the tax form"), "\(message)")
+        #expect(library.loads.withLock { $0 } == ["docs:pdf-tools/forms"])
+        // Wait for that turn to end, then a skill that fails verification: the request is taken, nothing is sent.
+        for _ in 0..<200 where world.server.chat.isRunning { try await Task.sleep(for: .milliseconds(25)) }
+        let tampered = try world.request("POST", "/api/chat", body: #"{"text":"/docs:tampered go"}"#)
+        #expect(tampered.status == 202, "\(tampered)")
+        for _ in 0..<200 where library.loads.withLock({ $0.count }) < 2 || world.server.chat.isRunning { try await Task.sleep(for: .milliseconds(25)) }
+        #expect(try store.messages(session: session).filter { $0.role == "user" }.count == 1, "nothing was sent for the skill that failed to load")
     }
 
     @Test func eachBadRequestIsRefusedInOneLineWithItsStatus() async throws {

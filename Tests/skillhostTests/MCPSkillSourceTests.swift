@@ -205,6 +205,37 @@ import Testing
         #expect(!fetched.contains { $0.hasPrefix("skill://many/") || $0.hasPrefix("skill://huge/") })
     }
 
+    /// `/SERVER:PATH` in `chat` activates an MCP server's skill as `/name` does a local one: fetched and verified
+    /// then, its instructions (origin-tagged) in front of the message; one that fails verification, or names no
+    /// offered skill, is refused in one line and nothing is sent.
+    @Test(.timeLimit(.minutes(5)))
+    func aSlashServerPathActivatesAnMCPSkillInChat() throws {
+        let home = Home()
+        let log = try addServer(home)
+        let server = try ReplayServer([
+            .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Done."}}]}"#.utf8), pieceSize: 0),
+        ], lifetime: 120)
+        defer { server.stop() }
+        let model = ["--provider", "openai", "--base-url", server.baseURL, "--model", "m"]
+        #expect(Self.reads(log).isEmpty, "nothing fetched before the activation")
+        let chat = try home.run(["chat"] + model + ["/docs:pdf-tools/forms", "fill the tax form"])
+        #expect(chat.status == 0, "\(chat.stderr)")
+        #expect(chat.stderr.contains("chat: activated docs:pdf-tools/forms"), "\(chat.stderr)")
+        let sent = try #require(server.requests.first?.body?["messages"]?.arrayValue?.last?["content"]?.stringValue)
+        #expect(sent.hasPrefix("<activated_skill name=\"docs:pdf-tools/forms\">"), "\(sent)")
+        #expect(sent.contains("come from the MCP server docs (skill://pdf-tools/forms/SKILL.md)") && sent.contains("Do it well."), "\(sent)")
+        #expect(sent.hasSuffix("fill the tax form"), "\(sent)")
+        #expect(Self.reads(log).contains("skill://pdf-tools/forms/SKILL.md"))
+
+        let tampered = try home.run(["chat"] + model + ["/docs:digest-bad", "go"])
+        #expect(tampered.status != 0)
+        #expect(tampered.stderr.contains("chat: /docs:digest-bad could not be activated, so the message was not sent:") && tampered.stderr.contains("SKILL.md has SHA-256"), "\(tampered.stderr)")
+        let unknown = try home.run(["chat"] + model + ["/docs:nothing-here", "go"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("/docs:nothing-here is not an enabled instruction skill") && unknown.stderr.contains("/docs:pdf-tools"), "\(unknown.stderr)")
+        #expect(server.requests.count == 1, "a refused activation sends nothing to the model")
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func approvedANestedSkillActivatesAndAScriptRunsConfined() throws {
         let home = Home()

@@ -96,6 +96,7 @@ enum ChatCommand: Command {
         let agent = session.chat.agent(
             provider: provider, host: host, skills: sources.backend, stateDirectory: HistoryOptions.directory(parsed),
             configuration: configuration, library: library)
+        let slashLibrary = library ?? HostInstructionLibrary(host: host)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(200))
@@ -106,7 +107,7 @@ enum ChatCommand: Command {
 
         let interrupts = InterruptHandler()
         if !parsed.positionals.isEmpty {
-            guard let text = slashExpanded(parsed.positionals.joined(separator: " ") + (attached ?? ""), host: host) else {
+            guard let text = await slashExpanded(parsed.positionals.joined(separator: " ") + (attached ?? ""), library: slashLibrary) else {
                 await host.shutdown()
                 return ExitCode.usage
             }
@@ -129,7 +130,7 @@ enum ChatCommand: Command {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if text == "exit" || text == "quit" { break }
-            guard let message = slashExpanded(text + (attached ?? ""), host: host) else { continue }
+            guard let message = await slashExpanded(text + (attached ?? ""), library: slashLibrary) else { continue }
             attached = nil
             if let failure = await interrupts.run({ await turn(agent, message, renderer) }) {
                 ErrorReporter.printError("chat: \(failure.kind == .cancelled ? "interrupted" : failure.message)")
@@ -186,10 +187,11 @@ enum ChatCommand: Command {
         return name
     }
 
-    /// `text` with a leading `/name` expanded into that instruction skill's activation (said on stderr); nil,
-    /// said on stderr, for a `/name` that names no enabled instruction skill.
-    static func slashExpanded(_ text: String, host: SkillHost) -> String? {
-        switch SlashActivation.read(text, library: HostInstructionLibrary(host: host)) {
+    /// `text` with a leading `/name` (or `/SERVER:PATH`, an MCP server's skill) expanded into that instruction
+    /// skill's activation (said on stderr); nil, said on stderr, for a `/name` that names no enabled
+    /// instruction skill or one that cannot be loaded.
+    static func slashExpanded(_ text: String, library: any InstructionLibrary) async -> String? {
+        switch await SlashActivation.read(text, library: library) {
         case .plain:
             return text
         case .activated(let skill, let message):

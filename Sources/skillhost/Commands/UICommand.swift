@@ -63,6 +63,8 @@ enum UICommand: Command {
         setup.tools = sources.backend
         setup.mcpSources = sources.mcp
         setup.workflows = sources.backend.installed
+        // MCP servers' skills (the Skills extension) beside the local ones, as `chat` offers them.
+        setup.library = await MCPSkillText.chatLibrary(sources.mcp, warn: warn)
         // After the Settings tab saved the registry's `chat` object: the flags and environment still come first.
         setup.reload = {
             let fresh = try ChatOptions(parsed, environment: environment)
