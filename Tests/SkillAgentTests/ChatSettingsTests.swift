@@ -66,4 +66,21 @@ import Testing
         #expect(run.status == 12, "\(run.stderr)")
         #expect(run.stderr.contains("\(registry): chat.context_tokens needs a whole number from 512 to 10000000"), "\(run.stderr)")
     }
+
+    /// A flag overrides its registry member, so a bad saved value there does not stop the command: `--provider
+    /// offline` works with a misspelt `chat.provider`, `--context-tokens` with a bad `chat.context_tokens`; a
+    /// bad member no flag overrides still fails.
+    @Test func aFlagOverridesABadRegistryMember() throws {
+        let folder = TestPackage.temporaryDirectory("chat-settings")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let registry = folder + "/skill_registry.json"
+        try TestPackage.write(#"{"version": 1, "chat": {"provider": "gemni", "context_tokens": "lots"}}"#, to: registry)
+        let environment = ["SKILLHOST_REGISTRY": registry]
+        let overridden = try ChatCommandTests.chat(["--provider", "offline", "--context-tokens", "4096", "hi"], environment: environment)
+        #expect(overridden.status == 0, "\(overridden.stderr)")
+        let offline = try ChatCommandTests.chat(["--offline", "--context-tokens", "4096", "hi"], environment: environment)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        let stillBad = try ChatCommandTests.chat(["--provider", "offline", "hi"], environment: environment)
+        #expect(stillBad.status == 12 && stillBad.stderr.contains("chat.context_tokens"), "\(stillBad.stderr)")
+    }
 }

@@ -21,9 +21,16 @@ struct ChatOptions {
     ///   `chat` member, each in one line.
     init(_ parsed: ParsedArguments, environment: [String: String]) throws {
         let registry = try? RegistryStore(path: HostOptions.paths(parsed).registry).read()
+        // A member a flag overrides is not read: a bad saved provider does not stop `--provider offline`.
+        var chat = registry?.chat ?? [:]
+        let overridden: [(flag: String, member: String)] = [
+            ("--provider", "provider"), ("--offline", "provider"), ("--base-url", "base_url"), ("--model", "model"),
+            ("--max-steps", "max_steps"), ("--context-tokens", "context_tokens"),
+        ]
+        for (flag, member) in overridden where parsed.has(flag) || parsed.options[flag] != nil { chat[member] = nil }
         let saved: ChatSettings
         do {
-            saved = try ChatSettings(registry: registry?.chat ?? [:], file: registry?.file ?? "registry")
+            saved = try ChatSettings(registry: chat, file: registry?.file ?? "registry")
         } catch {
             throw HostError(.registry, error.message)
         }
