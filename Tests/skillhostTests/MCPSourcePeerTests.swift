@@ -56,9 +56,13 @@ import Testing
         #expect(misspelt.status == 3, "\(misspelt.stderr)")
         #expect(misspelt.stderr.contains(#"did you mean "time.get_current_time""#), "\(misspelt.stderr)")
         #expect(try home.run(["set", "time.get_current_time", "approval", "--reset"]).status == 0)
+        let fromAnnotations = try home.run(["inspect", "time.get_current_time"]).stdout
+        #expect(fromAnnotations.contains("permission:  read (from the server's annotations: readOnlyHint is read"), "\(fromAnnotations)")
         #expect(try home.json(["set", "time.get_current_time", "permission", "dangerous", "--json"])["value"] == "dangerous")
         let inspected = try home.json(["inspect", "time.get_current_time", "--json"])
         #expect(inspected["permission"] == "dangerous", "\(inspected)")
+        let overridden = try home.run(["inspect", "time.get_current_time"]).stdout
+        #expect(overridden.contains("permission:  dangerous (set in the registry at mcp_servers.time.tools.time.get_current_time.permission; 'skillhost set time.get_current_time permission --reset'"), "\(overridden)")
         let registry = try JSONValue(parsing: Array(try String(contentsOfFile: home.registry, encoding: .utf8).utf8))
         #expect(registry["mcp_servers"]?["time"]?["tools"] == ["time.get_current_time": ["permission": "dangerous"]], "\(registry)")
     }

@@ -99,7 +99,7 @@ enum MCPSourceText {
             "skill \(skill.id) (MCP tool \"\(tool.remoteName)\" of server \(entry.name))",
             "  title:       \(skill.title)", "  description: \(skill.description)",
             "  enabled:     \(skill.enabled ? "yes" : "no")",
-            "  permission:  \(skill.permission.rawValue) (from the server's annotations unless \(Registry.mcpToolSettingPath(server: entry.name, skillID: skill.id, key: "permission")) says)",
+            "  permission:  \(skill.permission.rawValue) " + permissionSource(skill, of: entry),
             "  approval:    \(skill.approval.rawValue)", "  timeout:     \(MCPClientConnectionText.seconds(skill.timeout))",
             "  transport:   " + transportText(entry),
             "  input:       " + skill.parameters.serialized(),
@@ -108,6 +108,16 @@ enum MCPSourceText {
         ]
         lines += sandboxText(entry, launcher: backend.launcher)
         return (json, lines.joined(separator: "\n"))
+    }
+}
+
+extension MCPSourceText {
+    /// Where an MCP tool's permission comes from, as `inspect` says it: the registry's override, or the
+    /// server's annotations (and how to override them).
+    static func permissionSource(_ skill: SkillDescription, of entry: MCPServerEntry) -> String {
+        let path = Registry.mcpToolSettingPath(server: entry.name, skillID: skill.id, key: "permission")
+        if entry.toolSettings(skill.id).permission != nil { return "(set in the registry at \(path); 'skillhost set \(skill.id) permission --reset' goes back to the server's annotations)" }
+        return "(from the server's annotations: readOnlyHint is read, destructiveHint dangerous, otherwise write; 'skillhost set \(skill.id) permission LEVEL' overrides it)"
     }
 }
 
