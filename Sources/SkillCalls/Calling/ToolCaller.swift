@@ -75,7 +75,7 @@ public final class ToolCaller: Sendable {
         }
         let elapsed = Posix.monotonicNanoseconds() &- begin
         let outcome = ToolCallOutcome(
-            tool: request.tool, result: attempt.result, seconds: Double(elapsed &- min(elapsed, attempt.waited)) / 1e9,
+            tool: request.tool, result: attempt.result ?? .failure(HostError(.cancelled, "not run")), seconds: Double(elapsed &- min(elapsed, attempt.waited)) / 1e9,
             replayed: attempt.replayed, refused: attempt.refused)
         if let recorder, let handle { recorder.callFinished(handle, call: call, outcome: outcome) }
         return outcome
@@ -83,7 +83,8 @@ public final class ToolCaller: Sendable {
 
     /// What one call came to while it ran.
     private struct Attempt {
-        var result: Result<JSONValue, HostError> = .failure(HostError(.cancelled, "not run"))
+        /// Every path of ``run`` sets it (nil: none did; the call counts as not run).
+        var result: Result<JSONValue, HostError>?
         var replayed = false
         var refused = false
         /// Nanoseconds spent waiting for a person.
@@ -130,24 +131,22 @@ public final class ToolCaller: Sendable {
             attempt.result = .failure(refusal)
             return
         }
-        let options = InvocationOptions(
+        var options = InvocationOptions(
             sessionID: sessionID, callID: forwardsCallIDs ? request.callID : nil,
             idempotencyKey: call.idempotencyKey ?? IdempotencyKey.fallback(sessionID: sessionID, callID: request.callID),
             sessionContext: sessionContext, approved: true)
+        // The record names the worker that ran the call, even one that timed out or crashed.
+        let attribution = recorder != nil ? WorkerAttribution() : nil
+        options.attribution = attribution
         // Straight to the backend that owns the call: one `async` frame, not one per forwarding layer.
         let backend = self.backend.runner(for: prepared)
         var result: Result<JSONValue, HostError>
-        if recorder != nil {
-            // The record names the worker that ran the call, even one that timed out or crashed.
-            let attribution = WorkerAttribution()
-            result = await WorkerAttribution.$current.withValue(attribution) { () async -> Result<JSONValue, HostError> in
-                do throws(HostError) { return .success(try await backend.run(prepared, options: options)) } catch { return .failure(error) }
-            }
-            call.workerPID = attribution.workerPID
-        } else {
-            do { result = .success(try await backend.run(prepared, options: options)) } catch { result = .failure(error) }
-        }
-        if case .success(let value) = result, let failure = resultCheck.failure(of: value, from: tool.skill) {
+        do { result = .success(try await backend.run(prepared, options: options)) } catch { result = .failure(error) }
+        call.workerPID = attribution?.workerPID
+        // Only a tool with an output schema is checked (its manifest is read in place, not copied out).
+        if case .success(let value) = result, tool.storage.skill.outputSchema != nil,
+            let failure = resultCheck.failure(of: value, from: tool.skill)
+        {
             result = .failure(failure)
         }
         attempt.result = result
