@@ -36,6 +36,8 @@ public final class ToolCaller: Sendable {
     /// server's numbered ids are); false: the host makes a UUID per call.
     public let forwardsCallIDs: Bool
     private let resultCheck = ResultSchemaCheck()
+    /// Whether ``recorder`` is set (asked per call without copying the recorder out).
+    private let records: Bool
 
     /// A caller over `backend`.
     public init(
@@ -47,6 +49,7 @@ public final class ToolCaller: Sendable {
         self.approval = approval
         self.preApproval = preApproval
         self.recorder = recorder
+        records = recorder != nil
         self.sessionID = sessionID
         self.sessionContext = sessionContext
         self.forwardsCallIDs = forwardsCallIDs
@@ -58,6 +61,8 @@ public final class ToolCaller: Sendable {
         _ request: ToolCallRequest, started: (@Sendable (_ replayed: Bool) -> Void)? = nil
     ) async -> ToolCallOutcome {
         let begin = Posix.monotonicNanoseconds()
+        // Read once: each use of the stored existential would copy it out again.
+        let recorder = self.recorder
         let parsed = request.arguments.parsed()
         let arguments = try? parsed.get()
         var call = RecordedCall(request, arguments: arguments, sessionID: sessionID)
@@ -136,7 +141,7 @@ public final class ToolCaller: Sendable {
             idempotencyKey: call.idempotencyKey ?? IdempotencyKey.fallback(sessionID: sessionID, callID: request.callID),
             sessionContext: sessionContext, approved: true)
         // The record names the worker that ran the call, even one that timed out or crashed.
-        let attribution = recorder != nil ? WorkerAttribution() : nil
+        let attribution = records ? WorkerAttribution() : nil
         options.attribution = attribution
         // Straight to the backend that owns the call: one `async` frame, not one per forwarding layer.
         let backend = self.backend.runner(for: prepared)

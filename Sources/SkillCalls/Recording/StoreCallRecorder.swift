@@ -300,9 +300,13 @@ public final class StoreCallRecorder: CallRecorder {
                 // A batch gathered while the thread waited for the processor can outgrow the finish log's
                 // map: committing when the log asks for it, row by row, keeps every record a copy into the
                 // map instead of a `pwrite` each.
-                for row in batch {
-                    write(row)
-                    commit(false)
+                // Lent where they lie in the batch: a copy of each row out of the list retained every part
+                // of it once more.
+                batch.withUnsafeBufferPointer { rows in
+                    for index in rows.indices {
+                        write(rows[index])
+                        commit(false)
+                    }
                 }
                 let now = Posix.monotonicNanoseconds()
                 if Double(now &- lastCommit) / 1e9 >= Self.commitInterval {

@@ -47,8 +47,8 @@ final class FinishJournal {
         guard pendingCount > 0 else { return }
         let bytes = pendingBytes
         let failure = bytes.withUnsafeBytes { buffer -> StoreError? in
-            // Whole rows are inserted several to a statement (one statement's run per row cost as much as
-            // the row's own B-tree work), in log order: a record that is not such a row ends the group.
+            // Whole rows are inserted several to a statement (a statement's run per row was about a third of
+            // the insert's cost), in log order: a record that is not such a row ends the group.
             var group: [LoggedRow] = []
             group.reserveCapacity(Self.rowsPerInsert)
             var offset = 0
@@ -77,11 +77,11 @@ final class FinishJournal {
         if let failure { throw failure }
     }
 
-    /// The most whole rows one insert statement writes.
+    /// The most whole rows one insert statement writes (a power of two).
     static let rowsPerInsert = 16
 
-    /// Inserts `rows` (in their order) with statements of ``rowsPerInsert``, 8, 4, 2 or 1 rows each, and empties
-    /// the list.
+    /// Inserts `rows` (in their order) with statements of ``rowsPerInsert``, 8, 4, 2 or 1 rows each (the fewest
+    /// statements), and empties the list.
     private static func insert(_ rows: inout [LoggedRow], _ database: SQLiteDatabase) throws(StoreError) {
         var start = 0
         while start < rows.count {
@@ -96,12 +96,12 @@ final class FinishJournal {
         rows.removeAll(keepingCapacity: true)
     }
 
-    /// ``insertSQL`` for 1, 2, 4, 8 and ``rowsPerInsert`` rows (index: log2 of the count).
-    private static let multiRowInsertSQL: [String] = [1, 2, 4, 8, rowsPerInsert].map { count in
-        insertSQL + String(repeating: ", (" + Array(repeating: "?", count: insertColumns).joined(separator: ", ") + ")", count: count - 1)
+    /// ``insertSQL`` for 1, 2, 4, … ``rowsPerInsert`` rows (index: log2 of the count).
+    private static let multiRowInsertSQL: [String] = (0...rowsPerInsert.trailingZeroBitCount).map { power in
+        insertSQL + String(repeating: ", (" + Array(repeating: "?", count: insertColumns).joined(separator: ", ") + ")", count: (1 << power) - 1)
     }
 
-    /// The insert of `count` whole rows (1, 2, 4, 8 or ``rowsPerInsert``).
+    /// The insert of `count` whole rows (a power of two up to ``rowsPerInsert``).
     static func insertSQL(rows count: Int) -> String {
         multiRowInsertSQL[count.trailingZeroBitCount]
     }
