@@ -23,7 +23,7 @@ extension HistoryStore {
     /// `committing`: false when the caller commits the logged finishes itself (``flushFinishes()``), as a
     /// thread that writes a server's rows in batches does; true schedules the commit as above.
     public func recordFinish(
-        of call: CallRecord, with outcome: CallOutcome, context changes: [String: String] = [:], sessionTitle: String? = nil,
+        of call: consuming CallRecord, with outcome: consuming CallOutcome, context changes: [String: String] = [:], sessionTitle: String? = nil,
         committing: Bool = true
     ) throws(StoreError) {
         try log(Self.wholeRow(call, outcome, changes, now: contextStamp(), sessionTitle: sessionTitle), committing: committing)
@@ -66,9 +66,9 @@ extension HistoryStore {
     }
 
     static func wholeRow(
-        _ call: CallRecord, _ outcome: CallOutcome, _ changes: [String: String], now: Int64, sessionTitle: String? = nil
+        _ call: consuming CallRecord, _ outcome: consuming CallOutcome, _ changes: [String: String], now: Int64, sessionTitle: String? = nil
     ) -> FinishRecord {
-        var outcome = outcome
+        // Both are consumed: their texts move into the record instead of being copied (retained) once more.
         outcome.startedMilliseconds = outcome.startedMilliseconds ?? call.startedMilliseconds
         outcome.idempotencyKey = outcome.idempotencyKey ?? call.idempotencyKey
         outcome.pluginVersion = outcome.pluginVersion ?? call.pluginVersion

@@ -38,4 +38,21 @@ struct WorkerAttributionTests {
         #expect(crashedPID != nil && crashedPID != pid)
         await executor.shutdown()
     }
+
+    @Test("an attribution handed with the call is filled in without a task-local binding, and wins over one")
+    func anAttributionHandedWithTheCall() async throws {
+        let path = try HostilePlugins.library("hostile")
+        let executor = try HostilePlugins.executor(path, maxWorkers: 1)
+        var call = HostilePlugins.call("pid", path: path)
+        let handed = WorkerAttribution()
+        call.attribution = handed
+        let bound = WorkerAttribution()
+        let answered = await WorkerAttribution.$current.withValue(bound) { () async -> Result<JSONValue, HostError> in
+            do throws(HostError) { return .success(try await executor.execute(call)) } catch { return .failure(error) }
+        }
+        let reported = try #require(try answered.get()["pid"]?.intValue)
+        #expect(handed.workerPID.map(Int64.init) == reported)
+        #expect(bound.workerPID == nil)
+        await executor.shutdown()
+    }
 }

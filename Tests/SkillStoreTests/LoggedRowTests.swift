@@ -62,6 +62,30 @@ import Testing
         #expect(try viaLog.context(session: "s") == ["k": #""v""#])
     }
 
+    @Test func rowsInsertedSeveralToAStatementKeepEveryFieldAndTheirOrder() throws {
+        // More rows than one insert takes, a row with context changes in the middle (it ends a group), and a
+        // tail that is not a whole group: every count of rows per statement is used.
+        let logged = TempState(), direct = TempState()
+        let viaLog = try HistoryStore(path: logged.databasePath, clock: { 1000 })
+        let viaRecords = try HistoryStore(path: direct.databasePath, clock: { 1000 })
+        for store in [viaLog, viaRecords] { try store.createSession(id: "s") }
+        let total = FinishJournal.rowsPerInsert * 2 + 15
+        var callIDs: [String] = []
+        for index in 0..<total {
+            var (call, outcome, context) = Self.cases[index % Self.cases.count]
+            call.callID = "\(index)-\(call.callID)"
+            if index != FinishJournal.rowsPerInsert + 3 { context = [:] } else { context = ["k": "\(index)"] }
+            callIDs.append(call.callID)
+            try viaLog.recordFinish(of: call, with: outcome, context: context, sessionTitle: "mcp: bench", committing: false)
+            try viaRecords.finishCall(of: call, with: outcome, context: context)
+        }
+        try viaLog.flushFinishes()
+        let expected = try Self.rows(viaRecords)
+        #expect(expected.map(\.callID) == callIDs)
+        #expect(try Self.rows(viaLog) == expected)
+        #expect(try viaLog.context(session: "s") == ["k": "\(FinishJournal.rowsPerInsert + 3)"])
+    }
+
     @Test func aBatchMixingFinishesOfExistingRowsKeepsEveryFinish() throws {
         let state = TempState()
         let store = try HistoryStore(path: state.databasePath, clock: { 1000 })

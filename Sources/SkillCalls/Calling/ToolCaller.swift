@@ -36,6 +36,8 @@ public final class ToolCaller: Sendable {
     /// server's numbered ids are); false: the host makes a UUID per call.
     public let forwardsCallIDs: Bool
     private let resultCheck = ResultSchemaCheck()
+    /// Whether ``recorder`` is set (asked per call without copying the recorder out).
+    private let records: Bool
 
     /// A caller over `backend`.
     public init(
@@ -47,6 +49,7 @@ public final class ToolCaller: Sendable {
         self.approval = approval
         self.preApproval = preApproval
         self.recorder = recorder
+        records = recorder != nil
         self.sessionID = sessionID
         self.sessionContext = sessionContext
         self.forwardsCallIDs = forwardsCallIDs
@@ -58,6 +61,8 @@ public final class ToolCaller: Sendable {
         _ request: ToolCallRequest, started: (@Sendable (_ replayed: Bool) -> Void)? = nil
     ) async -> ToolCallOutcome {
         let begin = Posix.monotonicNanoseconds()
+        // Read once: each use of the stored existential would copy it out again.
+        let recorder = self.recorder
         let parsed = request.arguments.parsed()
         let arguments = try? parsed.get()
         var call = RecordedCall(request, arguments: arguments, sessionID: sessionID)
@@ -75,7 +80,7 @@ public final class ToolCaller: Sendable {
         }
         let elapsed = Posix.monotonicNanoseconds() &- begin
         let outcome = ToolCallOutcome(
-            tool: request.tool, result: attempt.result, seconds: Double(elapsed &- min(elapsed, attempt.waited)) / 1e9,
+            tool: request.tool, result: attempt.result ?? .failure(HostError(.cancelled, "not run")), seconds: Double(elapsed &- min(elapsed, attempt.waited)) / 1e9,
             replayed: attempt.replayed, refused: attempt.refused)
         if let recorder, let handle { recorder.callFinished(handle, call: call, outcome: outcome) }
         return outcome
@@ -83,7 +88,8 @@ public final class ToolCaller: Sendable {
 
     /// What one call came to while it ran.
     private struct Attempt {
-        var result: Result<JSONValue, HostError> = .failure(HostError(.cancelled, "not run"))
+        /// Every path of ``run`` sets it (nil: none did; the call counts as not run).
+        var result: Result<JSONValue, HostError>?
         var replayed = false
         var refused = false
         /// Nanoseconds spent waiting for a person.
@@ -130,24 +136,22 @@ public final class ToolCaller: Sendable {
             attempt.result = .failure(refusal)
             return
         }
-        let options = InvocationOptions(
+        var options = InvocationOptions(
             sessionID: sessionID, callID: forwardsCallIDs ? request.callID : nil,
             idempotencyKey: call.idempotencyKey ?? IdempotencyKey.fallback(sessionID: sessionID, callID: request.callID),
             sessionContext: sessionContext, approved: true)
+        // The record names the worker that ran the call, even one that timed out or crashed.
+        let attribution = records ? WorkerAttribution() : nil
+        options.attribution = attribution
         // Straight to the backend that owns the call: one `async` frame, not one per forwarding layer.
         let backend = self.backend.runner(for: prepared)
         var result: Result<JSONValue, HostError>
-        if recorder != nil {
-            // The record names the worker that ran the call, even one that timed out or crashed.
-            let attribution = WorkerAttribution()
-            result = await WorkerAttribution.$current.withValue(attribution) { () async -> Result<JSONValue, HostError> in
-                do throws(HostError) { return .success(try await backend.run(prepared, options: options)) } catch { return .failure(error) }
-            }
-            call.workerPID = attribution.workerPID
-        } else {
-            do { result = .success(try await backend.run(prepared, options: options)) } catch { result = .failure(error) }
-        }
-        if case .success(let value) = result, let failure = resultCheck.failure(of: value, from: tool.skill) {
+        do { result = .success(try await backend.run(prepared, options: options)) } catch { result = .failure(error) }
+        call.workerPID = attribution?.workerPID
+        // Only a tool with an output schema is checked (its manifest is read in place, not copied out).
+        if case .success(let value) = result, tool.storage.skill.outputSchema != nil,
+            let failure = resultCheck.failure(of: value, from: tool.skill)
+        {
             result = .failure(failure)
         }
         attempt.result = result

@@ -81,16 +81,17 @@ public final class StoreCallRecorder: CallRecorder {
         self.rows = rows
         self.report = report
         self.storedContext = Mutex(context.snapshot)
+        // Only the writer's thread uses it (under its own lock, taken once per row and never contended).
+        let titles = Mutex(SessionTitles())
         writer = writesRowsAtFinish ? RowWriter(
             write: { row in
                 var ending = rows.ending(of: row.call, row.outcome)
                 ending.startedMilliseconds = row.startedMilliseconds
                 ending.idempotencyKey = row.call.idempotencyKey
                 let record = rows.started(row.call, sessionID: sessionID, at: row.startedMilliseconds ?? store.now())
+                let title = titles.withLock { $0.title(of: row.call.request.origin, rows) }
                 do throws(StoreError) {
-                    try store.recordFinish(
-                        of: record, with: ending, context: row.context, sessionTitle: rows.sessionTitle(row.call.request.origin),
-                        committing: false)
+                    try store.recordFinish(of: record, with: ending, context: row.context, sessionTitle: title, committing: false)
                 } catch {
                     report(error)
                 }
@@ -163,13 +164,14 @@ public final class StoreCallRecorder: CallRecorder {
     }
 
     public func callFinished(_ handle: CallHandle, call: RecordedCall, outcome: ToolCallOutcome) {
-        let planned = handle.writtenAtFinish && !writesRowsAtFinish ? planned?.take(call.callID) : nil
-        guard handle.id != nil || planned != nil || (handle.writtenAtFinish && writesRowsAtFinish) else { return }
         if writesRowsAtFinish {
+            guard handle.id != nil || handle.writtenAtFinish, let writer else { return }
             // Built and logged on the writer's thread: the caller's loop only hands the call over.
-            writer?.add(PendingRow(call: call, outcome: outcome, startedMilliseconds: handle.startedMilliseconds, context: contextChanges()))
+            writer.add(PendingRow(call: call, outcome: outcome, startedMilliseconds: handle.startedMilliseconds, context: contextChanges()))
             return
         }
+        let planned = handle.writtenAtFinish ? planned?.take(call.callID) : nil
+        guard handle.id != nil || planned != nil else { return }
         var ending = rows.ending(of: call, outcome)
         ending.startedMilliseconds = handle.startedMilliseconds
         if !handle.storedIdempotencyKey { ending.idempotencyKey = call.idempotencyKey }
@@ -216,6 +218,19 @@ public final class StoreCallRecorder: CallRecorder {
         do { try store.closeFinishLog() } catch { report(error) }
     }
 
+    /// The session title of the last origin the writer saw: a server's calls mostly come from one client, and
+    /// the title is then not made again per row.
+    struct SessionTitles {
+        private var last: (origin: CallOrigin, title: String)?
+
+        mutating func title(of origin: CallOrigin, _ rows: CallRows) -> String {
+            if let last, last.origin == origin { return last.title }
+            let title = rows.sessionTitle(origin)
+            last = (origin, title)
+            return title
+        }
+    }
+
     /// One finished call of a recorder that writes rows at finish, as the caller handed it over.
     struct PendingRow: Sendable {
         var call: RecordedCall
@@ -253,9 +268,11 @@ public final class StoreCallRecorder: CallRecorder {
         deinit { thread.finish() }
 
         /// Hands a row over; wakes the thread when it is not already at work.
-        func add(_ row: PendingRow) {
+        func add(_ row: consuming PendingRow) {
+            // Moved into the list, not copied (a copy retains every part of the call and its outcome).
+            var row = Optional(row)
             let wake = waiting.withLock { state -> Bool in
-                state.rows.append(row)
+                state.rows.append(row.take()!)
                 defer { state.working = true }
                 return !state.working
             }
@@ -283,9 +300,13 @@ public final class StoreCallRecorder: CallRecorder {
                 // A batch gathered while the thread waited for the processor can outgrow the finish log's
                 // map: committing when the log asks for it, row by row, keeps every record a copy into the
                 // map instead of a `pwrite` each.
-                for row in batch {
-                    write(row)
-                    commit(false)
+                // Lent where they lie in the batch: a copy of each row out of the list retained every part
+                // of it once more.
+                batch.withUnsafeBufferPointer { rows in
+                    for index in rows.indices {
+                        write(rows[index])
+                        commit(false)
+                    }
                 }
                 let now = Posix.monotonicNanoseconds()
                 if Double(now &- lastCommit) / 1e9 >= Self.commitInterval {

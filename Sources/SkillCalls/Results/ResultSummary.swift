@@ -29,7 +29,7 @@ public enum ResultSummary {
         let text: String
         switch result {
         case .object(let object):
-            if let preferred = ["summary", "message", "text", "result", "answer"].lazy.compactMap({ object[$0]?.stringValue }).first {
+            if let preferred = firstText(of: object, under: preferredFields) {
                 text = preferred
             } else {
                 let parts = object.members.filter { !$0.key.hasPrefix("_") }.prefix(4).map { key, value in
@@ -45,6 +45,20 @@ public enum ResultSummary {
         return text
     }
 
+    /// The fields whose text stands for a whole result, in order of preference.
+    private static let preferredFields = ["summary", "message", "text", "result", "answer"]
+    /// The fields whose text stands for a nested object.
+    private static let nestedFields = ["summary", "name", "title", "id"]
+
+    /// The text of the first of `fields` that `object` has as a string (every call that is recorded gets a
+    /// summary: no list or closure is made per call).
+    private static func firstText(of object: JSONObject, under fields: [String]) -> String? {
+        for field in fields {
+            if case .string(let text)? = object[field] { return text }
+        }
+        return nil
+    }
+
     private static func scalar(_ value: JSONValue) -> String {
         switch value {
         case .string(let text): return text
@@ -53,7 +67,7 @@ public enum ResultSummary {
         case .int, .double: return value.serialized()
         case .array(let elements): return "\(elements.count) item\(elements.count == 1 ? "" : "s")"
         case .object(let object):
-            if let text = ["summary", "name", "title", "id"].lazy.compactMap({ object[$0]?.stringValue }).first { return text }
+            if let text = firstText(of: object, under: nestedFields) { return text }
             return "\(object.count) fields"
         }
     }

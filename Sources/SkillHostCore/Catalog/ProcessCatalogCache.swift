@@ -8,8 +8,9 @@ import Synchronization
 /// Builds are serialized: when many calls find the catalog stale at once, one builds and the others take
 /// its result. Thread-safe.
 final class ProcessCatalogCache: Sendable {
-    /// A catalog with the inputs it was built from and an index of its skills.
-    struct Snapshot: Sendable {
+    /// A catalog with the inputs it was built from and an index of its skills. A class: every call takes
+    /// the current one, and copying a struct of its parts out of the lock retained each of them.
+    final class Snapshot: Sendable {
         let catalog: Catalog
         let inputs: CatalogInputs
         /// Counts builds in this process: a compiled schema made under the same generation is current.

@@ -11,6 +11,10 @@ public struct InvocationOptions: Sendable {
     /// Whether the call was allowed by whoever is asked (the tool-call layer asks before the skill's clock
     /// starts). A call that needs approval (``PreparedCall/needsApproval``) and was not allowed is refused.
     public var approved: Bool
+    /// Where the worker executor names the worker process that ran the call (nil: the task's
+    /// ``WorkerAttribution/current``, if any). Handed over here instead of bound as a task-local value:
+    /// a binding costs the call an allocation and two trips through the task's status record.
+    public var attribution: WorkerAttribution?
 
     /// Creates options; everything is optional.
     public init(

@@ -27,6 +27,9 @@ public struct SkillCall: Sendable {
     public var dataDirectory: String
     /// The session's execution context, shared with later skills.
     public var sessionContext: SessionContext
+    /// Where the executor names the worker process that ran the call (``InvocationOptions/attribution``);
+    /// nil: the task's ``WorkerAttribution/current``.
+    public var attribution: WorkerAttribution?
 
     /// Creates a call whose clock is `deadline`.
     public init(

@@ -15,24 +15,27 @@ extension SkillHost {
     public func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
         let snapshot = try currentSnapshot()
         let route = try route(skillID, in: snapshot)
-        try checkUsable(route.skill, route.plugin)
-        for gate in gateKinds {
-            switch gate {
+        // Read out of the route once and lent to every check (each read of the route's fields for a call
+        // copied the whole description, a retain per field).
+        let skill = route.skill
+        let plugin = route.plugin
+        try checkUsable(skill, plugin)
+        for index in gateKinds.indices {
+            switch gateKinds[index] {
             case .trust(let trust):
                 // The catalog's look at the files stands for the gate's own (same paths, same moment).
-                try trust.check(route.skill, plugin: route.plugin, build: snapshot.build, stamps: snapshot.stamp(of:))
+                try trust.check(skill, plugin: plugin, build: snapshot.build, stamps: snapshot.stamp(of:))
             case .other(let gate):
-                try gate.check(route.skill, plugin: route.plugin)
+                try gate.check(skill, plugin: plugin)
             }
         }
-        try validator.validate(arguments, for: route.skill, generation: snapshot.generation, route: route)
-        if route.skill.approval == .deny {
-            let skill = route.skill
+        try validator.validate(arguments, for: skill, generation: snapshot.generation, route: route)
+        if skill.approval == .deny {
             throw HostError(.denied,
                 "skill \(skill.id) is denied by the registry (\(approvalSetting(of: skill)) is \"deny\")",
                 skillID: skill.id, pluginID: skill.pluginID)
         }
-        return PreparedCall(skill: route.skill, arguments: arguments, route: route)
+        return PreparedCall(skill: skill, arguments: arguments, route: route)
     }
 
     /// The skill `skillID` names (normalized), as the catalog offers it, enabled or not.
@@ -77,12 +80,13 @@ extension SkillHost {
         let dataDirectory = try self.dataDirectory(route)
         let callID = options.callID ?? UUID().uuidString.lowercased()
         let executor = try executor(for: route)
-        let call = SkillCall(
+        var call = SkillCall(
             pluginID: route.plugin.id, pluginPath: route.plugin.path, skillID: skill.id, arguments: prepared.arguments,
             callID: callID, sessionID: options.sessionID,
             idempotencyKey: options.idempotencyKey ?? IdempotencyKey.fallback(sessionID: options.sessionID, callID: callID),
             deadline: CallDeadline(seconds: skill.timeout), configuration: route.plugin.settings.configuration,
             dataDirectory: dataDirectory, sessionContext: options.sessionContext)
+        call.attribution = options.attribution
         return try await executor.execute(call)
     }
 

@@ -2,7 +2,8 @@ import Synchronization
 
 /// Which worker process ran a skill call, for the caller's records (the history's `worker_pid`).
 ///
-/// The caller binds one around ``SkillHost/invoke(skillID:arguments:options:)``; the worker executor fills
+/// The caller hands one over in ``InvocationOptions/attribution`` (or binds one around
+/// ``SkillHost/invoke(skillID:arguments:options:)`` as ``current``); the worker executor fills
 /// it in once the call's worker has answered or failed, so a call that timed out or crashed still names its
 /// worker. A call that ran in this process (`isolation: inprocess`) or never reached a worker leaves it
 /// empty.

@@ -90,7 +90,7 @@ public final class WorkerPoolExecutor: PluginExecutor {
         of outcome: WorkerSlot.Outcome, call: SkillCall, slot: WorkerSlot, deadline: CallDeadline
     ) throws(HostError) -> JSONValue {
         let pluginID = configuration.pluginID
-        if let pid = slot.workerPID { WorkerAttribution.current?.record(pid) }
+        if let pid = slot.workerPID { (call.attribution ?? WorkerAttribution.current)?.record(pid) }
         switch outcome {
         case .reply(let reply):
             let crashes = pool.recordSuccess()

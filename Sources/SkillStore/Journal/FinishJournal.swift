@@ -45,31 +45,69 @@ final class FinishJournal {
     func apply(to database: SQLiteDatabase) throws(StoreError) {
         try sessions.make(database)
         guard pendingCount > 0 else { return }
-        let insert = try database.statement(Self.insertSQL)
         let bytes = pendingBytes
         let failure = bytes.withUnsafeBytes { buffer -> StoreError? in
+            // Whole rows are inserted several to a statement (a statement's run per row was about a third of
+            // the insert's cost), in log order: a record that is not such a row ends the group.
+            var group: [LoggedRow] = []
+            group.reserveCapacity(Self.rowsPerInsert)
             var offset = 0
-            while offset < buffer.count {
-                let (row, next) = LoggedRow.read(buffer, at: offset)
-                do throws(StoreError) {
+            do throws(StoreError) {
+                while offset < buffer.count {
+                    let (row, next) = LoggedRow.read(buffer, at: offset)
                     if let row {
-                        try insert.run { handle in row.bind(to: handle) }
+                        group.append(row)
+                        if group.count == Self.rowsPerInsert { try Self.insert(&group, database) }
                     } else {
+                        try Self.insert(&group, database)
                         // A finish of an existing row, or a row with context changes: decoded whole.
                         guard let (record, _) = try? FinishRecordCoding.decode(bytes, at: offset) else {
                             return StoreError(.corrupt, "\(databasePath): a pending finish at byte \(offset) of this process's log cannot be read back; this is a bug, report it")
                         }
                         try Self.write(record, onlyIfRunning: false, database)
                     }
-                } catch {
-                    return error
+                    offset = next
                 }
-                offset = next
+                try Self.insert(&group, database)
+            } catch {
+                return error
             }
             return nil
         }
         if let failure { throw failure }
     }
+
+    /// The most whole rows one insert statement writes (a power of two).
+    static let rowsPerInsert = 16
+
+    /// Inserts `rows` (in their order) with statements of ``rowsPerInsert``, 8, 4, 2 or 1 rows each (the fewest
+    /// statements), and empties the list.
+    private static func insert(_ rows: inout [LoggedRow], _ database: SQLiteDatabase) throws(StoreError) {
+        var start = 0
+        while start < rows.count {
+            var count = rowsPerInsert
+            while count > rows.count - start { count /= 2 }
+            let statement = try database.statement(insertSQL(rows: count))
+            try statement.run { handle in
+                for index in 0..<count { rows[start + index].bind(to: handle, from: Int32(index * insertColumns)) }
+            }
+            start += count
+        }
+        rows.removeAll(keepingCapacity: true)
+    }
+
+    /// ``insertSQL`` for 1, 2, 4, … ``rowsPerInsert`` rows (index: log2 of the count).
+    private static let multiRowInsertSQL: [String] = (0...rowsPerInsert.trailingZeroBitCount).map { power in
+        insertSQL + String(repeating: ", (" + Array(repeating: "?", count: insertColumns).joined(separator: ", ") + ")", count: (1 << power) - 1)
+    }
+
+    /// The insert of `count` whole rows (a power of two up to ``rowsPerInsert``).
+    static func insertSQL(rows count: Int) -> String {
+        multiRowInsertSQL[count.trailingZeroBitCount]
+    }
+
+    /// The parameters of one row of ``insertSQL``.
+    static let insertColumns = 19
 
     /// Makes the sessions that `records` name with a title and that do not exist yet (a recovered log).
     static func makeSessions(of records: [FinishRecord], _ database: SQLiteDatabase) throws(StoreError) {
@@ -83,15 +121,31 @@ final class FinishJournal {
     /// before the rows that refer to them.
     struct Sessions {
         private var titles: [String: (title: String, last: Int64)] = [:]
+        /// The session noted last, kept out of ``titles`` until another one is noted: a server's rows are all
+        /// of one session, and each is noted without hashing its id.
+        private var latest: (id: String, title: String, last: Int64)?
 
         mutating func note(_ record: FinishRecord) {
             guard let title = record.start?.sessionTitle, let id = record.start?.sessionID else { return }
-            if let known = titles[id], known.last >= record.finishedMilliseconds { return }
-            titles[id] = (title, record.finishedMilliseconds)
+            if let known = latest, known.id == id {
+                if known.last < record.finishedMilliseconds { latest = (id, title, record.finishedMilliseconds) }
+                return
+            }
+            if let previous = latest { merge(previous.id, previous.title, previous.last) }
+            if let known = titles.removeValue(forKey: id), known.last >= record.finishedMilliseconds {
+                latest = (id, known.title, known.last)
+            } else {
+                latest = (id, title, record.finishedMilliseconds)
+            }
+        }
+
+        private mutating func merge(_ id: String, _ title: String, _ last: Int64) {
+            if let known = titles[id], known.last >= last { return }
+            titles[id] = (title, last)
         }
 
         func make(_ database: SQLiteDatabase) throws(StoreError) {
-            guard !titles.isEmpty else { return }
+            guard latest != nil || !titles.isEmpty else { return }
             let upsert = try database.statement(
                 """
                 INSERT INTO sessions(id, title, model, created_ms, last_active_ms) VALUES(?, ?, '', ?, ?)
@@ -100,9 +154,15 @@ final class FinishJournal {
             for (id, session) in titles {
                 try upsert.run([.text(id), .text(session.title), .integer(session.last), .integer(session.last)])
             }
+            if let latest {
+                try upsert.run([.text(latest.id), .text(latest.title), .integer(latest.last), .integer(latest.last)])
+            }
         }
 
-        mutating func removeAll() { titles.removeAll(keepingCapacity: true) }
+        mutating func removeAll() {
+            titles.removeAll(keepingCapacity: true)
+            latest = nil
+        }
     }
 
     /// After the transaction that applied them committed: they are in the database.
@@ -195,16 +255,17 @@ final class FinishJournal {
 }
 
 extension LoggedRow {
-    /// Binds the row to ``FinishJournal/insertSQL``'s parameters, its texts in place (`SQLITE_STATIC`: valid
-    /// while the logged bytes are, which outlive the statement's run).
-    func bind(to handle: OpaquePointer) {
+    /// Binds the row to ``FinishJournal/insertSQL``'s parameters (after the first `offset` of the statement's:
+    /// the row's place in a multi-row insert), its texts in place (`SQLITE_STATIC`: valid while the logged
+    /// bytes are, which outlive the statement's run).
+    func bind(to handle: OpaquePointer, from offset: Int32 = 0) {
         func text(_ position: Int32, _ text: Text?) {
             guard let text else { return }  // unbound parameters are NULL
-            sqlite3_bind_text(handle, position, text.start.assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
+            sqlite3_bind_text(handle, offset + position, text.start.assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
         }
         func integer(_ position: Int32, _ value: Int64?) {
             guard let value else { return }
-            sqlite3_bind_int64(handle, position, value)
+            sqlite3_bind_int64(handle, offset + position, value)
         }
         text(1, callID)
         text(2, sessionID)
@@ -219,7 +280,7 @@ extension LoggedRow {
         text(11, errorKind)
         text(12, error)
         integer(13, startedMilliseconds ?? finishedMilliseconds)
-        if !status.equals("interrupted") && !status.equals("refused") { sqlite3_bind_double(handle, 14, durationMilliseconds) }
+        if !status.equals("interrupted") && !status.equals("refused") { sqlite3_bind_double(handle, offset + 14, durationMilliseconds) }
         text(15, idempotencyKey)
         integer(16, workerPID)
         // 17, the context: a row with context changes is not read in place.

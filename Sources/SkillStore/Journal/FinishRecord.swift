@@ -73,60 +73,61 @@ enum FinishRecordCoding {
     }
 
     /// Appends the record's bytes, header included, to `bytes` (a buffer the caller reuses). The record is
-    /// measured first, written field by field into scratch memory of its exact size (on the stack for the
-    /// usual record) and appended with one copy: a server encodes one per call.
+    /// measured first, written field by field into scratch memory of its exact size and appended with one
+    /// copy: a server encodes one per call.
     static func encode(_ record: FinishRecord, into bytes: inout [UInt8]) {
-        let outcome = record.outcome
-        let context = record.context.count <= 1 ? Array(record.context) : record.context.sorted { $0.key < $1.key }
-        var size = headerSize + 1 + 8 + 8 + 8 + Writer.size(outcome.startedMilliseconds) + Writer.size(outcome.workerPID)
-            + Writer.size(outcome.status.rawValue) + Writer.size(outcome.resultJSON) + Writer.size(outcome.summary)
-            + Writer.size(outcome.errorKind) + Writer.size(outcome.error) + Writer.size(outcome.idempotencyKey)
-            + Writer.size(outcome.pluginVersion) + Writer.size(outcome.pluginSHA256) + 4
+        // The fields are read through `record` where they lie, and the scratch memory is allocated rather
+        // than lent to a closure: a closure that reads the record gets a copy of it (a retain and a release
+        // of each of its texts).
+        let context = record.context.isEmpty ? [] : record.context.sorted { $0.key < $1.key }
+        var size = headerSize + 1 + 8 + 8 + 8 + Writer.size(record.outcome.startedMilliseconds) + Writer.size(record.outcome.workerPID)
+            + Writer.size(record.outcome.status.rawValue) + Writer.size(record.outcome.resultJSON) + Writer.size(record.outcome.summary)
+            + Writer.size(record.outcome.errorKind) + Writer.size(record.outcome.error) + Writer.size(record.outcome.idempotencyKey)
+            + Writer.size(record.outcome.pluginVersion) + Writer.size(record.outcome.pluginSHA256) + 4
         for (key, value) in context { size += Writer.size(key) + Writer.size(value) }
         if let start = record.start {
             size += Writer.size(start.callID) + Writer.size(start.sessionID) + Writer.size(start.messagePosition)
                 + Writer.size(start.skillID) + Writer.size(start.argumentsJSON) + Writer.size(start.frontEnd)
                 + Writer.size(start.client) + Writer.size(start.sessionTitle)
         }
-        withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
-            let base = buffer.baseAddress!
-            var writer = Writer(position: base + headerSize)
-            writer.byte(record.start == nil ? version : versionWithOrigin)
-            writer.uint64(UInt64(bitPattern: record.rowID))
-            writer.uint64(UInt64(bitPattern: record.finishedMilliseconds))
-            writer.uint64(outcome.durationMilliseconds.bitPattern)
-            writer.optional(outcome.startedMilliseconds)
-            writer.optional(outcome.workerPID)
-            writer.text(outcome.status.rawValue)
-            writer.optional(outcome.resultJSON)
-            writer.optional(outcome.summary)
-            writer.optional(outcome.errorKind)
-            writer.optional(outcome.error)
-            writer.optional(outcome.idempotencyKey)
-            writer.optional(outcome.pluginVersion)
-            writer.optional(outcome.pluginSHA256)
-            writer.uint32(UInt32(context.count))
-            for (key, value) in context {
-                writer.text(key)
-                writer.text(value)
-            }
-            if let start = record.start {
-                writer.text(start.callID)
-                writer.text(start.sessionID)
-                writer.optional(start.messagePosition)
-                writer.text(start.skillID)
-                writer.text(start.argumentsJSON)
-                writer.optional(start.frontEnd)
-                writer.optional(start.client)
-                writer.optional(start.sessionTitle)
-            }
-            let bodyCount = size - headerSize
-            precondition(writer.position == base + size, "a finish record was measured wrong")
-            let sum = FNV1a.hash32(UnsafeRawBufferPointer(start: base + headerSize, count: bodyCount))
-            base.storeBytes(of: UInt32(bodyCount).littleEndian, as: UInt32.self)
-            base.storeBytes(of: sum.littleEndian, toByteOffset: 4, as: UInt32.self)
-            bytes.append(contentsOf: UnsafeRawBufferPointer(buffer))
+        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { base.deallocate() }
+        var writer = Writer(position: base + headerSize)
+        writer.byte(record.start == nil ? version : versionWithOrigin)
+        writer.uint64(UInt64(bitPattern: record.rowID))
+        writer.uint64(UInt64(bitPattern: record.finishedMilliseconds))
+        writer.uint64(record.outcome.durationMilliseconds.bitPattern)
+        writer.optional(record.outcome.startedMilliseconds)
+        writer.optional(record.outcome.workerPID)
+        writer.text(record.outcome.status.rawValue)
+        writer.optional(record.outcome.resultJSON)
+        writer.optional(record.outcome.summary)
+        writer.optional(record.outcome.errorKind)
+        writer.optional(record.outcome.error)
+        writer.optional(record.outcome.idempotencyKey)
+        writer.optional(record.outcome.pluginVersion)
+        writer.optional(record.outcome.pluginSHA256)
+        writer.uint32(UInt32(context.count))
+        for (key, value) in context {
+            writer.text(key)
+            writer.text(value)
         }
+        if let start = record.start {
+            writer.text(start.callID)
+            writer.text(start.sessionID)
+            writer.optional(start.messagePosition)
+            writer.text(start.skillID)
+            writer.text(start.argumentsJSON)
+            writer.optional(start.frontEnd)
+            writer.optional(start.client)
+            writer.optional(start.sessionTitle)
+        }
+        let bodyCount = size - headerSize
+        precondition(writer.position == base + size, "a finish record was measured wrong")
+        let sum = FNV1a.hash32(UnsafeRawBufferPointer(start: base + headerSize, count: bodyCount))
+        base.storeBytes(of: UInt32(bodyCount).littleEndian, as: UInt32.self)
+        base.storeBytes(of: sum.littleEndian, toByteOffset: 4, as: UInt32.self)
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: base, count: size))
     }
 
     /// Writes a record's fields into memory measured for them (little-endian, see the format above).
