@@ -7,8 +7,8 @@ import Glibc
 
 /// Reading a stdio server's answers, and the requests' deadlines. The connection's reading thread waits
 /// (`poll`) for the server's stdout and for the next deadline; a call loop that collects replies
-/// (``CallReplyPoller``: `skillhost mcp`) also reads the stdout, without blocking, while its call waits: the
-/// answer then resumes the call on the loop's own thread, with no hand-off. Whoever reads holds ``reading``
+/// (``CallReplyPoller``: `skillhost mcp`) also watches and reads the stdout, without blocking, while its call
+/// waits: the answer then resumes the call on the loop's own thread, with no hand-off. Whoever reads holds ``reading``
 /// while it reads and handles the lines, so every line is handled once and in order; the other finds
 /// nothing to read. The end of the output (and what follows it: the exit status, failing what waits) is
 /// the thread's alone.
@@ -105,16 +105,18 @@ extension MCPClientConnection {
     /// ``pollNanoseconds``; then the wait is the reading thread's alone.
     func lookForAnswer(to id: Int64, on poller: CallReplyPoller) {
         let since = Posix.monotonicNanoseconds()
-        poller.add { [self] in
-            // Nil: the reading thread is handling the output right now (it may be the answer).
-            let answered = reading.withLockIfAvailable { reading -> Bool in
+        poller.add(watching: output) { [self] in
+            // When the reading thread is handling the output right now (perhaps the answer), this waits for it
+            // (it holds the lock only while it reads and hands out lines): the loop then finds the call
+            // resumed instead of going back to sleep until the thread's wake-up.
+            let answered = reading.withLock { reading -> Bool in
                 guard isWaiting(id) else { return true }
                 _ = readAvailable(&reading)
                 guard !isWaiting(id) else { return false }
                 answersReadByCallers.add(1, ordering: .relaxed)
                 return true
             }
-            return answered == true || !isWaiting(id) || Posix.monotonicNanoseconds() &- since >= Self.pollNanoseconds
+            return answered || Posix.monotonicNanoseconds() &- since >= Self.pollNanoseconds
         }
     }
 
