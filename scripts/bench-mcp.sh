@@ -20,7 +20,9 @@
 #            own registry, so it runs confined as any source does; calls recorded in the bench's own history).
 #            Sequential rows (scripts/bench/mcp_latency_client.py: one call in flight, each timed; three rounds,
 #            direct and gateway in turn): the added microseconds per call are the median gateway latency minus
-#            the median direct latency, the median over the rounds. Then both pipelined (CALLS written at once).
+#            the median direct latency, the median over the rounds; each row also gives the server process's
+#            context switches per call (all its threads: a thread hand-off is a switch; load moves it little).
+#            Then both pipelined (CALLS written at once).
 #            Target (issue #35): the gateway adds at most 100 us per call
 #        env BENCH_BINARY=PATH measures that binary instead of building .build/release/skillhost
 #        env BENCH_PIN=1 runs every client on CPU 1 and every server (with its workers) on CPU 0, for steadier
@@ -28,7 +30,8 @@
 #        env BENCH_INSTRUCTIONS=1 also counts the server's instructions per call (valgrind callgrind on a
 #            stripped copy of the binary, 2,000 against 6,000 calls, startup cancelled out; workers not
 #            counted): the figure other processes' load does not move (slow: about a minute); with --http the
-#            same for `skillhost mcp --http` (2,000 against 6,000 calls over the CONNECTIONS, stopped by SIGTERM)
+#            same for `skillhost mcp --http` (2,000 against 6,000 calls over the CONNECTIONS, stopped by SIGTERM); with
+#            --gateway the same for the sequential gateway row (1,000 against 3,000 calls; the MCP server not counted)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 mode=stdio
@@ -94,6 +97,8 @@ prepare_valgrind() {
     command -v valgrind >/dev/null || { echo "BENCH_INSTRUCTIONS=1 needs valgrind (apt-get install valgrind)" >&2; exit 1; }
     cp "$binary" "$work/skillhost-stripped"
     strip --strip-debug "$work/skillhost-stripped"
+    # Its workers and MCP servers are started through the sandbox helper beside it.
+    cp "$(dirname "$binary")/skillhost-sandbox" "$work/skillhost-sandbox"
     cc -O2 -shared -fPIC "$root/scripts/bench/valgrind_sigsuspend.c" -o "$work/valgrind_sigsuspend.so"
 }
 
@@ -140,6 +145,21 @@ if [ "$mode" = gateway ]; then
         added+=("$(awk -v a="$(field "$g" median_us)" -v b="$(field "$d" median_us)" 'BEGIN { printf "%.1f", a - b }')")
     done
     printf '%-34s %s us per call (median of the rounds'"'"' median differences: %s; target: at most 100)\n' "added by the gateway:" "$(median3 "${added[@]}")" "${added[*]}"
+    if [ "${BENCH_INSTRUCTIONS:-}" = 1 ]; then
+        # The gateway's instructions per sequential call: `skillhost mcp` under callgrind serves 1,000 and then
+        # 3,000 calls (after the same 200 warm-up calls); the difference over 2,000 cancels start-up, the
+        # source's start and the end. The server (another process) is not counted. The outputs stay in
+        # .build/mcp-bench (callgrind-gateway-N.out) for `callgrind_annotate`.
+        prepare_valgrind
+        counted=()
+        for n in 1000 3000; do
+            "$python" "$root/scripts/bench/mcp_latency_client.py" "$n" 200 pyecho_echo -- \
+                env LD_PRELOAD="$work/valgrind_sigsuspend.so" valgrind --tool=callgrind --callgrind-out-file="$work/callgrind-gateway-$n.out" \
+                "$work/skillhost-stripped" mcp "${global[@]}" >/dev/null 2>"$work/callgrind-gateway-$n.log"
+            counted+=("$(sed -n 's/.*Collected : *//p' "$work/callgrind-gateway-$n.log" | tr -d ,)")
+        done
+        printf '%-34s %d instructions per call (skillhost mcp process, callgrind)\n' "" "$(( (counted[1] - counted[0]) / 2000 ))"
+    fi
     echo "pipelined ($calls calls written at once):"
     printf '  %-32s ' "direct:"
     "${client_pin[@]}" "$python" "$root/scripts/bench/mcp_pipelined_client.py" "$calls" 200 echo -- "${server_pin[@]}" "${direct[@]}" 2>>"$work/direct.log"

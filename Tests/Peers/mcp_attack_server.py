@@ -4,7 +4,8 @@ with the system's python3 as any user. Its tool `attack` tries what a malicious 
 user's SSH key, connect out over TCP, write outside its data folder, start a program and fork; each attempt
 reports "allowed" or the error it got. Also: `boom` (the process exits mid-call), `fail` (an isError result), and a tool
 whose name is not an id (`bad.name`); `slow` (reports progress every 0.3 s for 1.5 s, then answers), `hang`
-(never answers) and `change` (adds the tool `added` and says its list changed).
+(never answers) and `change` (adds the tool `added` and says its list changed). Unlisted: `cancelled` answers
+with the ids of the requests the client cancelled so far (`notifications/cancelled`).
 
     mcp_attack_server.py SSH_KEY TCP_PORT OUTSIDE_FILE
 """
@@ -71,10 +72,14 @@ TOOLS = [
     {"name": "change", "description": "Adds a tool.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
 ]
 
+CANCELLED = []
+
 for line in sys.stdin:
     message = json.loads(line)
     method, ident = message.get("method"), message.get("id")
     if ident is None:
+        if method == "notifications/cancelled":
+            CANCELLED.append(message.get("params", {}).get("requestId"))
         continue
     if method == "initialize":
         send({"jsonrpc": "2.0", "id": ident, "result": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
@@ -100,6 +105,9 @@ for line in sys.stdin:
             send({"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": "done"}]}})
         elif name == "hang":
             pass
+        elif name == "cancelled":
+            send({"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": json.dumps(CANCELLED)}],
+                                                           "structuredContent": {"ids": CANCELLED}}})
         elif name == "change":
             TOOLS.append({"name": "added", "description": "Added later.", "inputSchema": {"type": "object"}})
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})

@@ -55,4 +55,27 @@ struct CallReplyPollerTests {
         #expect(poller.poll() == 0)
         #expect(order.withLock { $0 } == ["first", "second", "first", "third"])
     }
+
+    @Test("a loop may sleep on the checks' descriptors only while every waiting check has one")
+    func descriptorsOnlyWhenEveryCheckHasOne() {
+        let poller = CallReplyPoller()
+        var watched: [Int32] = [99]
+        #expect(!poller.descriptors(into: &watched), "no check: nothing to sleep on")
+        #expect(watched.isEmpty)
+        let answered = Mutex(false)
+        poller.add(watching: 7) { answered.withLock { $0 } }
+        poller.add(watching: 7) { answered.withLock { $0 } }
+        #expect(poller.descriptors(into: &watched))
+        #expect(watched == [7], "one descriptor once")
+        // A worker reply is found only by polling: the loop must keep polling.
+        let polled = Mutex(false)
+        poller.add { polled.withLock { $0 } }
+        #expect(!poller.descriptors(into: &watched))
+        polled.withLock { $0 = true }
+        #expect(poller.poll() == 1)
+        #expect(poller.descriptors(into: &watched))
+        answered.withLock { $0 = true }
+        #expect(poller.poll() == 2)
+        #expect(!poller.descriptors(into: &watched))
+    }
 }

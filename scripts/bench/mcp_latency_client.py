@@ -1,13 +1,16 @@
 """A sequential MCP client for scripts/bench-mcp.sh --gateway: starts a stdio server, initializes it, then
 makes N `tools/call` requests one at a time (the next is written when the answer came) and times each.
-Prints one JSON line: {"calls", "seconds", "calls_per_second", "median_us", "p10_us", "p90_us", "errors"}
-and, with --samples FILE, writes every call's microseconds to FILE (one a line, in call order) so that two
+Prints one JSON line: {"calls", "seconds", "calls_per_second", "median_us", "p10_us", "p90_us", "errors",
+"switches_per_call"} (the server process's context switches per timed call, all its threads, voluntary and
+involuntary, from /proc: each is a thread that slept or was preempted, a figure the machine's load moves
+little) and, with --samples FILE, writes every call's microseconds to FILE (one a line, in call order) so that two
 runs can be compared call by call.
 
 usage: python mcp_latency_client.py N WARMUP TOOL [--samples FILE] -- COMMAND [ARGS...]
 """
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -45,11 +48,31 @@ requests = [(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
                         separators=(",", ":")) + "\n").encode() for i in range(warmup + count)]
 write, flush = process.stdin.write, process.stdin.flush
 clock = time.perf_counter_ns
+
+
+def switches() -> int:
+    """Context switches of the server process so far, summed over its threads (0 without /proc)."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{process.pid}/task"):
+            try:
+                with open(f"/proc/{process.pid}/task/{task}/status") as status:
+                    for line in status:
+                        if "ctxt_switches:" in line:
+                            total += int(line.split()[-1])
+            except OSError:
+                pass
+    except OSError:
+        return 0
+    return total
+
+
 errors = 0
 timings = []
 started = 0
 for index, request in enumerate(requests):
     if index == warmup:
+        switched = switches()
         started = clock()
     before = clock()
     write(request)
@@ -64,6 +87,7 @@ for index, request in enumerate(requests):
             print("first error:", json.dumps(answer)[:300], file=sys.stderr)
         errors += 1
 seconds = (clock() - started) / 1e9
+switched = switches() - switched
 process.stdin.close()
 process.wait(timeout=30)
 if samples_file:
@@ -77,4 +101,5 @@ def at(fraction: float) -> float:
 
 
 print(json.dumps({"calls": count, "seconds": round(seconds, 3), "calls_per_second": round(count / seconds),
-                  "median_us": at(0.5), "p10_us": at(0.1), "p90_us": at(0.9), "errors": errors}))
+                  "median_us": at(0.5), "p10_us": at(0.1), "p90_us": at(0.9), "errors": errors,
+                  "switches_per_call": round(switched / count, 2)}))

@@ -38,9 +38,16 @@ public final class MCPSourceBackend: SkillBackend {
     /// A server's tools as the host offers them, and its tools that cannot be skills (with why); starts the
     /// server when it is not running. Disabled tools are included (their skill says so).
     public func listing(of entry: MCPServerEntry) async throws(HostError) -> (tools: [MCPRemoteTool], invalid: [MCPRemoteTool.Invalid]) {
-        if let block = policyBlock(entry.name) { throw HostError(.denied, block, pluginID: entry.name) }
+        if let known = try knownListing(of: entry) { return known }
         let session = session(for: entry)
         return converted(try await session.tools(), of: entry, session: session)
+    }
+
+    /// ``listing(of:)`` when the server's session has its tools at hand (nil: they must be asked for).
+    private func knownListing(of entry: MCPServerEntry) throws(HostError) -> (tools: [MCPRemoteTool], invalid: [MCPRemoteTool.Invalid])? {
+        if let block = policyBlock(entry.name) { throw HostError(.denied, block, pluginID: entry.name) }
+        let session = session(for: entry)
+        return session.cachedTools.map { converted($0, of: entry, session: session) }
     }
 
     /// A listing as skills, converted once per listing of a session (a call looks its tool up twice).
@@ -112,7 +119,13 @@ public final class MCPSourceBackend: SkillBackend {
         guard !servers.isEmpty else { return try base.prepare(skillID: skillID, arguments: arguments) }
         let id = Identifier.normalize(skillID)
         guard let entry = Self.server(of: id, among: servers) else { return try base.prepare(skillID: skillID, arguments: arguments) }
-        let tool = try Self.wait { () async throws(HostError) in try await self.tool(id, of: entry) }
+        // The listing at hand (most calls) is looked at here; only one to fetch waits for the server.
+        let tool: MCPRemoteTool
+        if let known = try knownListing(of: entry) {
+            tool = try Self.pick(id, from: known, of: entry)
+        } else {
+            tool = try Self.wait { () async throws(HostError) in try await self.tool(id, of: entry) }
+        }
         try check(tool.skill, of: entry)
         do {
             try rateWindow.admit(skillID: tool.skill.id, limitPerMinute: tool.skill.rateLimitPerMinute)

@@ -18,16 +18,25 @@ public final class MCPClientConnection: Sendable {
     /// What was answered.
     typealias Answer = Result<JSONValue, HostError>
 
-    private struct Pending {
+    /// A request waiting for its answer; it leaves ``State/pending`` when answered, timed out or forgotten.
+    struct Pending {
         var completion: CallCompletion<JSONValue>
         var progress: (@Sendable (JSONValue) -> Void)?
+        var method: String
+        /// Its limit in seconds, counted again from each progress report.
+        var timeout: Double
+        /// When it fails unanswered (monotonic seconds): ``timeout`` after it was sent or last reported progress.
+        var deadline: Double
     }
 
-    private struct State {
+    struct State {
         var pending: [Int64: Pending] = [:]
         var nextID: Int64 = 1
         var ended: HostError?
         var stderrTail: [String] = []
+        /// When the reading thread wakes next to fail late requests (monotonic seconds; infinity: only for
+        /// input). A request due earlier wakes it through ``wakeup``.
+        var plannedWake = Double.infinity
     }
 
     /// The server's name (for messages).
@@ -35,9 +44,16 @@ public final class MCPClientConnection: Sendable {
     /// The process's id.
     public let pid: pid_t
     private let input: Int32
-    private let output: Int32
+    let output: Int32
     private let errors: Int32
-    private let state = Mutex(State())
+    let state = Mutex(State())
+    /// What was read of the server's stdout and not yet handled; held while reading and handling, by the
+    /// connection's reading thread or by a call loop that looks for its reply (``CallReplyPoller``).
+    let reading = Mutex(Reading())
+    /// Wakes the reading thread when a request is due before it planned to wake (stdio only).
+    let wakeup: Posix.Wakeup?
+    /// How many answers a caller's loop read itself (``CallReplyPoller``), not the reading thread.
+    package let answersReadByCallers = Atomic<Int>(0)
     /// The HTTP wire (nil: the stdio pipes).
     private let http: MCPHTTPWire?
     /// `_meta` members every request carries (the stateless revision's protocol version and capabilities).
@@ -51,8 +67,37 @@ public final class MCPClientConnection: Sendable {
     private let done = Mutex(false)
     private let termination = Mutex<(reaped: Bool, how: Posix.Termination?)>((false, nil))
 
-    /// Takes over a started process: writes to `input`, reads `output` and `errors` (each closed on ``close()``).
-    init(name: String, pid: pid_t, input: Int32, output: Int32, errors: Int32, sink: PluginOutputSink) {
+    /// Starts a server with `spawn` on a thread of its own, which then reads its stdout for as long as it is
+    /// open: the server dies with the thread that started it (the sandbox's parent-death signal is the
+    /// thread's, not the process's), so that thread must be one that lives as long as the server, not a
+    /// pool thread that may retire while the server is idle.
+    static func start(
+        name: String, sink: PluginOutputSink, _ spawn: @escaping @Sendable () throws(HostError) -> Posix.PipedChild
+    ) throws(HostError) -> MCPClientConnection {
+        let started = Mutex<Result<MCPClientConnection, HostError>?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            var connection: MCPClientConnection?
+            do throws(HostError) {
+                let child = try spawn()
+                let made = MCPClientConnection(name: name, pid: child.pid, input: child.input, output: child.output, errors: child.errors, sink: sink)
+                connection = made
+                started.withLock { $0 = .success(made) }
+            } catch {
+                started.withLock { $0 = .failure(error) }
+            }
+            ready.signal()
+            connection?.readLoop()
+        }
+        reader.name = "mcp-client-\(name)"
+        reader.start()
+        ready.wait()
+        return try started.withLock { $0! }.get()
+    }
+
+    /// Takes over a started process: writes to `input`, reads `errors` on a thread of its own; `output` is
+    /// read by the caller's thread (``start(name:sink:_:)``). Each is closed on ``close()``.
+    private init(name: String, pid: pid_t, input: Int32, output: Int32, errors: Int32, sink: PluginOutputSink) {
         self.name = name
         self.pid = pid
         self.input = input
@@ -60,9 +105,9 @@ public final class MCPClientConnection: Sendable {
         self.errors = errors
         self.sink = sink
         self.http = nil
-        let reader = Thread { [self] in readLoop() }
-        reader.name = "mcp-client-\(name)"
-        reader.start()
+        // Read without blocking: a call loop may read a reply between its other work, the thread waits in poll.
+        _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
+        wakeup = Posix.Wakeup()
         if errors >= 0 {
             let errorReader = Thread { [self] in errorLoop() }
             errorReader.name = "mcp-client-stderr-\(name)"
@@ -79,6 +124,7 @@ public final class MCPClientConnection: Sendable {
         errors = -1
         sink = .discard
         http = wire
+        wakeup = nil
     }
 
     /// Whether it reaches its server over HTTP.
@@ -101,20 +147,17 @@ public final class MCPClientConnection: Sendable {
         _ method: String, params: JSONValue?, timeout: Double, onProgress: (@Sendable (JSONValue) -> Void)? = nil
     ) async throws(HostError) -> JSONValue {
         let completion = CallCompletion<JSONValue>()
-        let lastProgress = Mutex(Posix.monotonicSeconds())
-        let progress: @Sendable (JSONValue) -> Void = { value in
-            lastProgress.withLock { $0 = Posix.monotonicSeconds() }
-            onProgress?(value)
-        }
-        let registered: (Int64, HostError?) = state.withLock { state in
+        let registered: (Int64, HostError?, wake: Bool) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            if let ended = state.ended { return (id, ended) }
-            state.pending[id] = Pending(completion: completion, progress: progress)
-            return (id, nil)
+            if let ended = state.ended { return (id, ended, false) }
+            let deadline = Posix.monotonicSeconds() + timeout
+            state.pending[id] = Pending(completion: completion, progress: onProgress, method: method, timeout: timeout, deadline: deadline)
+            return (id, nil, deadline < state.plannedWake)
         }
         let id = registered.0
         if let ended = registered.1 { throw ended }
+        if registered.wake { wakeup?.signal() }
         var message: JSONObject = ["jsonrpc": "2.0", "id": .int(id), "method": .string(method)]
         if var params {
             if case .object(var object) = params {
@@ -130,28 +173,18 @@ public final class MCPClientConnection: Sendable {
             forget(id)
             throw state.withLock { $0.ended } ?? HostError(.pluginCrashed, "MCP server \(name) stopped reading its input", pluginID: name)
         }
-        // The deadline: a watcher fails the request when no answer and no progress came within `timeout`.
-        let watcher = Task.detached { [self] in
-            while !Task.isCancelled {
-                let last = lastProgress.withLock { $0 }
-                let left = last + timeout - Posix.monotonicSeconds()
-                if left <= 0 {
-                    completion.finish(.failure(HostError(.timeout,
-                        "MCP server \(name) did not answer \(method) within \(Self.seconds(timeout)) (limit \(Self.seconds(timeout)), reset by progress); the request was cancelled. Raise the timeout in the registry (mcp_servers.\(name).timeout) if it needs longer",
-                        pluginID: name)))
-                    notifyCancelled(id)
-                    return
-                }
-                try? await Task.sleep(nanoseconds: UInt64(min(left, 0.25) * 1e9))
-            }
-        }
+        // The deadline: over stdio the reading thread fails the request when it is due (``failLateRequests()``);
+        // an HTTP exchange has no such thread, a watcher task waits for it.
+        let watcher = http == nil ? nil : Task.detached { [self] in await watchDeadline(of: id) }
+        // Called from a loop that collects replies (`skillhost mcp`): the loop reads the answer itself.
+        if http == nil, let poller = CallReplyPoller.current { lookForAnswer(to: id, on: poller) }
         let result = await withTaskCancellationHandler {
             await completion.wait()
         } onCancel: {
             completion.finish(.failure(HostError(.cancelled, "the call was cancelled", pluginID: name)))
             notifyCancelled(id)
         }
-        watcher.cancel()
+        watcher?.cancel()
         forget(id)
         return try result.get()
     }
@@ -192,7 +225,7 @@ public final class MCPClientConnection: Sendable {
     public var recentErrors: [String] { state.withLock { $0.stderrTail } }
 
     /// Waits for the process once (a pid is never waited for twice, nor signalled after it was reaped).
-    private func reapOnce(waitingUpTo milliseconds: Int?) -> Posix.Termination? {
+    func reapOnce(waitingUpTo milliseconds: Int?) -> Posix.Termination? {
         termination.withLock { state in
             if state.reaped { return state.how }
             if let how = Posix.reap(pid, waitingUpTo: milliseconds) { state = (true, how) }
@@ -200,7 +233,7 @@ public final class MCPClientConnection: Sendable {
         }
     }
 
-    private func notifyCancelled(_ id: Int64) {
+    func notifyCancelled(_ id: Int64) {
         notify("notifications/cancelled", params: ["requestId": .int(id), "reason": "cancelled by the host"])
     }
 
@@ -209,12 +242,12 @@ public final class MCPClientConnection: Sendable {
         http?.finished(id)
     }
 
-    /// Whether request `id` still waits for its answer.
+    /// Whether request `id` still waits for its answer (not answered, timed out, failed or forgotten).
     func isWaiting(_ id: Int64) -> Bool { state.withLock { $0.pending[id] != nil } }
 
     /// Fails request `id` alone (its HTTP exchange failed).
     func fail(requestID id: Int64, _ error: HostError) {
-        state.withLock { $0.pending[id] }?.completion.finish(.failure(error))
+        state.withLock { $0.pending.removeValue(forKey: id) }?.completion.finish(.failure(error))
     }
 
     /// The connection is over (an HTTP server forgot its session): every waiting request fails with `error`.
@@ -229,42 +262,11 @@ public final class MCPClientConnection: Sendable {
         return writeLock.withLock { _ in Posix.writeAll(input, bytes) }
     }
 
-    private func readLoop() {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            var start = buffer.count
-            buffer.append(contentsOf: chunk[0..<count])
-            var lineStart = 0
-            while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[lineStart..<newline])
-                lineStart = newline + 1
-                start = lineStart
-                if !line.isEmpty { receive(line) }
-            }
-            buffer.removeFirst(lineStart)
-            if buffer.count > Self.maximumMessageBytes {
-                fail(HostError(.skillFailed, "MCP server \(name) sent a message of more than \(Self.maximumMessageBytes >> 20) MiB; it was stopped", pluginID: name))
-                close()
-                break
-            }
-        }
-        Glibc.close(output)
-        // How it ended: its exit status (waited for briefly) and its last words.
-        let ended = reapOnce(waitingUpTo: 500)
-        let how = ended.map { "ended (\($0.description))" } ?? "closed its output"
-        let tail = recentErrors.suffix(3).joined(separator: " | ")
-        fail(HostError(.pluginCrashed, "MCP server \(name) \(how)\(tail.isEmpty ? "" : ": \(tail)")", pluginID: name))
-    }
-
     /// The largest message read (a huge result is refused, not buffered without end): the limit of a skill's
     /// result (``PluginResult/maximumResultBytes``, 16 MiB), the same over stdio and HTTP.
     public static let maximumMessageBytes = PluginResult.maximumResultBytes
 
-    private func fail(_ error: HostError) {
+    func fail(_ error: HostError) {
         let (waiting, first): ([Pending], Bool) = state.withLock { state in
             let first = state.ended == nil
             if first { state.ended = error }
@@ -276,7 +278,7 @@ public final class MCPClientConnection: Sendable {
         for pending in waiting { pending.completion.finish(.failure(error)) }
     }
 
-    private func receive(_ line: [UInt8]) {
+    func receive(_ line: ArraySlice<UInt8>) {
         guard let value = try? JSONValue(parsing: line) else { return }
         receive(value)
     }
@@ -301,8 +303,13 @@ public final class MCPClientConnection: Sendable {
             switch method {
             case "notifications/progress":
                 guard let token = message["params"]?["progressToken"]?.intValue else { return }
-                let progress = state.withLock { $0.pending[token]?.progress }
-                progress?(message["params"] ?? .null)
+                // Progress starts the request's clock again.
+                let progress = state.withLock { state -> (@Sendable (JSONValue) -> Void)?? in
+                    guard let pending = state.pending[token] else { return nil }
+                    state.pending[token]?.deadline = Posix.monotonicSeconds() + pending.timeout
+                    return .some(pending.progress)
+                }
+                progress??(message["params"] ?? .null)
             case "notifications/tools/list_changed":
                 onToolsChanged.withLock { $0 }?()
             default:
@@ -311,7 +318,7 @@ public final class MCPClientConnection: Sendable {
             return
         }
         guard let id = message["id"]?.intValue else { return }
-        let pending = state.withLock { $0.pending[id] }
+        let pending = state.withLock { $0.pending.removeValue(forKey: id) }
         guard let pending else { return }
         if let error = message["error"] {
             let text = error["message"]?.stringValue ?? error.serialized()

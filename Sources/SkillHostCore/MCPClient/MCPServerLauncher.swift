@@ -103,8 +103,9 @@ public struct MCPServerLauncher: Sendable {
         program.policy.createMissingWritableFolders()
         try? Posix.makeDirectories(WorkerEnvironment.temporaryFolder(dataDirectory: paths.dataDirectory(forMCPServer: entry.name)))
         let (executable, words) = try program.launchCommand(hostExecutable: hostExecutable)
-        let child = try Posix.spawnPiped(executable, arguments: words, pipeStandardInput: true, standardError: .pipe, environment: environment)
-        return MCPClientConnection(name: entry.name, pid: child.pid, input: child.input, output: child.output, errors: child.errors, sink: output)
+        return try MCPClientConnection.start(name: entry.name, sink: output) { () throws(HostError) in
+            try Posix.spawnPiped(executable, arguments: words, pipeStandardInput: true, standardError: .pipe, environment: environment)
+        }
     }
 
     /// A connection to a Streamable HTTP server (nothing is started: its requests go out as they are made).

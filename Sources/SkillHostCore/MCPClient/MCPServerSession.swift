@@ -106,6 +106,9 @@ public final class MCPServerSession: Sendable {
     /// `server/discover`) or the one `initialize` agreed on.
     public var revision: String? { state.withLock { $0.revision } }
 
+    /// The cached `tools/list`, nil when it must be asked for (``tools()``).
+    public var cachedTools: [JSONValue]? { state.withLock { $0.tools } }
+
     /// The server's tools (`tools/list`, every page), cached.
     public func tools() async throws(HostError) -> [JSONValue] {
         if let cached = state.withLock({ $0.tools }) { return cached }
@@ -164,6 +167,8 @@ public final class MCPServerSession: Sendable {
     /// The running, initialized connection: started (once, shared by concurrent callers) when there is none.
     private func connected() async throws(HostError) -> MCPClientConnection {
         if let reason = brokenReason { throw HostError(.pluginCrashed, reason, pluginID: entry.name) }
+        // Running (most calls): no task to wait for.
+        if let running = state.withLock({ $0.connection }), !running.hasEnded { return running }
         let task: Task<MCPClientConnection, any Error> = state.withLock { state in
             if let connection = state.connection, !connection.hasEnded {
                 return Task { connection }

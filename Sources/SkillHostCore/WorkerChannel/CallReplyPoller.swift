@@ -17,6 +17,8 @@ public final class CallReplyPoller: Sendable {
     /// was checked through hundreds of them (CPU per MCP call ×5 under load).
     struct Check: Sendable {
         let isSettled: @Sendable () -> Bool
+        /// Readable when the check may have become settled (-1: none; it is found only by polling).
+        let descriptor: Int32
     }
 
     /// The poller of the calls the current task makes; nil: calls spin for their replies.
@@ -54,7 +56,21 @@ public final class CallReplyPoller: Sendable {
         }
     }
 
-    func add(_ isSettled: @escaping @Sendable () -> Bool) {
-        checks.withLock { $0.append(Check(isSettled: isSettled)) }
+    /// The descriptors of the waiting checks, when every one has one: the loop may then sleep until one of
+    /// them is readable (or its own input) instead of polling; false when some check must be polled.
+    public func descriptors(into watched: inout [Int32]) -> Bool {
+        watched.removeAll(keepingCapacity: true)
+        return checks.withLock { checks in
+            for check in checks {
+                guard check.descriptor >= 0 else { return false }
+                if !watched.contains(check.descriptor) { watched.append(check.descriptor) }
+            }
+            return !watched.isEmpty
+        }
+    }
+
+    /// Registers a check; `descriptor` (when given) becomes readable when it may be settled.
+    func add(watching descriptor: Int32 = -1, _ isSettled: @escaping @Sendable () -> Bool) {
+        checks.withLock { $0.append(Check(isSettled: isSettled, descriptor: descriptor)) }
     }
 }

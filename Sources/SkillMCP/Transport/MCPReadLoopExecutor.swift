@@ -100,15 +100,17 @@ public final class MCPReadLoopExecutor: TaskExecutor, @unchecked Sendable {
         while Glibc.read(wakeRead, &sink, sink.count) > 0 {}
     }
 
-    /// Blocks until a job is queued or, when `input` is given, that descriptor is readable (or closed).
-    /// Returns whether `input` is ready. On the loop's thread, after ``runJobs()``.
-    func wait(input: Int32?) -> Bool {
+    /// Blocks until a job is queued or, when `input` is given, that descriptor is readable (or closed); also
+    /// until one of `watched` is readable, or `milliseconds` passed (-1: no limit). Returns whether `input`
+    /// is ready. On the loop's thread, after ``runJobs()``.
+    func wait(input: Int32?, watching watched: [Int32] = [], milliseconds: Int32 = -1) -> Bool {
         if queue.withLock({ !$0.jobs.isEmpty }) { return false }
         var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        if let input { descriptors.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
-        while poll(&descriptors, nfds_t(descriptors.count), -1) < 0, errno == EINTR {}
+        descriptors.append(pollfd(fd: input ?? -1, events: Int16(POLLIN), revents: 0))
+        for descriptor in watched { descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
+        while poll(&descriptors, nfds_t(descriptors.count), milliseconds) < 0, errno == EINTR {}
         if descriptors[0].revents != 0 { drainWakeups() }
-        return descriptors.count > 1 && descriptors[1].revents != 0
+        return input != nil && descriptors[1].revents != 0
     }
 
     /// The loop ends: jobs from now on run on the global concurrent executor; queued ones are moved there.

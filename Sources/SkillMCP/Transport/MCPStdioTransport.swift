@@ -143,6 +143,7 @@ public final class MCPStdioTransport: Sendable {
         var ended = false
         hold(true)
         var spins = 0
+        var watched: [Int32] = []
         while true {
             loop.runJobs()
             // Replies that came in resume their calls (as jobs on this loop): run them first.
@@ -151,7 +152,12 @@ public final class MCPStdioTransport: Sendable {
             if ended, server.callsInFlight == 0 { break }
             let paused = !ended && server.pausesInput
             let ready: Bool
-            if poller.hasPending {
+            if poller.hasPending, poller.descriptors(into: &watched) {
+                // Only answers to wait for that arrive on descriptors (an MCP server's stdout): sleep until one
+                // comes, or input; a spin would take the core the server and the client need. The poller's
+                // budget is looked at every millisecond.
+                ready = loop.wait(input: ended || paused ? nil : input, watching: watched, milliseconds: 1)
+            } else if poller.hasPending {
                 // Only replies to wait for (each at most the slot's spin budget): look at the input now
                 // and then, without blocking.
                 spins &+= 1
