@@ -9,6 +9,19 @@ public struct HTTPFields: Sendable, Equatable {
         public var name: String
         /// The value without leading and trailing spaces and tabs.
         public var value: String
+        /// ``HTTPFields/key(of:)`` of the name when the field was added (look-ups compare it before the name).
+        let key: UInt64
+
+        init(name: String, value: String, key: UInt64) {
+            self.name = name
+            self.value = value
+            self.key = key
+        }
+
+        init(name: String, value: String) { self.init(name: name, value: value, key: HTTPFields.key(of: name)) }
+
+        /// Names and values (the key follows from the name).
+        public static func == (lhs: Field, rhs: Field) -> Bool { lhs.name == rhs.name && lhs.value == rhs.value }
     }
 
     /// Every field, in the order sent.
@@ -24,8 +37,9 @@ public struct HTTPFields: Sendable, Equatable {
 
     /// The value of `name` (any case); repeated fields joined with ", " (RFC 9110 §5.3).
     public subscript(name: String) -> String? {
+        let key = Self.key(of: name)
         var joined: String?
-        for field in fields where Self.names(field.name, name) {
+        for field in fields where field.key == key && Self.names(field.name, name) {
             joined = joined.map { $0 + ", " + field.value } ?? field.value
         }
         return joined
@@ -33,9 +47,23 @@ public struct HTTPFields: Sendable, Equatable {
 
     /// How many lines name `name`.
     public func count(of name: String) -> Int {
+        let key = Self.key(of: name)
         var count = 0
-        for field in fields where Self.names(field.name, name) { count += 1 }
+        for field in fields where field.key == key && Self.names(field.name, name) { count += 1 }
         return count
+    }
+
+    /// A name's look-up key: its length and a hash of its bytes in ASCII lowercase, so that names equal
+    /// without case have equal keys and most different names differ in the key (a look-up compares keys, one
+    /// integer per field, and only the names whose keys match).
+    static func key(of name: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var length: UInt64 = 0
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)) &* 0x100_0000_01b3
+            length &+= 1
+        }
+        return hash &+ length << 56
     }
 
     /// Whether the lowercased field name `stored` is `name` in any ASCII case (a length check first: most
@@ -91,13 +119,17 @@ public struct HTTPFields: Sendable, Equatable {
             throw Malformed(description: "bad header line '\(Self.printable(Array(line)[...]))': no field name before a colon")
         }
         var upper = false
+        // The name's key (``key(of:)``) is made in the same pass.
+        var key: UInt64 = 0xcbf2_9ce4_8422_2325
         for index in 0..<colon {
             let byte = line[index]
             guard Self.isTokenByte(byte) else {
                 throw Malformed(description: "bad header line '\(Self.printable(Array(line)[...]))': the field name is not a token (no spaces before the colon)")
             }
             if byte >= 0x41 && byte <= 0x5A { upper = true }
+            key = (key ^ UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)) &* 0x100_0000_01b3
         }
+        key &+= UInt64(colon) << 56
         var start = colon + 1
         var end = line.count
         for index in start..<end where line[index] == 0 || line[index] == 0x0A || line[index] == 0x0D {
@@ -107,8 +139,8 @@ public struct HTTPFields: Sendable, Equatable {
         while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         let name = UnsafeBufferPointer(rebasing: line[0..<colon])
-        // The name lowercased as it is decoded (no copy of its bytes first).
-        let lowered = upper
+        // A name most requests carry is shared, not made again; another is lowercased as it is decoded.
+        let lowered = Self.commonName(name, key: key) ?? (upper
             ? String(unsafeUninitializedCapacity: colon) { buffer in
                 for index in 0..<colon {
                     let byte = name[index]
@@ -116,8 +148,27 @@ public struct HTTPFields: Sendable, Equatable {
                 }
                 return colon
             }
-            : String(decoding: name, as: UTF8.self)
-        fields.append(Field(name: lowered, value: String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)))
+            : String(decoding: name, as: UTF8.self))
+        fields.append(Field(name: lowered, value: String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self), key: key))
+    }
+
+    /// Field names most requests carry (lowercase), with their keys.
+    private static let commonNames: [(key: UInt64, name: String)] = [
+        "host", "content-type", "content-length", "accept", "authorization", "user-agent", "connection", "origin",
+        "accept-encoding", "transfer-encoding", "expect", "mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id",
+        "last-event-id",
+    ].map { (key(of: $0), $0) }
+
+    /// The shared string of a common field name whose bytes (any case) are `name` and whose key is `key`.
+    private static func commonName(_ name: UnsafeBufferPointer<UInt8>, key: UInt64) -> String? {
+        for common in commonNames where common.key == key {
+            var known = common.name
+            let same = known.withUTF8 { known in
+                known.count == name.count && zip(known, name).allSatisfy { $0 == ($1 >= 0x41 && $1 <= 0x5A ? $1 | 0x20 : $1) }
+            }
+            if same { return common.name }
+        }
+        return nil
     }
 
     /// `name` in lowercase (without a copy when it is lowercase ASCII already, as the server's look-ups are).

@@ -25,14 +25,16 @@ public struct HTTPServerRequest: Sendable {
 
     /// The target without its query.
     public var path: String {
-        guard let mark = target.firstIndex(of: "?") else { return target }
+        // `?` is ASCII: found among the UTF-8 bytes (a search by Character costs far more per request).
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
         return String(target[..<mark])
     }
 
     /// Whether the connection stays open after the response (HTTP/1.1 unless `Connection: close`; HTTP/1.0
     /// only with `Connection: keep-alive`).
     public var keepsAlive: Bool {
-        let tokens = (fields["connection"] ?? "").lowercased().split(separator: ",").map { FieldList.trimmed($0) }
+        guard let connection = fields["connection"] else { return minorVersion >= 1 }
+        let tokens = connection.lowercased().split(separator: ",").map { FieldList.trimmed($0) }
         return minorVersion >= 1 ? !tokens.contains("close") : tokens.contains("keep-alive")
     }
 }

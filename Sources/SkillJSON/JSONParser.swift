@@ -19,12 +19,19 @@ extension JSONValue {
     /// Parses RFC 8259 JSON text (UTF-8). Rejects trailing content, comments, NaN and invalid UTF-8.
     /// - Throws: ``JSONParseError`` naming line and column.
     public init<Bytes: Collection>(parsing bytes: Bytes) throws(JSONParseError) where Bytes.Element == UInt8 {
+        try self.init(parsing: bytes, sharing: nil)
+    }
+
+    /// Parses RFC 8259 JSON text (UTF-8) as the parse without a table does; strings equal to one of `shared`
+    /// are that string (the same value, made for less: see ``JSONSharedStrings``).
+    /// - Throws: ``JSONParseError`` naming line and column.
+    public init<Bytes: Collection>(parsing bytes: Bytes, sharing shared: JSONSharedStrings?) throws(JSONParseError) where Bytes.Element == UInt8 {
         let result: Result<JSONValue, JSONParseError> =
             bytes.withContiguousStorageIfAvailable { buffer in
-                var parser = JSONParser(buffer)
+                var parser = JSONParser(buffer, shared: shared)
                 return Result { () throws(JSONParseError) in try parser.parseDocument() }
             } ?? Array(bytes).withUnsafeBufferPointer { buffer in
-                var parser = JSONParser(buffer)
+                var parser = JSONParser(buffer, shared: shared)
                 return Result { () throws(JSONParseError) in try parser.parseDocument() }
             }
         self = try result.get()
@@ -45,10 +52,14 @@ extension JSONValue {
 /// A recursive-descent parser over a UTF-8 buffer.
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let shared: JSONSharedStrings?
     private var index = 0
     private var depth = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>, shared: JSONSharedStrings? = nil) {
+        self.bytes = bytes
+        self.shared = shared
+    }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
@@ -147,7 +158,10 @@ struct JSONParser {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 // ASCII needs no validation (and `String(validating:)` is generic, so slow per call).
-                if bits < 0x80 { return String(decoding: slice, as: UTF8.self) }
+                if bits < 0x80 {
+                    if let shared, let string = shared.string(for: slice) { return string }
+                    return String(decoding: slice, as: UTF8.self)
+                }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     index = start
                     throw error("invalid UTF-8 in a string")

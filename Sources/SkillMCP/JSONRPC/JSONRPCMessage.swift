@@ -21,7 +21,7 @@ public enum JSONRPCMessage: Sendable, Equatable {
     public init(line: some Collection<UInt8>) throws(JSONRPCError) {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: line)
+            value = try JSONValue(parsing: line, sharing: Self.sharedStrings)
         } catch {
             throw JSONRPCError(code: JSONRPCError.parseErrorCode,
                                "the line is not JSON (\(error.description)); send one JSON-RPC message per line")
