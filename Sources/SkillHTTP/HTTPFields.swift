@@ -53,17 +53,28 @@ public struct HTTPFields: Sendable, Equatable {
         return count
     }
 
-    /// A name's look-up key: its length and a hash of its bytes in ASCII lowercase, so that names equal
-    /// without case have equal keys and most different names differ in the key (a look-up compares keys, one
-    /// integer per field, and only the names whose keys match).
+    /// A name's look-up key: its length and its first and last eight bytes with bit 5 set (which makes ASCII
+    /// letters lowercase), mixed: names equal without case have equal keys, and most different names differ
+    /// in the key (a look-up compares keys, one integer per field, and only the names whose keys match).
     static func key(of name: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var length: UInt64 = 0
-        for byte in name.utf8 {
-            hash = (hash ^ UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)) &* 0x100_0000_01b3
-            length &+= 1
+        var name = name
+        return name.withUTF8 { key(of: $0) }
+    }
+
+    /// ``key(of:)`` of a name's bytes.
+    static func key(of name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = name.count
+        guard let base = name.baseAddress, count > 0 else { return 0 }
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        if count >= 8 {
+            head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+            tail = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        } else {
+            for index in 0..<count { head |= UInt64(base[index]) << UInt64(8 * index) }
         }
-        return hash &+ length << 56
+        let fold: UInt64 = 0x2020_2020_2020_2020
+        return (((head | fold) &* 0x9E37_79B9_7F4A_7C15) ^ ((tail | fold) &* 0xC2B2_AE3D_27D4_EB4F)) &+ UInt64(count)
     }
 
     /// Whether the lowercased field name `stored` is `name` in any ASCII case (a length check first: most
@@ -71,15 +82,17 @@ public struct HTTPFields: Sendable, Equatable {
     static func names(_ stored: String, _ name: String) -> Bool {
         guard stored.utf8.count == name.utf8.count else { return false }
         var stored = stored, name = name
-        return stored.withUTF8 { a in
-            name.withUTF8 { b in
-                for index in 0..<a.count {
-                    let byte = b[index]
-                    if a[index] != (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) { return false }
-                }
-                return true
-            }
+        return stored.withUTF8 { a in name.withUTF8 { b in Self.lowercase(b, is: a) } }
+    }
+
+    /// Whether `bytes` in ASCII lowercase are `lowercase`.
+    private static func lowercase(_ bytes: UnsafeBufferPointer<UInt8>, is lowercase: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == lowercase.count, let a = lowercase.baseAddress, let b = bytes.baseAddress else { return bytes.count == lowercase.count }
+        for index in 0..<bytes.count {
+            let byte = b[index]
+            if a[index] != (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) { return false }
         }
+        return true
     }
 
     /// Adds a field.
@@ -119,17 +132,13 @@ public struct HTTPFields: Sendable, Equatable {
             throw Malformed(description: "bad header line '\(Self.printable(Array(line)[...]))': no field name before a colon")
         }
         var upper = false
-        // The name's key (``key(of:)``) is made in the same pass.
-        var key: UInt64 = 0xcbf2_9ce4_8422_2325
         for index in 0..<colon {
             let byte = line[index]
             guard Self.isTokenByte(byte) else {
                 throw Malformed(description: "bad header line '\(Self.printable(Array(line)[...]))': the field name is not a token (no spaces before the colon)")
             }
             if byte >= 0x41 && byte <= 0x5A { upper = true }
-            key = (key ^ UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)) &* 0x100_0000_01b3
         }
-        key &+= UInt64(colon) << 56
         var start = colon + 1
         var end = line.count
         for index in start..<end where line[index] == 0 || line[index] == 0x0A || line[index] == 0x0D {
@@ -139,6 +148,7 @@ public struct HTTPFields: Sendable, Equatable {
         while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         let name = UnsafeBufferPointer(rebasing: line[0..<colon])
+        let key = Self.key(of: name)
         // A name most requests carry is shared, not made again; another is lowercased as it is decoded.
         let lowered = Self.commonName(name, key: key) ?? (upper
             ? String(unsafeUninitializedCapacity: colon) { buffer in
@@ -163,10 +173,7 @@ public struct HTTPFields: Sendable, Equatable {
     private static func commonName(_ name: UnsafeBufferPointer<UInt8>, key: UInt64) -> String? {
         for common in commonNames where common.key == key {
             var known = common.name
-            let same = known.withUTF8 { known in
-                known.count == name.count && zip(known, name).allSatisfy { $0 == ($1 >= 0x41 && $1 <= 0x5A ? $1 | 0x20 : $1) }
-            }
-            if same { return common.name }
+            if known.withUTF8({ lowercase(name, is: $0) }) { return common.name }
         }
         return nil
     }

@@ -34,6 +34,7 @@ extension JSONValue {
                 var parser = JSONParser(buffer, shared: shared)
                 return Result { () throws(JSONParseError) in try parser.parseDocument() }
             }
+        withExtendedLifetime(shared) {}
         self = try result.get()
     }
 
@@ -52,13 +53,14 @@ extension JSONValue {
 /// A recursive-descent parser over a UTF-8 buffer.
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
-    private let shared: JSONSharedStrings?
+    /// The shared strings' table (its owner outlives the parse: the caller holds it).
+    private let shared: JSONSharedStrings.Lookup?
     private var index = 0
     private var depth = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, shared: JSONSharedStrings? = nil) {
         self.bytes = bytes
-        self.shared = shared
+        self.shared = shared?.lookup
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -150,8 +152,25 @@ struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes (read through locals: the loop runs for every byte of every string).
         var bits: UInt8 = 0
+        var position = start
+        let count = bytes.count
+        if let base = bytes.baseAddress {
+            while position < count {
+                let byte = base[position]
+                if byte == UInt8(ascii: "\""), bits < 0x80 {
+                    index = position + 1
+                    let slice = UnsafeBufferPointer(start: base + start, count: position - start)
+                    if let shared, let string = shared.string(for: slice) { return string }
+                    return String(decoding: slice, as: UTF8.self)
+                }
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                bits |= byte
+                position += 1
+            }
+        }
+        index = position
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {

@@ -10,16 +10,44 @@
 public final class JSONSharedStrings: @unchecked Sendable {
     /// The strings, in the order given.
     public let strings: [String]
-    /// Every string's UTF-8 bytes back to back (never freed before the table: it lives as long as it).
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
-    /// Each string's first byte in `bytes` and its length, by its position in `strings`.
-    private let spans: [(start: Int, count: Int)]
-    /// Open addressing: the position in `strings` plus one, 0 for an empty slot.
-    private let slots: [Int32]
-    private let mask: Int
+    /// What a parser reads (pointers into memory this table owns and never changes).
+    let lookup: Lookup
 
     /// The longest string shared (a longer one is never looked up).
     public static let maximumLength = 64
+
+    /// The table as raw memory: a parser finds a string without reference counting or bounds checks.
+    struct Lookup {
+        /// Every string's UTF-8 bytes back to back.
+        let bytes: UnsafeMutablePointer<UInt8>
+        /// Each string's first byte in `bytes` and its length, by its position in `strings`.
+        let spans: UnsafeMutablePointer<(start: Int, count: Int)>
+        /// The strings, by position.
+        let strings: UnsafeMutablePointer<String>
+        let count: Int
+        /// Open addressing: the position in `strings` plus one, 0 for an empty slot.
+        let slots: UnsafeMutablePointer<Int32>
+        let mask: Int
+
+        /// The shared string whose UTF-8 bytes are `utf8`, nil when there is none.
+        @inline(__always)
+        func string(for utf8: UnsafeBufferPointer<UInt8>) -> String? {
+            let length = utf8.count
+            guard length > 0, length <= JSONSharedStrings.maximumLength, let base = utf8.baseAddress else { return nil }
+            var slot = JSONSharedStrings.hash(base, length) & mask
+            while true {
+                let entry = Int(slots[slot])
+                if entry == 0 { return nil }
+                let span = spans[entry - 1]
+                if span.count == length,
+                    JSONValue.equalBytes(UnsafeBufferPointer(start: bytes + span.start, count: length), utf8)
+                {
+                    return strings[entry - 1]
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
 
     /// A table of `strings` (empty ones, longer ones than ``maximumLength`` and repeats are left out).
     public init(_ strings: [String]) {
@@ -29,56 +57,48 @@ public final class JSONSharedStrings: @unchecked Sendable {
         }
         self.strings = kept
         let total = kept.reduce(0) { $0 + $1.utf8.count }
-        bytes = UnsafeMutableBufferPointer.allocate(capacity: Swift.max(total, 1))
-        var spans: [(start: Int, count: Int)] = []
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: Swift.max(total, 1))
+        let spans = UnsafeMutablePointer<(start: Int, count: Int)>.allocate(capacity: Swift.max(kept.count, 1))
+        let stored = UnsafeMutablePointer<String>.allocate(capacity: Swift.max(kept.count, 1))
         var offset = 0
-        for string in kept {
+        for (position, string) in kept.enumerated() {
             let utf8 = Array(string.utf8)
-            _ = UnsafeMutableBufferPointer(rebasing: bytes[offset..<(offset + utf8.count)]).initialize(from: utf8)
-            spans.append((offset, utf8.count))
+            (bytes + offset).initialize(from: utf8, count: utf8.count)
+            (spans + position).initialize(to: (offset, utf8.count))
+            (stored + position).initialize(to: string)
             offset += utf8.count
         }
-        self.spans = spans
         var size = 16
         while size < kept.count * 3 { size *= 2 }
-        mask = size - 1
-        var slots = [Int32](repeating: 0, count: size)
-        for (position, span) in spans.enumerated() {
-            var slot = Self.hash(UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.count)])) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
+        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: size)
+        slots.initialize(repeating: 0, count: size)
+        for position in 0..<kept.count {
+            let span = spans[position]
+            var slot = Self.hash(bytes + span.start, span.count) & (size - 1)
+            while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
             slots[slot] = Int32(position + 1)
         }
-        self.slots = slots
+        lookup = Lookup(bytes: bytes, spans: spans, strings: stored, count: kept.count, slots: slots, mask: size - 1)
     }
 
-    deinit { bytes.deallocate() }
+    deinit {
+        lookup.bytes.deallocate()
+        lookup.spans.deallocate()
+        lookup.strings.deinitialize(count: lookup.count)
+        lookup.strings.deallocate()
+        lookup.slots.deallocate()
+    }
 
     /// The shared string whose UTF-8 bytes are `utf8`, nil when there is none.
-    @inline(__always)
-    func string(for utf8: UnsafeBufferPointer<UInt8>) -> String? {
-        guard utf8.count > 0, utf8.count <= Self.maximumLength else { return nil }
-        var slot = Self.hash(utf8) & mask
-        while true {
-            let entry = Int(slots[slot])
-            if entry == 0 { return nil }
-            let span = spans[entry - 1]
-            if span.count == utf8.count,
-                JSONValue.equalBytes(UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.count)]), utf8)
-            {
-                return strings[entry - 1]
-            }
-            slot = (slot + 1) & mask
-        }
-    }
+    func string(for utf8: UnsafeBufferPointer<UInt8>) -> String? { lookup.string(for: utf8) }
 
-    /// A hash of the length, the first, middle and last bytes (`utf8` is not empty).
+    /// A hash of the length, the first, middle and last bytes (`count` > 0).
     @inline(__always)
-    private static func hash(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
-        let count = utf8.count
+    static func hash(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
         var hash = UInt32(truncatingIfNeeded: count) &* 0x9E37_79B1
-        hash ^= UInt32(utf8[0]) &* 0x85EB_CA77
-        hash ^= UInt32(utf8[count >> 1]) &* 0xC2B2_AE3D
-        hash ^= UInt32(utf8[count - 1]) &* 0x27D4_EB2F
+        hash ^= UInt32(bytes[0]) &* 0x85EB_CA77
+        hash ^= UInt32(bytes[count >> 1]) &* 0xC2B2_AE3D
+        hash ^= UInt32(bytes[count - 1]) &* 0x27D4_EB2F
         return Int(hash ^ hash >> 15)
     }
 }
