@@ -52,18 +52,24 @@ public enum FieldList {
     /// type: `Application/JSON; charset=utf-8`), without making a lowercased copy.
     public static func hasPrefix(_ value: String, ignoringCase prefix: StaticString) -> Bool {
         let wanted = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        var index = 0
-        for byte in value.utf8 {
-            if index == wanted.count { return true }
-            guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == wanted[index] else { return false }
-            index += 1
+        var value = value
+        return value.withUTF8 { bytes in
+            guard bytes.count >= wanted.count else { return false }
+            for index in 0..<wanted.count {
+                let byte = bytes[index]
+                guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == wanted[index] else { return false }
+            }
+            return true
         }
-        return index == wanted.count
     }
 
     /// Whether an `Accept` value accepts `mediaType` (`type/subtype`, `type/*`, `*/*`; a `q=0` item excludes).
     public static func accepts(_ accept: String?, _ mediaType: String) -> Bool {
         guard let accept else { return false }
+        // The value MCP clients send, compared whole (its two items need no reading).
+        if accept == "application/json, text/event-stream", mediaType == "application/json" || mediaType == "text/event-stream" {
+            return true
+        }
         // ASCII (every real client): read in place, nothing allocated per request.
         if let answer = ASCIIAccept.accepts(accept, mediaType) { return answer }
         return acceptsSpelledOut(accept, mediaType)
