@@ -162,18 +162,26 @@ public struct HTTPFields: Sendable, Equatable {
         fields.append(Field(name: lowered, value: String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self), key: key))
     }
 
-    /// Field names most requests carry (lowercase), with their keys.
-    private static let commonNames: [(key: UInt64, name: String)] = [
+    /// Field names most requests carry (lowercase).
+    private static let commonNames = [
         "host", "content-type", "content-length", "accept", "authorization", "user-agent", "connection", "origin",
         "accept-encoding", "transfer-encoding", "expect", "mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id",
         "last-event-id",
-    ].map { (key(of: $0), $0) }
+    ]
+
+    /// ``commonNames``' keys, in raw memory made once (searched for every field line: no reference counting).
+    private static let commonKeys: UnsafeBufferPointer<UInt64> = {
+        let keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: commonNames.count)
+        _ = keys.initialize(from: commonNames.map { key(of: $0) })
+        return UnsafeBufferPointer(keys)
+    }()
 
     /// The shared string of a common field name whose bytes (any case) are `name` and whose key is `key`.
     private static func commonName(_ name: UnsafeBufferPointer<UInt8>, key: UInt64) -> String? {
-        for common in commonNames where common.key == key {
-            var known = common.name
-            if known.withUTF8({ lowercase(name, is: $0) }) { return common.name }
+        let keys = commonKeys
+        for position in 0..<keys.count where keys[position] == key {
+            var known = commonNames[position]
+            if known.withUTF8({ lowercase(name, is: $0) }) { return known }
         }
         return nil
     }
