@@ -170,7 +170,7 @@ public struct HTTPFields: Sendable, Equatable {
     ]
 
     /// ``commonNames``' keys, in raw memory made once (searched for every field line: no reference counting).
-    private static let commonKeys: UnsafeBufferPointer<UInt64> = {
+    nonisolated(unsafe) private static let commonKeys: UnsafeBufferPointer<UInt64> = {
         let keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: commonNames.count)
         _ = keys.initialize(from: commonNames.map { key(of: $0) })
         return UnsafeBufferPointer(keys)
