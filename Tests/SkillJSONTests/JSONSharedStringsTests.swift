@@ -79,4 +79,12 @@ import Testing
         #expect(Self.table.strings.filter { $0 == "a" }.count == 1 && !Self.table.strings.contains(String(repeating: "y", count: 65)))
         #expect(!Self.table.strings.contains(""))
     }
+
+    /// The JSON fuzz targets' seeds and regressions parse alike with and without the table (the `json` fuzz
+    /// target checks the same on what it generates).
+    @Test func theFuzzInputsParseAlike() {
+        let inputs = FuzzCorpus.inputs("json", "json-diff")
+        #expect(inputs.count > 50)
+        for (_, bytes) in inputs { Self.expectSame(String(decoding: bytes, as: UTF8.self)) }
+    }
 }
