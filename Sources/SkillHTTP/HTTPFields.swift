@@ -149,8 +149,9 @@ public struct HTTPFields: Sendable, Equatable {
         while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         let name = UnsafeBufferPointer(rebasing: line[0..<colon])
         let key = Self.key(of: name)
-        // A name most requests carry is shared, not made again; another is lowercased as it is decoded.
-        let lowered = Self.commonName(name, key: key) ?? (upper
+        // A long name most requests carry is shared, not made again (a name of up to 15 bytes is a small
+        // string: made without an allocation, cheaper than the search); another is lowercased as it is decoded.
+        let lowered = (colon > 15 ? Self.commonName(name, key: key) : nil) ?? (upper
             ? String(unsafeUninitializedCapacity: colon) { buffer in
                 for index in 0..<colon {
                     let byte = name[index]
@@ -162,12 +163,8 @@ public struct HTTPFields: Sendable, Equatable {
         fields.append(Field(name: lowered, value: String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self), key: key))
     }
 
-    /// Field names most requests carry (lowercase).
-    private static let commonNames = [
-        "host", "content-type", "content-length", "accept", "authorization", "user-agent", "connection", "origin",
-        "accept-encoding", "transfer-encoding", "expect", "mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id",
-        "last-event-id",
-    ]
+    /// Field names longer than 15 bytes that many requests carry (lowercase).
+    private static let commonNames = ["mcp-protocol-version", "transfer-encoding"]
 
     /// ``commonNames``' keys, in raw memory made once (searched for every field line: no reference counting).
     nonisolated(unsafe) private static let commonKeys: UnsafeBufferPointer<UInt64> = {
