@@ -110,6 +110,9 @@ count_http_instructions() {
     prepare_valgrind
     local counted=() n vport vserver
     for n in 2000 6000; do
+        # A history of its own per run: a server starting on the previous run's history first replays its
+        # unwritten finishes (millions of instructions, more after a bigger run), which skewed the difference.
+        rm -rf "$work/state"
         env LD_PRELOAD="$work/valgrind_sigsuspend.so" valgrind --tool=callgrind --separate-threads=yes \
             --callgrind-out-file="$work/callgrind-http-$n.out" "$work/skillhost-stripped" mcp --http 127.0.0.1:0 "${global[@]}" \
             2>"$work/callgrind-http-$n.log" &

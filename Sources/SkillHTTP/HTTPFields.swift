@@ -9,6 +9,19 @@ public struct HTTPFields: Sendable, Equatable {
         public var name: String
         /// The value without leading and trailing spaces and tabs.
         public var value: String
+        /// ``HTTPFields/key(of:)`` of the name when the field was added (look-ups compare it before the name).
+        let key: UInt64
+
+        init(name: String, value: String, key: UInt64) {
+            self.name = name
+            self.value = value
+            self.key = key
+        }
+
+        init(name: String, value: String) { self.init(name: name, value: value, key: HTTPFields.key(of: name)) }
+
+        /// Names and values (the key follows from the name).
+        public static func == (lhs: Field, rhs: Field) -> Bool { lhs.name == rhs.name && lhs.value == rhs.value }
     }
 
     /// Every field, in the order sent.
@@ -24,8 +37,9 @@ public struct HTTPFields: Sendable, Equatable {
 
     /// The value of `name` (any case); repeated fields joined with ", " (RFC 9110 §5.3).
     public subscript(name: String) -> String? {
+        let key = Self.key(of: name)
         var joined: String?
-        for field in fields where Self.names(field.name, name) {
+        for field in fields where field.key == key && Self.names(field.name, name) {
             joined = joined.map { $0 + ", " + field.value } ?? field.value
         }
         return joined
@@ -33,9 +47,34 @@ public struct HTTPFields: Sendable, Equatable {
 
     /// How many lines name `name`.
     public func count(of name: String) -> Int {
+        let key = Self.key(of: name)
         var count = 0
-        for field in fields where Self.names(field.name, name) { count += 1 }
+        for field in fields where field.key == key && Self.names(field.name, name) { count += 1 }
         return count
+    }
+
+    /// A name's look-up key: its length and its first and last eight bytes with bit 5 set (which makes ASCII
+    /// letters lowercase), mixed: names equal without case have equal keys, and most different names differ
+    /// in the key (a look-up compares keys, one integer per field, and only the names whose keys match).
+    static func key(of name: String) -> UInt64 {
+        var name = name
+        return name.withUTF8 { key(of: $0) }
+    }
+
+    /// ``key(of:)`` of a name's bytes.
+    static func key(of name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = name.count
+        guard let base = name.baseAddress, count > 0 else { return 0 }
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        if count >= 8 {
+            head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+            tail = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        } else {
+            for index in 0..<count { head |= UInt64(base[index]) << UInt64(8 * index) }
+        }
+        let fold: UInt64 = 0x2020_2020_2020_2020
+        return (((head | fold) &* 0x9E37_79B9_7F4A_7C15) ^ ((tail | fold) &* 0xC2B2_AE3D_27D4_EB4F)) &+ UInt64(count)
     }
 
     /// Whether the lowercased field name `stored` is `name` in any ASCII case (a length check first: most
@@ -43,15 +82,17 @@ public struct HTTPFields: Sendable, Equatable {
     static func names(_ stored: String, _ name: String) -> Bool {
         guard stored.utf8.count == name.utf8.count else { return false }
         var stored = stored, name = name
-        return stored.withUTF8 { a in
-            name.withUTF8 { b in
-                for index in 0..<a.count {
-                    let byte = b[index]
-                    if a[index] != (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) { return false }
-                }
-                return true
-            }
+        return stored.withUTF8 { a in name.withUTF8 { b in Self.lowercase(b, is: a) } }
+    }
+
+    /// Whether `bytes` in ASCII lowercase are `lowercase`.
+    private static func lowercase(_ bytes: UnsafeBufferPointer<UInt8>, is lowercase: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == lowercase.count, let a = lowercase.baseAddress, let b = bytes.baseAddress else { return bytes.count == lowercase.count }
+        for index in 0..<bytes.count {
+            let byte = b[index]
+            if a[index] != (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) { return false }
         }
+        return true
     }
 
     /// Adds a field.
@@ -107,8 +148,10 @@ public struct HTTPFields: Sendable, Equatable {
         while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         let name = UnsafeBufferPointer(rebasing: line[0..<colon])
-        // The name lowercased as it is decoded (no copy of its bytes first).
-        let lowered = upper
+        let key = Self.key(of: name)
+        // A long name most requests carry is shared, not made again (a name of up to 15 bytes is a small
+        // string: made without an allocation, cheaper than the search); another is lowercased as it is decoded.
+        let lowered = (colon > 15 ? Self.commonName(name, key: key) : nil) ?? (upper
             ? String(unsafeUninitializedCapacity: colon) { buffer in
                 for index in 0..<colon {
                     let byte = name[index]
@@ -116,8 +159,28 @@ public struct HTTPFields: Sendable, Equatable {
                 }
                 return colon
             }
-            : String(decoding: name, as: UTF8.self)
-        fields.append(Field(name: lowered, value: String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)))
+            : String(decoding: name, as: UTF8.self))
+        fields.append(Field(name: lowered, value: String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self), key: key))
+    }
+
+    /// Field names longer than 15 bytes that many requests carry (lowercase).
+    private static let commonNames = ["mcp-protocol-version", "transfer-encoding"]
+
+    /// ``commonNames``' keys, in raw memory made once (searched for every field line: no reference counting).
+    nonisolated(unsafe) private static let commonKeys: UnsafeBufferPointer<UInt64> = {
+        let keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: commonNames.count)
+        _ = keys.initialize(from: commonNames.map { key(of: $0) })
+        return UnsafeBufferPointer(keys)
+    }()
+
+    /// The shared string of a common field name whose bytes (any case) are `name` and whose key is `key`.
+    private static func commonName(_ name: UnsafeBufferPointer<UInt8>, key: UInt64) -> String? {
+        let keys = commonKeys
+        for position in 0..<keys.count where keys[position] == key {
+            var known = commonNames[position]
+            if known.withUTF8({ lowercase(name, is: $0) }) { return known }
+        }
+        return nil
     }
 
     /// `name` in lowercase (without a copy when it is lowercase ASCII already, as the server's look-ups are).

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads HTTP/1.1 requests from a connection's bytes (RFC 9112), strictly and within limits: the head (request
 /// line and fields) at most ``HTTPServerLimits/maximumHeadBytes``, the body at most
 /// ``HTTPServerLimits/maximumBodyBytes`` by `Content-Length` or `Transfer-Encoding: chunked`. Every refusal is an
@@ -22,7 +24,7 @@ public struct HTTPRequestParser: Sendable {
     public mutating func head() throws(HTTPRequestError) -> HTTPServerRequest? {
         // Blank lines before a request line are ignored (RFC 9112 §2.2).
         while pending.count >= 2, pending[0] == 13, pending[1] == 10 { pending.removeFirst(2) }
-        guard let end = find([13, 10, 13, 10], from: searched) else {
+        guard let end = headEnd(from: searched) else {
             searched = max(0, pending.count - 3)
             // Up to three bytes of the terminator may be here already: a head of exactly the limit is still
             // whole-able until a fourth byte past it arrives without the terminator.
@@ -146,15 +148,13 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPRequestError) -> HTTPServerRequest {
-        guard !bytes.contains(0) else { throw HTTPRequestError(400, "the request head holds a NUL byte; send a valid HTTP/1.1 request") }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw HTTPRequestError(400, "not an HTTP request line: ''; send 'METHOD /path HTTP/1.1'")
+        }
+        guard memchr(base, 0, bytes.count) == nil else { throw HTTPRequestError(400, "the request head holds a NUL byte; send a valid HTTP/1.1 request") }
         // Where each line ends (at its CR): the request line, then one field a line.
         func lineEnd(from start: Int) -> Int {
-            var index = start
-            while index < bytes.count {
-                if bytes[index] == 13, index + 1 < bytes.count, bytes[index + 1] == 10 { return index }
-                index += 1
-            }
-            return bytes.count
+            Self.crlf(in: base, from: start, count: bytes.count) ?? bytes.count
         }
         let requestEnd = lineEnd(from: 0)
         let requestLine = UnsafeBufferPointer(rebasing: bytes[0..<requestEnd])
@@ -200,6 +200,31 @@ public struct HTTPRequestParser: Sendable {
         return HTTPServerRequest(
             method: String(decoding: method, as: UTF8.self), target: String(decoding: target, as: UTF8.self), minorVersion: minor,
             fields: fields)
+    }
+
+    /// Where the first CR LF at or after `start` begins (`memchr` finds each CR), nil when there is none.
+    private static func crlf(in base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        var index = start
+        while index < count, let found = memchr(base + index, 13, count - index) {
+            let position = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            if position + 1 < count, base[position + 1] == 10 { return position }
+            index = position + 1
+        }
+        return nil
+    }
+
+    /// Where the head's terminating CR LF CR LF begins, searched from `start`; nil when it has not arrived.
+    private func headEnd(from start: Int) -> Int? {
+        pending.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return nil }
+            var index = start
+            while let found = Self.crlf(in: base, from: index, count: bytes.count) {
+                if found + 3 < bytes.count, bytes[found + 2] == 13, bytes[found + 3] == 10 { return found }
+                if found + 3 >= bytes.count { return nil }
+                index = found + 2
+            }
+            return nil
+        }
     }
 
     private func find(_ pattern: [UInt8], from start: Int) -> Int? {

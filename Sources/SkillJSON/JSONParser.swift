@@ -19,14 +19,22 @@ extension JSONValue {
     /// Parses RFC 8259 JSON text (UTF-8). Rejects trailing content, comments, NaN and invalid UTF-8.
     /// - Throws: ``JSONParseError`` naming line and column.
     public init<Bytes: Collection>(parsing bytes: Bytes) throws(JSONParseError) where Bytes.Element == UInt8 {
+        try self.init(parsing: bytes, sharing: nil)
+    }
+
+    /// Parses RFC 8259 JSON text (UTF-8) as the parse without a table does; strings equal to one of `shared`
+    /// are that string (the same value, made for less: see ``JSONSharedStrings``).
+    /// - Throws: ``JSONParseError`` naming line and column.
+    public init<Bytes: Collection>(parsing bytes: Bytes, sharing shared: JSONSharedStrings?) throws(JSONParseError) where Bytes.Element == UInt8 {
         let result: Result<JSONValue, JSONParseError> =
             bytes.withContiguousStorageIfAvailable { buffer in
-                var parser = JSONParser(buffer)
+                var parser = JSONParser(buffer, shared: shared)
                 return Result { () throws(JSONParseError) in try parser.parseDocument() }
             } ?? Array(bytes).withUnsafeBufferPointer { buffer in
-                var parser = JSONParser(buffer)
+                var parser = JSONParser(buffer, shared: shared)
                 return Result { () throws(JSONParseError) in try parser.parseDocument() }
             }
+        withExtendedLifetime(shared) {}
         self = try result.get()
     }
 
@@ -45,10 +53,15 @@ extension JSONValue {
 /// A recursive-descent parser over a UTF-8 buffer.
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// The shared strings' table (its owner outlives the parse: the caller holds it).
+    private let shared: JSONSharedStrings.Lookup?
     private var index = 0
     private var depth = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>, shared: JSONSharedStrings? = nil) {
+        self.bytes = bytes
+        self.shared = shared?.lookup
+    }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
@@ -139,15 +152,35 @@ struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes (read through locals: the loop runs for every byte of every string).
         var bits: UInt8 = 0
+        var position = start
+        let count = bytes.count
+        if let base = bytes.baseAddress {
+            while position < count {
+                let byte = base[position]
+                if byte == UInt8(ascii: "\""), bits < 0x80 {
+                    index = position + 1
+                    let slice = UnsafeBufferPointer(start: base + start, count: position - start)
+                    if let shared, let string = shared.string(for: slice) { return string }
+                    return String(decoding: slice, as: UTF8.self)
+                }
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                bits |= byte
+                position += 1
+            }
+        }
+        index = position
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 // ASCII needs no validation (and `String(validating:)` is generic, so slow per call).
-                if bits < 0x80 { return String(decoding: slice, as: UTF8.self) }
+                if bits < 0x80 {
+                    if let shared, let string = shared.string(for: slice) { return string }
+                    return String(decoding: slice, as: UTF8.self)
+                }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     index = start
                     throw error("invalid UTF-8 in a string")

@@ -77,4 +77,24 @@ import Testing
         #expect(whole.refusal != nil, "\(whole)")
         for pieces in [1, 5, 64] { #expect(HTTPRequestReading(trailer, pieces: pieces, limits: limits) == whole, "trailer in pieces of \(pieces)") }
     }
+
+    /// The head's end and its lines are found by `memchr` for each CR: a CR without its LF (in a value, before
+    /// the blank line, doubled) must neither end a line nor the head, in any pieces.
+    @Test(arguments: [
+        ("GET /a HTTP/1.1\r\nHost: x\r\r\n\r\n", nil, "400"),
+        ("GET /a HTTP/1.1\r\nHost: x\r\nX: a\rb\r\n\r\n", nil, "400"),
+        ("GET /a HTTP/1.1\r\nHost: x\r\n\r\r\n\r\n", nil, "400"),
+        ("\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\n\r\n", "GET /a 0:0", nil),
+        ("GET /a HTTP/1.1\r\nHost: x\r\nX: \r\r\r\n\r\n", nil, "400"),
+        ("GET /a HTTP/1.1\r\nHost: x\r\nX:\r\n\r\nGET /b HTTP/1.1\r\nHost: y\r\n\r\n", "GET /a 0:0", nil),
+        ("GET /a HTTP/1.1\r\nHost: x\n\r\n", nil, nil),  // no CR LF CR LF: the head has not ended
+    ] as [(String, String?, String?)])
+    func crsWithoutLineFeedsEndNothing(_ text: String, _ first: String?, _ status: String?) {
+        for pieces in [1, 2, 3, 5, 1 << 20] {
+            let reading = Self.read(text, pieces: pieces)
+            #expect(reading.requests.first == first, "in pieces of \(pieces): \(reading)")
+            if let status { #expect(reading.refusal?.hasPrefix(status + ":") == true, "in pieces of \(pieces): \(reading)") }
+            if status == nil { #expect(reading.refusal == nil, "in pieces of \(pieces): \(reading)") }
+        }
+    }
 }

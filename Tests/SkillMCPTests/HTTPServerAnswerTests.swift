@@ -122,3 +122,40 @@ import Testing
         #expect(!FieldList.hasPrefix("text/plain", ignoringCase: "application/json"))
     }
 }
+
+/// Field look-ups compare a key made from the name before the name: they must find what a plain
+/// case-insensitive comparison finds, for any spelling of any name.
+@Suite struct HTTPFieldsLookUpTests {
+    @Test func lookUpsFindWhatAComparisonWithoutCaseFinds() throws {
+        let names = ["Host", "host", "HOST", "Content-Type", "content-typE", "Accept", "MCP-Protocol-Version", "Mcp-Method",
+                     "mcp-name", "Mcp-Session-Id", "X-A", "x-b", "X-Ab", "x-ba", "Authorization", "Connection", "Origin",
+                     "Last-Event-ID", "ab", "ba", "a", "b", "transfer-encoding", "Expect", "accept-encoding", "User-Agent"]
+        var generator = SeededGenerator(seed: 36)
+        func lower(_ text: String) -> String { String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self) }
+        for round in 0..<500 {
+            var fields = HTTPFields()
+            var lines: [(String, String)] = []
+            for index in 0..<generator.below(10) {
+                let name = generator.pick(names)
+                let value = "v\(round)-\(index)"
+                if generator.below(2) == 0 {
+                    try fields.append(line: Array("\(name):  \(value) ".utf8)[...])
+                } else {
+                    fields.append(name, value)
+                }
+                lines.append((name, value))
+            }
+            for wanted in names + ["hosts", "", "Ho", "mcp-nam"] {
+                let matching = lines.filter { lower($0.0) == lower(wanted) }.map(\.1)
+                #expect(fields[wanted] == (matching.isEmpty ? nil : matching.joined(separator: ", ")), "\(wanted) in \(lines)")
+                #expect(fields.count(of: wanted) == matching.count, "\(wanted) in \(lines)")
+            }
+            #expect(fields.fields.map(\.name) == lines.map { lower($0.0) })
+        }
+        // A name that is not ASCII: stored lowercased as Unicode, found by the same spelling.
+        var fields = HTTPFields()
+        fields.append("X-Ünïcode", "1")
+        #expect(fields["x-ünïcode"] == "1")
+        #expect(HTTPFields([("A", "1")]) == HTTPFields([("a", "1")]))
+    }
+}

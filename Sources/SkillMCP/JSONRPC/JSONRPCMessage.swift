@@ -21,7 +21,7 @@ public enum JSONRPCMessage: Sendable, Equatable {
     public init(line: some Collection<UInt8>) throws(JSONRPCError) {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: line)
+            value = try JSONValue(parsing: line, sharing: Self.sharedStrings)
         } catch {
             throw JSONRPCError(code: JSONRPCError.parseErrorCode,
                                "the line is not JSON (\(error.description)); send one JSON-RPC message per line")
@@ -95,15 +95,22 @@ public enum JSONRPCMessage: Sendable, Equatable {
     public static func isErrorLine(_ line: String) -> Bool {
         var line = line
         return line.withUTF8 { bytes in
-            // Both markers are 10 bytes and start `,"`: the first place either starts decides.
-            guard bytes.count >= 10 else { return false }
-            for start in 0...(bytes.count - 10) where bytes[start] == UInt8(ascii: ",") && bytes[start + 1] == UInt8(ascii: "\"") {
-                let rest = UnsafeBufferPointer(rebasing: bytes[(start + 2)..<(start + 10)])
-                if rest.elementsEqual(#"result":"#.utf8) { return false }
-                if rest.elementsEqual(#"error":{"#.utf8) { return true }
+            // Both markers are 10 bytes and start `,"`: the first place either starts decides (the eight bytes
+            // after `,"` compared as one word).
+            guard bytes.count >= 10, let base = bytes.baseAddress else { return false }
+            let result = word(#"result":"#), error = word(#"error":{"#)
+            for start in 0...(bytes.count - 10) where base[start] == UInt8(ascii: ",") && base[start + 1] == UInt8(ascii: "\"") {
+                let rest = UnsafeRawPointer(base + start + 2).loadUnaligned(as: UInt64.self)
+                if rest == result { return false }
+                if rest == error { return true }
             }
             return false
         }
+    }
+
+    /// The eight bytes of `text` (exactly eight long) as one word, as ``isErrorLine(_:)`` loads them.
+    private static func word(_ text: StaticString) -> UInt64 {
+        UnsafeRawPointer(text.utf8Start).loadUnaligned(as: UInt64.self)
     }
 
     /// The line of an error response (`id` null when the request's id could not be read).

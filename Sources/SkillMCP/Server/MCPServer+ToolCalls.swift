@@ -83,7 +83,7 @@ extension MCPServer {
                 code: JSONRPCError.invalidRequestCode, "request id \(id.serialized()) is already in flight; use a new id per request")))
             return
         }
-        let callID = "\(configuration.callIDPrefix ?? sessionID)-\(number)"
+        let callID = (configuration.callIDPrefix ?? sessionID) + "-" + String(number)
         inFlight.enter()
         // The call's task runs from here to its answer. With a limit it exists only once the call holds a
         // place: a call that must wait for one waits in the limiter as a start closure (cancelling it

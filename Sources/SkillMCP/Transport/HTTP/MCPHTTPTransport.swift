@@ -147,7 +147,7 @@ public final class MCPHTTPTransport: Sendable {
         }
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: request.body)
+            value = try JSONValue(parsing: request.body, sharing: JSONRPCMessage.sharedStrings)
         } catch {
             return sendError(exchange, id: nil, JSONRPCError(code: JSONRPCError.parseErrorCode, "the body is not JSON (\(error.description)); POST one JSON-RPC message"))
         }
