@@ -97,8 +97,9 @@ prepare_valgrind() {
     command -v valgrind >/dev/null || { echo "BENCH_INSTRUCTIONS=1 needs valgrind (apt-get install valgrind)" >&2; exit 1; }
     cp "$binary" "$work/skillhost-stripped"
     strip --strip-debug "$work/skillhost-stripped"
-    # Its workers and MCP servers are started through the sandbox helper beside it.
-    cp "$(dirname "$binary")/skillhost-sandbox" "$work/skillhost-sandbox"
+    # Its workers and MCP servers are started through the sandbox helper beside it (builds from before the
+    # helper existed have none).
+    if [ -e "$(dirname "$binary")/skillhost-sandbox" ]; then cp "$(dirname "$binary")/skillhost-sandbox" "$work/skillhost-sandbox"; fi
     cc -O2 -shared -fPIC "$root/scripts/bench/valgrind_sigsuspend.c" -o "$work/valgrind_sigsuspend.so"
 }
 
