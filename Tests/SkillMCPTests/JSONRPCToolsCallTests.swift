@@ -18,11 +18,11 @@ import Testing
     }
 
     /// Whether `call` reads as the general decoder's `id` and `params`: the same id, and params holding the
-    /// same name and arguments and nothing else.
+    /// same name, arguments and `_meta` and nothing else.
     static func agree(_ call: JSONRPCToolsCall, id: JSONValue, params: JSONValue?) -> Bool {
         guard call.id == id, case .object(let object)? = params else { return false }
-        return object["name"] == .string(call.name) && object["arguments"] == call.arguments
-            && object.count == (call.arguments == nil ? 1 : 2)
+        return object["name"] == .string(call.name) && object["arguments"] == call.arguments && object["_meta"] == call.meta
+            && object.count == 1 + (call.arguments == nil ? 0 : 1) + (call.meta == nil ? 0 : 1) && call.params == params
     }
 
     @Test("plain tools/call requests are taken, and read as the general decoder reads them")
@@ -34,6 +34,9 @@ import Testing
             "{\"params\":{\"name\":\"n\",\"arguments\":{\"s\":\"}]\\\"{[\",\"a\":[1,[2,{}]]}},\"id\":0,\"jsonrpc\":\"2.0\",\"method\":\"tools/call\"}\r",
             #"{"jsonrpc":"2.0","id":123456789012345678,"method":"tools/call","params":{"arguments":{"é":[]},"name":"t"}}"#,
             #"{"jsonrpc":"2.0","id":"","method":"tools/call","params":{"name":""}}"#,
+            // The 2026-07-28 revision's request: its `_meta` is read too.
+            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"bench_echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p"}}}"#,
+            #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"_meta":{},"name":"t"}}"#,
         ]
         for line in lines {
             let taken = try #require(Self.shortcut(line), "not taken: \(line)")
@@ -46,6 +49,8 @@ import Testing
         #expect(Self.shortcut(lines[0])?.arguments == ["text": "hello"])
         #expect(Self.shortcut(lines[1])?.arguments == .object([:]))
         #expect(Self.shortcut(lines[2])?.arguments == nil)
+        #expect(Self.shortcut(lines[6])?.meta?["progressToken"] == "p")
+        #expect(Self.shortcut(lines[0])?.meta == nil)
     }
 
     @Test("other messages, unusual shapes and bad lines are left to the general decoder")
@@ -79,7 +84,10 @@ import Testing
             #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7}}"#,  // not a string
             #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}"#,  // duplicate
             #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":[]}}"#,  // not an object
-            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":1}}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":[]}}"#,  // _meta not an object
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{},"_meta":{}}}"#,  // duplicate
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","requestState":"s"}}"#,  // an approval's retry
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"a":}}}"#,  // _meta does not parse
             #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x\"#,
         ]
         for line in lines {

@@ -8,13 +8,14 @@ import SkillJSON
 /// The shortcut takes only the plain shape clients send: one object whose members are exactly
 /// `"jsonrpc": "2.0"`, `"id"` (an integer, or a string of printable ASCII without escapes), `"method":
 /// "tools/call"` and `"params"`, each once, in any order, with JSON whitespace anywhere; `params` holds
-/// `"name"` (printable ASCII without escapes) and optionally `"arguments"` (an object, decoded by the
-/// general parser), each once. Anything else (another member, `_meta`, an escape in a name, a duplicate,
-/// arguments the parser rejects or nested too deep) is not recognized here, and the line goes to
-/// ``JSONRPCMessage/init(line:)``, which decodes it or says what is wrong. So for every line this
-/// recognizes, ``JSONRPCMessage/init(line:)`` returns `.request(id:method: "tools/call", params:)` with the
-/// same id, and params with the same name and arguments and nothing else (`JSONRPCToolsCallTests` checks
-/// that on good, bad and mutated lines).
+/// `"name"` (printable ASCII without escapes) and optionally `"arguments"` and `"_meta"` (objects, decoded by
+/// the general parser: `_meta` carries the 2026-07-28 revision's per-request version and capabilities, so a
+/// stateless request takes the shortcut too), each once. Anything else (another member such as an approval's
+/// `requestState`, an escape in a name, a duplicate, an object the parser rejects or nested too deep) is not
+/// recognized here, and the line goes to ``JSONRPCMessage/init(line:)``, which decodes it or says what is
+/// wrong. So for every line this recognizes, ``JSONRPCMessage/init(line:)`` returns `.request(id:method:
+/// "tools/call", params:)` with the same id, and params with the same name, arguments and `_meta` and nothing
+/// else (`JSONRPCToolsCallTests` and the mcp-diff fuzz target check that on good, bad and mutated lines).
 struct JSONRPCToolsCall: Equatable {
     /// The request's id.
     var id: JSONValue
@@ -22,6 +23,8 @@ struct JSONRPCToolsCall: Equatable {
     var name: String
     /// `params.arguments` (an object); nil when params has none.
     var arguments: JSONValue?
+    /// `params._meta` (an object); nil when params has none.
+    var meta: JSONValue?
 
     /// The request in `line`; nil when the line is not a `tools/call` request of the plain shape.
     init?(line: ArraySlice<UInt8>) {
@@ -29,10 +32,20 @@ struct JSONRPCToolsCall: Equatable {
         self = found
     }
 
-    private init(id: JSONValue, name: String, arguments: JSONValue?) {
+    private init(id: JSONValue, name: String, arguments: JSONValue?, meta: JSONValue?) {
         self.id = id
         self.name = name
         self.arguments = arguments
+        self.meta = meta
+    }
+
+    /// The request's params as the general decoder reads them (made on demand: the shortcut's callers read
+    /// the parts).
+    var params: JSONValue {
+        var object: JSONObject = ["name": .string(name)]
+        if let arguments { object["arguments"] = arguments }
+        if let meta { object["_meta"] = meta }
+        return .object(object)
     }
 
     private enum Member: UInt8 {
@@ -65,7 +78,7 @@ struct JSONRPCToolsCall: Equatable {
         guard take("{") else { return nil }
         var seen: UInt8 = 0
         var id: JSONValue?
-        var params: (name: String, arguments: JSONValue?)?
+        var params: (name: String, arguments: JSONValue?, meta: JSONValue?)?
         while true {
             skipWhitespace()
             let member: Member
@@ -104,7 +117,7 @@ struct JSONRPCToolsCall: Equatable {
         }
         skipWhitespace()
         guard index == count, seen == Member.all, let id, let params else { return nil }
-        return JSONRPCToolsCall(id: id, name: params.name, arguments: params.arguments)
+        return JSONRPCToolsCall(id: id, name: params.name, arguments: params.arguments, meta: params.meta)
     }
 
     /// An integer id (`-?(0|[1-9][0-9]{0,17})`: always within Int64) or a string id of printable ASCII
@@ -154,15 +167,17 @@ struct JSONRPCToolsCall: Equatable {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
-    /// The params object starting at `index`: its name and arguments; nil when it is not of the plain shape.
+    /// The params object starting at `index`: its name, arguments and `_meta`; nil when it is not of the plain
+    /// shape.
     private static func scanParams(
         _ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int
-    ) -> (name: String, arguments: JSONValue?)? {
+    ) -> (name: String, arguments: JSONValue?, meta: JSONValue?)? {
         func skipWhitespace() { Self.skipWhitespace(bytes, &index) }
         func take(_ literal: StaticString) -> Bool { Self.take(literal, bytes, &index) }
         guard take("{") else { return nil }
         var name: String?
         var arguments: JSONValue?
+        var meta: JSONValue?
         while true {
             skipWhitespace()
             if take("\"name\"") {
@@ -180,6 +195,13 @@ struct JSONRPCToolsCall: Equatable {
                 // Inside the message, arguments sit two levels deep (the message, params).
                 guard let value = scanObject(bytes, &index, enclosingLevels: 2) else { return nil }
                 arguments = value
+            } else if take("\"_meta\"") {
+                guard meta == nil else { return nil }
+                skipWhitespace()
+                guard take(":") else { return nil }
+                skipWhitespace()
+                guard let value = scanObject(bytes, &index, enclosingLevels: 2) else { return nil }
+                meta = value
             } else {
                 return nil
             }
@@ -189,7 +211,7 @@ struct JSONRPCToolsCall: Equatable {
             break
         }
         guard let name else { return nil }
-        return (name, arguments)
+        return (name, arguments, meta)
     }
 
     /// The object starting at `index`, decoded by the general parser; nil when it is not an object, does
@@ -221,7 +243,7 @@ struct JSONRPCToolsCall: Equatable {
             if depth == 0 { break }
         }
         guard depth == 0, position <= count, deepest + enclosingLevels <= JSONValue.maximumParseDepth else { return nil }
-        guard let value = try? JSONValue(parsing: UnsafeBufferPointer(rebasing: bytes[index..<position])),
+        guard let value = try? JSONValue(parsing: UnsafeBufferPointer(rebasing: bytes[index..<position]), sharing: JSONRPCMessage.sharedStrings),
             case .object = value
         else { return nil }
         index = position

@@ -28,7 +28,13 @@ public struct MCPRequestEnvelope: Sendable, Equatable {
     /// - Throws: -32602 when `_meta` names a version but is incomplete; -32022 when the version is not
     ///   one this server speaks per request (with `data.supported` and `data.requested`).
     public init?(params: JSONValue?) throws(JSONRPCError) {
-        guard case .object(let meta)? = params?["_meta"], let version = meta[Self.versionKey] else { return nil }
+        try self.init(meta: params?["_meta"])
+    }
+
+    /// The envelope in a request's `params._meta` (nil: the request has none); checked as ``init(params:)``
+    /// checks it.
+    public init?(meta: JSONValue?) throws(JSONRPCError) {
+        guard case .object(let meta)? = meta, let version = meta[Self.versionKey] else { return nil }
         guard case .string(let text) = version else {
             throw .invalidParams("params._meta[\"\(Self.versionKey)\"] must be a string such as \"\(MCPProtocolVersion.discoverVersion)\"")
         }

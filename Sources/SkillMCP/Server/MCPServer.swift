@@ -181,7 +181,7 @@ public final class MCPServer: Sendable {
         let respond = context.respond ?? send
         // The common case first, without building the message's outer object (see JSONRPCToolsCall).
         if let call = JSONRPCToolsCall(line: bytes) {
-            startCall(id: call.id, name: call.name, arguments: call.arguments, progressToken: nil, context: context, envelope: nil, params: nil)
+            receive(call, context: context)
             return
         }
         while let last = bytes.last, last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
@@ -195,6 +195,27 @@ public final class MCPServer: Sendable {
             return
         }
         receive(message, context: context)
+    }
+
+    /// Handles a `tools/call` request read by the shortcut (``JSONRPCToolsCall``): what ``receive(message:context:)``
+    /// does with the same request, without its outer objects. Its params hold only name, arguments and
+    /// `_meta`, so there is no approval answer in them.
+    func receive(_ call: JSONRPCToolsCall, context: MCPRequestContext) {
+        guard let meta = call.meta else {
+            startCall(id: call.id, name: call.name, arguments: call.arguments, progressToken: nil, context: context, envelope: nil, params: nil)
+            return
+        }
+        let envelope: MCPRequestEnvelope?
+        do {
+            envelope = try MCPRequestEnvelope(meta: meta)
+        } catch {
+            (context.respond ?? send)(JSONRPCMessage.errorLine(id: call.id, error: error))
+            report("tools/call", name: nil, started: verbose ? Posix.monotonicNanoseconds() : 0, outcome: "error \(error.code)")
+            return
+        }
+        startCall(
+            id: call.id, name: call.name, arguments: call.arguments, progressToken: meta["progressToken"], context: context,
+            envelope: envelope, params: nil)
     }
 
     /// Handles one message already parsed (the HTTP transport parses each body once).

@@ -10,8 +10,8 @@ func fuzzMCPCallDifferential(_ input: [UInt8]) {
     guard case .request(let id, "tools/call", .object(let params)?)? = try? JSONRPCMessage(line: input) else {
         fatalError("the shortcut took a line the general decoder does not read as a tools/call request: \(String(decoding: input, as: UTF8.self))")
     }
-    guard taken.id == id, params["name"] == .string(taken.name), params["arguments"] == taken.arguments,
-        params.count == (taken.arguments == nil ? 1 : 2)
+    guard taken.id == id, params["name"] == .string(taken.name), params["arguments"] == taken.arguments, params["_meta"] == taken.meta,
+        params.count == 1 + (taken.arguments == nil ? 0 : 1) + (taken.meta == nil ? 0 : 1)
     else {
         fatalError("the shortcut and the general decoder read this line differently: \(String(decoding: input, as: UTF8.self)); shortcut \(taken), general id \(id) params \(JSONValue.object(params).serialized())")
     }

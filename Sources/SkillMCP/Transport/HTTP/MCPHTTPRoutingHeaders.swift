@@ -23,11 +23,11 @@ enum MCPHTTPRoutingHeaders {
     private static let routingHeaders = ["mcp-protocol-version", "mcp-method", "mcp-name"]
 
     /// Why the routing headers of a stateless request do not match its body, nil when they do.
-    static func mismatch(_ request: HTTPServerRequest, method: String, params: JSONValue?) -> String? {
+    static func mismatch(_ request: HTTPServerRequest, method: String, message: MCPHTTPMessage) -> String? {
         for name in routingHeaders where request.fields.count(of: name) > 1 {
             return "the \(name) header is sent more than once; send it once"
         }
-        let version = params?["_meta"]?[MCPRequestEnvelope.versionKey]?.stringValue
+        let version = message.meta?[MCPRequestEnvelope.versionKey]?.stringValue
         guard let header = request.fields["mcp-protocol-version"], header == version else {
             return "the MCP-Protocol-Version header (\(request.fields["mcp-protocol-version"] ?? "missing")) does not match params._meta's protocol version (\(version ?? "none")); send the same version in both"
         }
@@ -35,7 +35,7 @@ enum MCPHTTPRoutingHeaders {
             return "the Mcp-Method header (\(request.fields["mcp-method"]?.prefix(60) ?? "missing")) does not match the body's method \(method); send the same in both"
         }
         let key: String? = method == "tools/call" || method == "prompts/get" ? "name" : method == "resources/read" ? "uri" : nil
-        if let key, let body = params?[key]?.stringValue {
+        if let key, let body = key == "name" ? message.name : message.params?[key]?.stringValue {
             guard let header = request.fields["mcp-name"].flatMap(decodeHeaderValue), header == body else {
                 return "the Mcp-Name header (\(request.fields["mcp-name"]?.prefix(60) ?? "missing")) does not match params.\(key) (\(body.prefix(60))); send the same in both (base64 as =?base64?…?= when not plain ASCII)"
             }

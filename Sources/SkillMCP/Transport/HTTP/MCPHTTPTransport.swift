@@ -145,25 +145,22 @@ public final class MCPHTTPTransport: Sendable {
         guard acceptsJSON || acceptsStream else {
             return refuse(exchange, note: &note, 406, "Accept must list application/json and text/event-stream, not '\(accept?.prefix(60) ?? "")'", jsonRPC: true)
         }
-        let value: JSONValue
+        let message: MCPHTTPMessage
         do {
-            value = try JSONValue(parsing: request.body, sharing: JSONRPCMessage.sharedStrings)
+            message = try MCPHTTPMessage(body: request.body)
         } catch {
-            return sendError(exchange, id: nil, JSONRPCError(code: JSONRPCError.parseErrorCode, "the body is not JSON (\(error.description)); POST one JSON-RPC message"))
+            return sendError(exchange, id: nil, error)
         }
-        guard case .object(let object) = value else {
-            return sendError(exchange, id: nil, JSONRPCError(code: JSONRPCError.invalidRequestCode, "the body is a JSON \(value.typeName); POST one JSON-RPC message (an object; batches are not served)"))
-        }
-        let method = object["method"]?.stringValue
-        let id = object["id"]
-        let params = object["params"]
+        let method = message.method
+        let id = message.id
         note.method = method
-        if method == "tools/call" || method == "resources/read" { note.name = params?["name"]?.stringValue ?? params?["uri"]?.stringValue }
-        let isModern = params?["_meta"]?[MCPRequestEnvelope.versionKey] != nil
-        if isModern, let id, let method, let mismatch = MCPHTTPRoutingHeaders.mismatch(request, method: method, params: params) {
+        if method == "tools/call" || method == "resources/read" { note.name = message.name ?? message.params?["uri"]?.stringValue }
+        let meta = message.meta
+        let isModern = meta?[MCPRequestEnvelope.versionKey] != nil
+        if isModern, let id, let method, let mismatch = MCPHTTPRoutingHeaders.mismatch(request, method: method, message: message) {
             return sendError(exchange, id: id, JSONRPCError(code: MCPRequestEnvelope.headerMismatchCode, mismatch))
         }
-        if method == "tools/call", id != nil, let name = params?["name"]?.stringValue,
+        if method == "tools/call", id != nil, let name = message.name,
             let permission = (isModern ? stateless : sessionServer(request, principal))?.permission(ofTool: name), !principal.allows(permission)
         {
             let text = "the token \(principal.name) has scope \(principal.scope.rawValue) and tool \(name) needs \(permission.rawValue); use a token made with 'skillhost token create NAME --scope write'"
@@ -195,7 +192,7 @@ public final class MCPHTTPTransport: Sendable {
         }
         guard id != nil, method != nil else {
             // A notification (or a response): accepted. The stateless revision defines none to act on.
-            if !isModern { server.receive(message: value, context: MCPRequestContext(scope: 0, principal: principal)) }
+            if !isModern { message.deliver(to: server, context: MCPRequestContext(scope: 0, principal: principal)) }
             return send(exchange, HTTPServerResponse(status: 202))
         }
         guard enter(principal.name) else {
@@ -203,7 +200,7 @@ public final class MCPHTTPTransport: Sendable {
             return refuse(exchange, note: &note, 429, "the token \(principal.name) has \(configuration.maximumRequestsPerToken) requests in flight (its limit); retry when one is answered",
                           fields: [("Retry-After", "1")], jsonRPC: true)
         }
-        let streams = !acceptsJSON || (acceptsStream && (method == "subscriptions/listen" || params?["_meta"]?["progressToken"] != nil))
+        let streams = !acceptsJSON || (acceptsStream && (method == "subscriptions/listen" || meta?["progressToken"] != nil))
         let scope = scopes.wrappingAdd(1, ordering: .relaxed).oldValue
         let fields: [(String, String)] = newSession.map { [("Mcp-Session-Id", $0)] } ?? []
         guard let id else { return 500 }  // (a request has one: notifications were answered above)
@@ -211,7 +208,7 @@ public final class MCPHTTPTransport: Sendable {
             // A stream waits for its events on a thread of its own (progress, subscriptions/listen, a client
             // that takes only events: few at once; everything else is answered without a thread).
             let reply = MCPHTTPReply()
-            server.receive(message: value, context: MCPRequestContext(respond: reply.respond, notify: reply.notify, scope: scope, principal: principal))
+            message.deliver(to: server, context: MCPRequestContext(respond: reply.respond, notify: reply.notify, scope: scope, principal: principal))
             let noted = note
             let thread = Thread { [self] in
                 var note = noted
@@ -239,7 +236,7 @@ public final class MCPHTTPTransport: Sendable {
             ended(principal: principal.name, newSession: newSession, status: status)
             report(exchange.request, note: note, status: status, started: started)
         }
-        server.receive(message: value, context: MCPRequestContext(respond: respond, notify: { _ in }, scope: scope, principal: principal))
+        message.deliver(to: server, context: MCPRequestContext(respond: respond, notify: { _ in }, scope: scope, principal: principal))
         return nil
     }
 
