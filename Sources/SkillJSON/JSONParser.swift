@@ -38,6 +38,23 @@ extension JSONValue {
         self = try result.get()
     }
 
+    /// Parses the one JSON value that starts at `index` in `bytes` (a value inside a larger text, nested
+    /// `enclosingLevels` deep in it: the depth limit counts those levels, as parsing the whole text would) and
+    /// moves `index` past it; what follows is not looked at. Used to read a member's value in place, without
+    /// finding its end first. On a throw `index` is unchanged.
+    /// - Throws: ``JSONParseError`` (its offset within `bytes`).
+    public static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, enclosingLevels: Int, sharing shared: JSONSharedStrings?
+    ) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes, shared: shared)
+        parser.index = index
+        parser.depth = enclosingLevels
+        let value = try parser.parseValue()
+        withExtendedLifetime(shared) {}
+        index = parser.index
+        return value
+    }
+
     /// Parses JSON text.
     /// - Throws: ``JSONParseError`` naming line and column.
     public init(parsing text: String) throws(JSONParseError) {
@@ -55,8 +72,8 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     /// The shared strings' table (its owner outlives the parse: the caller holds it).
     private let shared: JSONSharedStrings.Lookup?
-    private var index = 0
-    private var depth = 0
+    fileprivate var index = 0
+    fileprivate var depth = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, shared: JSONSharedStrings? = nil) {
         self.bytes = bytes
@@ -71,7 +88,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    fileprivate mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()

@@ -214,39 +214,11 @@ struct JSONRPCToolsCall: Equatable {
         return (name, arguments, meta)
     }
 
-    /// The object starting at `index`, decoded by the general parser; nil when it is not an object, does
-    /// not parse, or would be nested deeper than the parser allows below `enclosingLevels` levels.
+    /// The object starting at `index`, decoded by the general parser in place (the depth limit counting the
+    /// `enclosingLevels` around it, as decoding the whole message would); nil when it is not an object or does
+    /// not parse.
     private static func scanObject(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, enclosingLevels: Int) -> JSONValue? {
-        let count = bytes.count
-        guard index < count, bytes[index] == UInt8(ascii: "{") else { return nil }
-        // Find where the object ends: brackets counted outside strings. If that slice parses on its own,
-        // it is exactly the object the general decoder would read here.
-        var position = index
-        var depth = 0
-        var deepest = 0
-        while position < count {
-            switch bytes[position] {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                deepest = max(deepest, depth)
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-            case UInt8(ascii: "\""):
-                position += 1
-                while position < count, bytes[position] != UInt8(ascii: "\"") {
-                    position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
-                }
-            default:
-                break
-            }
-            position += 1
-            if depth == 0 { break }
-        }
-        guard depth == 0, position <= count, deepest + enclosingLevels <= JSONValue.maximumParseDepth else { return nil }
-        guard let value = try? JSONValue(parsing: UnsafeBufferPointer(rebasing: bytes[index..<position]), sharing: JSONRPCMessage.sharedStrings),
-            case .object = value
-        else { return nil }
-        index = position
-        return value
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
+        return try? JSONValue.parse(bytes, at: &index, enclosingLevels: enclosingLevels, sharing: JSONRPCMessage.sharedStrings)
     }
 }
