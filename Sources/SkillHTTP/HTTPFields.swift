@@ -80,6 +80,8 @@ public struct HTTPFields: Sendable, Equatable {
     /// Whether the lowercased field name `stored` is `name` in any ASCII case (a length check first: most
     /// names differ in length; then the bytes, without making a lowercased copy of `name`).
     static func names(_ stored: String, _ name: String) -> Bool {
+        // The server's look-ups name fields in lowercase, as they are stored: equal strings compare at once.
+        if stored == name { return true }
         guard stored.utf8.count == name.utf8.count else { return false }
         var stored = stored, name = name
         return stored.withUTF8 { a in name.withUTF8 { b in Self.lowercase(b, is: a) } }
