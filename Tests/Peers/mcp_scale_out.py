@@ -59,7 +59,7 @@ async def one_call(session: Client, number: int) -> None:
 
 
 kill_now = anyio.Event()
-sleepers = {"broken": 0, "answered": 0}
+sleepers = {"broken": 0, "answered": 0, "calling": 0}
 
 
 def answered() -> None:
@@ -74,6 +74,7 @@ async def sleeper() -> None:
     for attempt in range(5):
         try:
             async with client() as session:
+                sleepers["calling"] += 1
                 await session.call_tool("fixture_slow", {})  # ends at its timeout: isError, but answered
                 sleepers["answered"] += 1
                 return
@@ -84,12 +85,16 @@ async def sleeper() -> None:
 
 async def killer() -> None:
     """Once a third of the calls were answered: six slow calls go out (round robin puts some on every
-    replica), and while they run the replica is killed."""
+    replica), and while they run the replica is killed: once all six have their sessions and are calling
+    (opening a session takes a loaded machine longer than a fixed pause), then 0.2 s into their 1 s."""
     await kill_now.wait()
     async with anyio.create_task_group() as group:
         for _ in range(6):
             group.start_soon(sleeper)
-        await anyio.sleep(0.4)
+        with anyio.move_on_after(10):
+            while sleepers["calling"] < 6:
+                await anyio.sleep(0.01)
+        await anyio.sleep(0.2)
         os.kill(KILL_PID, signal.SIGKILL)
         state["killed_at"] = state["acknowledged"]
 
