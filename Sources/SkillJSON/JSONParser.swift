@@ -166,6 +166,19 @@ struct JSONParser {
         }
     }
 
+    /// Whether any of the eight bytes in `word` is a quote, a backslash, below 0x20 or above 0x7F (exact:
+    /// the standard has-zero-byte and has-less-than tests, which have no false answers about *whether*).
+    @inline(__always)
+    static func needsALook(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let quote = hasZeroByte(word ^ (ones &* 0x22))
+        let backslash = hasZeroByte(word ^ (ones &* 0x5C))
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return (quote | backslash | control | (word & highs)) != 0
+    }
+
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
@@ -174,6 +187,13 @@ struct JSONParser {
         var position = start
         let count = bytes.count
         if let base = bytes.baseAddress {
+            // Eight bytes at a time while none needs a look (a quote, a backslash, a control character, a
+            // non-ASCII byte); the loop below reads the rest byte by byte.
+            while count - position >= 8 {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                if Self.needsALook(word) { break }
+                position += 8
+            }
             while position < count {
                 let byte = base[position]
                 if byte == UInt8(ascii: "\""), bits < 0x80 {

@@ -38,3 +38,42 @@ import Testing
         #expect(Self.parse(nested, at: 0, levels: limit - 9).value == nil)
     }
 }
+
+/// The string scan's eight-bytes-at-a-time test (`JSONParser.needsALook`) against the byte-by-byte rule, on
+/// every byte value in every position, and strings of every length around the word size parse as before.
+@Suite struct JSONStringWordScanTests {
+    static func byteNeedsALook(_ byte: UInt8) -> Bool { byte == 0x22 || byte == 0x5C || byte < 0x20 || byte > 0x7F }
+
+    @Test("a word needs a look exactly when one of its bytes does")
+    func wordTestMatchesTheByteRule() {
+        for byte in 0...255 {
+            for position in 0..<8 {
+                for filler: UInt8 in [0x41, 0x20, 0x7F, 0x21, 0x5D] {
+                    var bytes = [UInt8](repeating: filler, count: 8)
+                    bytes[position] = UInt8(byte)
+                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    #expect(JSONParser.needsALook(word) == bytes.contains(where: Self.byteNeedsALook), "byte \(byte) at \(position)")
+                }
+            }
+        }
+    }
+
+    @Test("strings of every length, with an escape, a control or a non-ASCII byte anywhere, parse as before")
+    func stringsParse() throws {
+        for length in 0...20 {
+            let plain = String(repeating: "a", count: length)
+            #expect(try JSONValue(parsing: "\"\(plain)\"") == .string(plain))
+            for position in 0..<max(length, 1) where length > 0 {
+                var escaped = Array(plain)
+                escaped[position] = "é"
+                #expect(try JSONValue(parsing: "\"\(String(escaped))\"") == .string(String(escaped)))
+                let withEscape = String(plain.prefix(position)) + "\\n" + String(plain.dropFirst(position))
+                #expect(try JSONValue(parsing: "\"\(withEscape)\"") == .string(String(plain.prefix(position)) + "\n" + String(plain.dropFirst(position))))
+                let withControl = Array(("\"" + String(plain.prefix(position)) + "\t" + String(plain.dropFirst(position)) + "\"").utf8)
+                #expect(throws: JSONParseError.self) { try JSONValue(parsing: withControl) }
+            }
+        }
+        // Invalid UTF-8 after a run of ASCII is still refused.
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: [0x22] + Array("abcdefghij".utf8) + [0xFF, 0x22]) }
+    }
+}
