@@ -22,7 +22,9 @@
 #            direct and gateway in turn): the added microseconds per call are the median gateway latency minus
 #            the median direct latency, the median over the rounds; each row also gives the server process's
 #            context switches per call (all its threads: a thread hand-off is a switch; load moves it little).
-#            Then both pipelined (CALLS written at once).
+#            Then the same paired (scripts/bench/mcp_latency_pair_client.py: both servers up, called in turn, one
+#            call in flight; the added microseconds are the median of each pair's difference, which the machine's
+#            drift between runs does not move), and both pipelined (CALLS written at once).
 #            Target (issue #35): the gateway adds at most 100 us per call
 #        env BENCH_BINARY=PATH measures that binary instead of building .build/release/skillhost
 #        env BENCH_PIN=1 runs every client on CPU 1 and every server (with its workers) on CPU 0, for steadier
@@ -149,6 +151,19 @@ if [ "$mode" = gateway ]; then
         added+=("$(awk -v a="$(field "$g" median_us)" -v b="$(field "$d" median_us)" 'BEGIN { printf "%.1f", a - b }')")
     done
     printf '%-34s %s us per call (median of the rounds'"'"' median differences: %s; target: at most 100)\n' "added by the gateway:" "$(median3 "${added[@]}")" "${added[*]}"
+    # The same, paired: both servers run at once and are called in turn, one call in flight (direct then
+    # gateway, then gateway then direct, …), so each difference is taken between two calls milliseconds apart
+    # (scripts/bench/mcp_latency_pair_client.py): the machine's drift between runs, which moves the direct
+    # row's median by a millisecond on a shared VM, cancels out.
+    echo "paired (both servers up, called in turn, $calls pairs a round, three rounds; per-call microseconds):"
+    paired=()
+    for round in 1 2 3; do
+        p=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_pair_client.py" "$calls" 200 echo pyecho_echo -- \
+            "${server_pin[@]}" "${direct[@]}" :: "${server_pin[@]}" "${gateway[@]}" 2>"$work/paired.log")
+        printf '  round %d  %s\n' "$round" "$p"
+        paired+=("$(field "$p" added_median_us)")
+    done
+    printf '%-34s %s us per call (median of the rounds'"'"' median pair differences: %s; target: at most 100)\n' "added by the gateway (paired):" "$(median3 "${paired[@]}")" "${paired[*]}"
     if [ "${BENCH_INSTRUCTIONS:-}" = 1 ]; then
         # The gateway's instructions per sequential call: `skillhost mcp` under callgrind serves 1,000 and then
         # 3,000 calls (after the same 200 warm-up calls); the difference over 2,000 cancels start-up, the
