@@ -10,10 +10,11 @@ usage: python mcp_latency_client.py N WARMUP TOOL [--samples FILE] -- COMMAND [A
 """
 
 import json
-import os
 import subprocess
 import sys
 import time
+
+import process_switches
 
 split = sys.argv.index("--")
 own, command = sys.argv[1:split], sys.argv[split + 1:]
@@ -51,20 +52,7 @@ clock = time.perf_counter_ns
 
 
 def switches() -> int:
-    """Context switches of the server process so far, summed over its threads (0 without /proc)."""
-    total = 0
-    try:
-        for task in os.listdir(f"/proc/{process.pid}/task"):
-            try:
-                with open(f"/proc/{process.pid}/task/{task}/status") as status:
-                    for line in status:
-                        if "ctxt_switches:" in line:
-                            total += int(line.split()[-1])
-            except OSError:
-                pass
-    except OSError:
-        return 0
-    return total
+    return process_switches.switches(process.pid)
 
 
 errors = 0

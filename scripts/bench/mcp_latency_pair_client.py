@@ -11,10 +11,11 @@ usage: python mcp_latency_pair_client.py N WARMUP TOOL_A TOOL_B -- COMMAND_A [AR
 """
 
 import json
-import os
 import subprocess
 import sys
 import time
+
+import process_switches
 
 split = sys.argv.index("--")
 own, rest = sys.argv[1:split], sys.argv[split + 1:]
@@ -70,20 +71,7 @@ class Server:
         return microseconds
 
     def switches(self) -> int:
-        """Context switches of the server process so far, summed over its threads (0 without /proc)."""
-        total = 0
-        try:
-            for task in os.listdir(f"/proc/{self.process.pid}/task"):
-                try:
-                    with open(f"/proc/{self.process.pid}/task/{task}/status") as status:
-                        for line in status:
-                            if "ctxt_switches:" in line:
-                                total += int(line.split()[-1])
-                except OSError:
-                    pass
-        except OSError:
-            return 0
-        return total
+        return process_switches.switches(self.process.pid)
 
     def close(self) -> None:
         self.process.stdin.close()
