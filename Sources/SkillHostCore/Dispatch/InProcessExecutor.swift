@@ -45,16 +45,18 @@ public final class InProcessExecutor: PluginExecutor {
         }
         thread.stackSize = 8 << 20
         thread.start()
+        // The outcome is settled before the flag is raised: a plugin that sees the flag and returns at once
+        // must not have its `cancelled` status win the race and hide the timeout (exit code 7).
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline.remainingSeconds) {
-            flag.set()
             completion.finish(.failure(deadline.timeout(
                 call.skillID, pluginID: call.pluginID, detail: "the plugin was asked to stop (it runs in the host process)")))
+            flag.set()
         }
         let result = await withTaskCancellationHandler {
             await completion.wait()
         } onCancel: {
-            flag.set()
             completion.finish(.failure(HostError(.cancelled, "skill \(call.skillID) was cancelled", skillID: call.skillID, pluginID: call.pluginID)))
+            flag.set()
         }
         return try result.get()
     }
