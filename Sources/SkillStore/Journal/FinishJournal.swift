@@ -34,7 +34,31 @@ final class FinishJournal {
             throw failure
         }
         sessions.note(record)
+        if record.start?.sessionTitle == nil { everyRowMakesItsSession = false }
         pendingCount += 1
+    }
+
+    /// Whether every pending record is a whole row whose session is made (or kept) by the commit itself,
+    /// before the row (``Sessions``): a commit of nothing else then needs no foreign-key check per row
+    /// (``SQLiteDatabase/withoutForeignKeyChecks(_:)``).
+    private(set) var everyRowMakesItsSession = true
+
+    /// Scratch memory ``add(_:finishedMilliseconds:)`` serializes a row's JSON into (its capacity kept).
+    private var json: [UInt8] = []
+
+    /// ``add(_:)`` of a finished call's whole row, encoded straight from its parts. Returns whether the
+    /// log now wants a commit (``wantsCommit``).
+    func add(_ row: borrowing FinishedCallRow, finishedMilliseconds: Int64) throws(StoreError) -> Bool {
+        if log == nil { log = try FinishLog(databasePath: databasePath) }
+        let start = pendingBytes.count
+        FinishRecordCoding.encode(row, finishedMilliseconds: finishedMilliseconds, into: &pendingBytes, json: &json)
+        if let log, let failure = pendingBytes.withUnsafeBytes({ log.append(UnsafeRawBufferPointer(rebasing: $0[start...])) }) {
+            pendingBytes.removeSubrange(start...)
+            throw failure
+        }
+        if let title = row.sessionTitle { sessions.note(row.sessionID, title, finishedMilliseconds) } else { everyRowMakesItsSession = false }
+        pendingCount += 1
+        return wantsCommit
     }
 
     /// Whether the log has grown past half of what it keeps mapped: its records should be committed now, or
@@ -127,15 +151,20 @@ final class FinishJournal {
 
         mutating func note(_ record: FinishRecord) {
             guard let title = record.start?.sessionTitle, let id = record.start?.sessionID else { return }
+            note(id, title, record.finishedMilliseconds)
+        }
+
+        /// Session `id`, titled `title`, has a row finished at `finished`.
+        mutating func note(_ id: String, _ title: String, _ finished: Int64) {
             if let known = latest, known.id == id {
-                if known.last < record.finishedMilliseconds { latest = (id, title, record.finishedMilliseconds) }
+                if known.last < finished { latest = (id, title, finished) }
                 return
             }
             if let previous = latest { merge(previous.id, previous.title, previous.last) }
-            if let known = titles.removeValue(forKey: id), known.last >= record.finishedMilliseconds {
+            if let known = titles.removeValue(forKey: id), known.last >= finished {
                 latest = (id, known.title, known.last)
             } else {
-                latest = (id, title, record.finishedMilliseconds)
+                latest = (id, title, finished)
             }
         }
 
@@ -170,6 +199,7 @@ final class FinishJournal {
         guard pendingCount > 0 else { return }
         pendingBytes.removeAll(keepingCapacity: true)
         pendingCount = 0
+        everyRowMakesItsSession = true
         sessions.removeAll()
         log?.clear()
     }
