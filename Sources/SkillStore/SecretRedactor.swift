@@ -139,9 +139,25 @@ public struct SecretRedactor: Sendable {
 }
 
 extension SecretRedactor {
-    /// Whether `text` contains `part` (bytes compared by the C library).
+    /// Whether `text` contains `part`: its bytes, the whole text (past any NUL character in it, where a C
+    /// string would end), found with the C library's `memchr` and `memcmp` and without making C strings.
     static func contains(_ text: String, _ part: String) -> Bool {
-        text.withCString { haystack in part.withCString { needle in strstr(haystack, needle) != nil } }
+        var text = text, part = part
+        return text.withUTF8 { haystack in
+            part.withUTF8 { needle in
+                guard let first = needle.first else { return true }
+                guard haystack.count >= needle.count, let base = haystack.baseAddress, let wanted = needle.baseAddress else { return false }
+                let last = haystack.count - needle.count
+                var offset = 0
+                while offset <= last {
+                    guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+                    let at = hit.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+                    if memcmp(base + at, wanted, needle.count) == 0 { return true }
+                    offset = at + 1
+                }
+                return false
+            }
+        }
     }
 }
 
