@@ -126,11 +126,7 @@ extension HistoryStore {
         try withJournal { database, journal throws(StoreError) in
             journal.flushScheduled = false
             guard journal.pendingCount > 0 else { return }
-            // A server's rows make their session in the commit, before themselves, and the commit deletes
-            // nothing: the per-row check that the session exists (a lookup into `sessions` each) has
-            // nothing to find.
-            guard journal.everyRowMakesItsSession else { return try database.write {} }
-            try database.withoutForeignKeyChecks { () throws(StoreError) in try database.write {} }
+            try database.write {}
         }
     }
 

@@ -92,8 +92,7 @@ import Testing
         #expect(rows[0].resultJSON == #"{"é":"\"q\" ✓","list":[]}"#)
         #expect(rows[1].argumentsJSON == "not json {" && rows[1].resultJSON == nil && rows[1].durationMilliseconds == nil)
         #expect(try viaRows.session(id: "mcp-1")?.title == "mcp: bench")
-        // The commit made the session before its rows without checking each row's; the connection enforces
-        // foreign keys again after it: deleting the session deletes its calls.
+        // The rows belong to the session the commit made: deleting it deletes them.
         #expect(try viaRows.deleteSession(id: "mcp-1"))
         #expect(try viaRows.calls(matching: TraceFilter()).isEmpty)
     }

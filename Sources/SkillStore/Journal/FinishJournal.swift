@@ -35,14 +35,9 @@ final class FinishJournal {
             throw failure
         }
         sessions.note(record)
-        if record.start?.sessionTitle == nil { everyRowMakesItsSession = false }
         pendingCount += 1
     }
 
-    /// Whether every pending record is a whole row whose session is made (or kept) by the commit itself,
-    /// before the row (``Sessions``): a commit of nothing else then needs no foreign-key check per row
-    /// (``SQLiteDatabase/withoutForeignKeyChecks(_:)``).
-    private(set) var everyRowMakesItsSession = true
 
     /// Scratch memory ``add(_:finishedMilliseconds:)`` serializes a row's JSON into (its capacity kept).
     private var json: [UInt8] = []
@@ -57,7 +52,7 @@ final class FinishJournal {
             pendingBytes.removeSubrange(start...)
             throw failure
         }
-        if let title = row.sessionTitle { sessions.note(row.sessionID, title, finishedMilliseconds) } else { everyRowMakesItsSession = false }
+        if let title = row.sessionTitle { sessions.note(row.sessionID, title, finishedMilliseconds)}
         pendingCount += 1
         return wantsCommit
     }
@@ -214,7 +209,6 @@ final class FinishJournal {
         guard pendingCount > 0 else { return }
         pendingBytes.removeAll(keepingCapacity: true)
         pendingCount = 0
-        everyRowMakesItsSession = true
         sessions.removeAll()
         log?.clear()
     }

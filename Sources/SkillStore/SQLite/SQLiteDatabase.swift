@@ -83,16 +83,6 @@ final class SQLiteDatabase {
         }
     }
 
-    /// Runs `body` (outside a transaction: the setting is ignored inside one) with foreign keys not
-    /// enforced on this connection, then enforces them again. Only for a transaction that cannot break
-    /// them: one that inserts rows whose parent it writes first in the same transaction, and deletes
-    /// nothing (a delete's cascade would not run).
-    func withoutForeignKeyChecks<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try statement("PRAGMA foreign_keys=OFF").run()
-        defer { _ = try? statement("PRAGMA foreign_keys=ON").run() }
-        return try body()
-    }
-
     /// Runs `body`'s reads in one (deferred) transaction: they see one snapshot of the file.
     func snapshot<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try statement("BEGIN").run()
