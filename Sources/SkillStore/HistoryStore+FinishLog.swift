@@ -29,6 +29,26 @@ extension HistoryStore {
         try log(Self.wholeRow(call, outcome, changes, now: contextStamp(), sessionTitle: sessionTitle), committing: committing)
     }
 
+    /// Records a finished call's whole row like ``recordFinish(of:with:context:sessionTitle:committing:)``
+    /// with `committing` false (the caller commits with ``flushFinishes()``), from its parts: what a
+    /// server's row writer logs per call. Returns whether the finish log wants a commit now
+    /// (``finishLogWantsCommit``). When the log cannot be written, the row is committed at once.
+    public func logRow(_ row: borrowing FinishedCallRow) throws(StoreError) -> Bool {
+        let finished = contextStamp()
+        return try withJournal { database, journal throws(StoreError) in
+            do {
+                return try journal.add(row, finishedMilliseconds: finished)
+            } catch {
+                let record = row.record(finishedMilliseconds: finished)
+                try database.write { () throws(StoreError) in
+                    try FinishJournal.makeSessions(of: [record], database)
+                    try FinishJournal.write(record, onlyIfRunning: false, database)
+                }
+                return false
+            }
+        }
+    }
+
     /// Whether the finish log has grown past half of what it keeps mapped: a caller that commits its finishes
     /// itself should commit now, or the next ones are written with a system call each.
     public var finishLogWantsCommit: Bool { (try? withJournal { _, journal in journal.wantsCommit }) ?? false }

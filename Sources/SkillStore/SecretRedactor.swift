@@ -93,10 +93,21 @@ public struct SecretRedactor: Sendable {
         }
     }
 
-    /// Whether ``scrub(_:)`` would change `text` (or might: a `bearer` word).
+    /// Whether ``scrub(_:)`` would change `text` (or might: a `bearer` word). The text's bytes are searched
+    /// in place for each (it runs for every string of every argument and result).
     func needsScrubbing(_ text: String) -> Bool {
-        secrets.contains { Self.contains(text, $0) } || Self.contains(text, "earer") || Self.contains(text, "EARER")
+        var text = text
+        return text.withUTF8 { haystack in
+            for secret in secrets {
+                var secret = secret
+                if secret.withUTF8({ Self.contains(haystack, UnsafeRawBufferPointer($0)) }) { return true }
+            }
+            return Self.contains(haystack, Self.bearerParts.0) || Self.contains(haystack, Self.bearerParts.1)
+        }
     }
+
+    /// What ``scrub(_:)`` looks for before it looks for a `Bearer …` credential.
+    private static let bearerParts: (StaticString, StaticString) = ("earer", "EARER")
 
     /// `value` redacted, rebuilt member by member.
     private func rebuilt(_ value: JSONValue, schema: JSONValue?) -> JSONValue {
@@ -139,9 +150,30 @@ public struct SecretRedactor: Sendable {
 }
 
 extension SecretRedactor {
-    /// Whether `text` contains `part` (bytes compared by the C library).
+    /// Whether `text` contains `part`: its bytes, the whole text (past any NUL character in it, where a C
+    /// string would end), found with the C library's `memchr` and `memcmp` and without making C strings.
     static func contains(_ text: String, _ part: String) -> Bool {
-        text.withCString { haystack in part.withCString { needle in strstr(haystack, needle) != nil } }
+        var text = text, part = part
+        return text.withUTF8 { haystack in part.withUTF8 { contains(haystack, UnsafeRawBufferPointer($0)) } }
+    }
+
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        contains(haystack, UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
+    }
+
+    /// Whether the bytes `needle` occur in `haystack`.
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeRawBufferPointer) -> Bool {
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count, let base = haystack.baseAddress, let wanted = needle.baseAddress else { return false }
+        let last = haystack.count - needle.count
+        var offset = 0
+        while offset <= last {
+            guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+            let at = hit.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+            if memcmp(base + at, wanted, needle.count) == 0 { return true }
+            offset = at + 1
+        }
+        return false
     }
 }
 

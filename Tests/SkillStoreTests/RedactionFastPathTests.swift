@@ -40,6 +40,9 @@ import Testing
         let schema: JSONValue = ["type": "object", "additionalProperties": ["type": "string", "writeOnly": true]]
         #expect(redactor.needsRedaction(["pin": "1234"], schema: schema))
         #expect(redactor.redact(["pin": "1234"], schema: schema) == ["pin": placeholder])
+        // A secret after a NUL character (JSON's \u0000) is found all the same.
+        #expect(redactor.redact(["text": .string("a\u{0}b \(secret)")]) == ["text": .string("a\u{0}b \(SecretRedactor.placeholder)")])
+        #expect(redactor.redact(["text": "a\u{0} Bearer abcdefgh12345678"]) == ["text": .string("a\u{0} Bearer \(SecretRedactor.placeholder)")])
         // A "bearer" word without a credential is left as it was.
         #expect(redactor.redact(["text": "the bearer of news"]) == ["text": "the bearer of news"])
     }

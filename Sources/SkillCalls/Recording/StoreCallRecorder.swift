@@ -85,19 +85,25 @@ public final class StoreCallRecorder: CallRecorder {
         let titles = Mutex(SessionTitles())
         writer = writesRowsAtFinish ? RowWriter(
             write: { row in
-                var ending = rows.ending(of: row.call, row.outcome)
-                ending.startedMilliseconds = row.startedMilliseconds
-                ending.idempotencyKey = row.call.idempotencyKey
-                let record = rows.started(row.call, sessionID: sessionID, at: row.startedMilliseconds ?? store.now())
                 let title = titles.withLock { $0.title(of: row.call.request.origin, rows) }
+                let started = row.startedMilliseconds ?? store.now()
                 do throws(StoreError) {
-                    try store.recordFinish(of: record, with: ending, context: row.context, sessionTitle: title, committing: false)
+                    guard row.context.isEmpty else {
+                        // Rows with context changes (rare for a server) go through the record, which carries them.
+                        var ending = rows.ending(of: row.call, row.outcome)
+                        ending.startedMilliseconds = row.startedMilliseconds
+                        ending.idempotencyKey = row.call.idempotencyKey
+                        let record = rows.started(row.call, sessionID: sessionID, at: started)
+                        try store.recordFinish(of: record, with: ending, context: row.context, sessionTitle: title, committing: false)
+                        return store.finishLogWantsCommit
+                    }
+                    return try store.logRow(rows.finishedRow(of: row.call, row.outcome, sessionID: sessionID, startedAt: started, sessionTitle: title))
                 } catch {
                     report(error)
+                    return false
                 }
             },
-            commit: { always in
-                guard always || store.finishLogWantsCommit else { return }
+            commit: {
                 do throws(StoreError) { try store.flushFinishes() } catch { report(error) }
             }) : nil
     }
@@ -252,14 +258,15 @@ public final class StoreCallRecorder: CallRecorder {
         }
         private let waiting = Mutex(State())
         private let thread = BlockingThread()
-        private let write: @Sendable (PendingRow) -> Void
-        private let commit: @Sendable (_ always: Bool) -> Void
+        /// Writes one row; returns whether the store wants its logged rows committed now.
+        private let write: @Sendable (PendingRow) -> Bool
+        private let commit: @Sendable () -> Void
         /// Seconds between two commits of the logged rows while calls keep coming.
         static let commitInterval = 0.05
         /// How long the thread waits for more calls before it sleeps until woken (fewer wake-ups per call).
         static let gatherNanoseconds: UInt32 = 2_000
 
-        init(write: @escaping @Sendable (PendingRow) -> Void, commit: @escaping @Sendable (_ always: Bool) -> Void) {
+        init(write: @escaping @Sendable (PendingRow) -> Bool, commit: @escaping @Sendable () -> Void) {
             self.write = write
             self.commit = commit
             thread.submit { Posix.setThreadNice(19) }
@@ -304,17 +311,16 @@ public final class StoreCallRecorder: CallRecorder {
                 // of it once more.
                 batch.withUnsafeBufferPointer { rows in
                     for index in rows.indices {
-                        write(rows[index])
-                        commit(false)
+                        if write(rows[index]) { commit() }
                     }
                 }
                 let now = Posix.monotonicNanoseconds()
                 if Double(now &- lastCommit) / 1e9 >= Self.commitInterval {
-                    commit(true)
+                    commit()
                     lastCommit = now
                 }
             }
-            commit(true)
+            commit()
         }
 
         /// Returns once every row handed over before the call is written and committed, at normal priority.
@@ -372,7 +378,7 @@ struct CallRows: Sendable {
 
     /// How `call` ended, as the row says it.
     func ending(of call: RecordedCall, _ outcome: ToolCallOutcome) -> CallOutcome {
-        let milliseconds = (outcome.seconds * 1_000_000).rounded() / 1000
+        let milliseconds = Self.milliseconds(of: outcome)
         var ending: CallOutcome
         switch outcome.result {
         case .success(let result):
@@ -392,6 +398,48 @@ struct CallRows: Sendable {
         ending.workerPID = call.workerPID.map(Int64.init)
         return ending
     }
+
+    /// The whole row of `call`, which ended with `outcome`, for ``HistoryStore/logRow(_:)``: the fields
+    /// ``started(_:sessionID:at:)`` and ``ending(of:_:)`` give it, its arguments and result left as values
+    /// (the store serializes them into its log).
+    func finishedRow(
+        of call: RecordedCall, _ outcome: ToolCallOutcome, sessionID: String, startedAt milliseconds: Int64, sessionTitle: String
+    ) -> FinishedCallRow {
+        let arguments: FinishedCallRow.Arguments =
+            if let arguments = call.arguments, case .object = arguments {
+                .value(redactor.redact(arguments, schema: call.tool?.parameters))
+            } else {
+                .text(redactor.scrub(call.request.arguments.text))
+            }
+        var row = FinishedCallRow(
+            callID: call.callID, sessionID: sessionID, skillID: call.skillID ?? call.request.toolName, arguments: arguments,
+            status: .succeeded, startedMilliseconds: milliseconds, durationMilliseconds: Self.milliseconds(of: outcome))
+        switch outcome.result {
+        case .success(let result):
+            let stored = redactor.redact(result)
+            row.status = outcome.replayed ? .replayed : .succeeded
+            row.summary = ResultSummary.line(for: stored, template: call.tool?.summary, limit: 120)
+            row.result = stored
+        case .failure(let error):
+            row.status = outcome.refused ? .refused : .failed
+            row.errorKind = error.kind.rawValue
+            row.error = redactor.scrub(error.message)
+            if outcome.refused { row.durationMilliseconds = 0 }
+        }
+        if let origin = call.skillID.flatMap({ provenance[$0] }) {
+            row.pluginVersion = origin.version
+            row.pluginSHA256 = origin.sha256
+        }
+        row.idempotencyKey = call.idempotencyKey
+        row.workerPID = call.workerPID.map(Int64.init)
+        row.frontEnd = call.request.origin.frontEnd
+        row.client = call.request.origin.client
+        row.sessionTitle = sessionTitle
+        return row
+    }
+
+    /// How long a call took as the row stores it: milliseconds, to the microsecond.
+    static func milliseconds(of outcome: ToolCallOutcome) -> Double { (outcome.seconds * 1_000_000).rounded() / 1000 }
 
     /// The title of a session that a front end without messages makes with its first row: `mcp: CLIENT`,
     /// `skillhost call`.

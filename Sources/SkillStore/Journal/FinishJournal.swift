@@ -1,4 +1,5 @@
 import CSQLite
+import Synchronization
 
 /// The finishes a ``HistoryStore`` has logged but not yet committed (see ``HistoryStore/recordFinish(_:with:context:)``):
 /// the ``FinishLog`` that keeps them across a crash of the process, and the records themselves, which
@@ -35,6 +36,25 @@ final class FinishJournal {
         }
         sessions.note(record)
         pendingCount += 1
+    }
+
+
+    /// Scratch memory ``add(_:finishedMilliseconds:)`` serializes a row's JSON into (its capacity kept).
+    private var json: [UInt8] = []
+
+    /// ``add(_:)`` of a finished call's whole row, encoded straight from its parts. Returns whether the
+    /// log now wants a commit (``wantsCommit``).
+    func add(_ row: borrowing FinishedCallRow, finishedMilliseconds: Int64) throws(StoreError) -> Bool {
+        if log == nil { log = try FinishLog(databasePath: databasePath) }
+        let start = pendingBytes.count
+        FinishRecordCoding.encode(row, finishedMilliseconds: finishedMilliseconds, into: &pendingBytes, json: &json)
+        if let log, let failure = pendingBytes.withUnsafeBytes({ log.append(UnsafeRawBufferPointer(rebasing: $0[start...])) }) {
+            pendingBytes.removeSubrange(start...)
+            throw failure
+        }
+        if let title = row.sessionTitle { sessions.note(row.sessionID, title, finishedMilliseconds)}
+        pendingCount += 1
+        return wantsCommit
     }
 
     /// Whether the log has grown past half of what it keeps mapped: its records should be committed now, or
@@ -80,34 +100,48 @@ final class FinishJournal {
     /// The most whole rows one insert statement writes (a power of two).
     static let rowsPerInsert = 16
 
-    /// Inserts `rows` (in their order) with statements of ``rowsPerInsert``, 8, 4, 2 or 1 rows each (the fewest
-    /// statements), and empties the list.
+    /// Inserts `rows` (in their order) with statements of ``rowsPerInsert``, 8, 4, 2 or 1 rows each that name
+    /// only the columns the rows have (consecutive rows with the same columns share a statement; a column
+    /// left out is NULL, and each one named costs the statement's program two steps per row), and empties
+    /// the list.
     private static func insert(_ rows: inout [LoggedRow], _ database: SQLiteDatabase) throws(StoreError) {
         var start = 0
         while start < rows.count {
+            let columns = rows[start].columns
+            var end = start + 1
+            while end < rows.count, end - start < rowsPerInsert, rows[end].columns == columns { end += 1 }
             var count = rowsPerInsert
-            while count > rows.count - start { count /= 2 }
-            let statement = try database.statement(insertSQL(rows: count))
+            while count > end - start { count /= 2 }
+            let statement = try database.statement(insertSQL(columns: columns, rows: count))
             try statement.run { handle in
-                for index in 0..<count { rows[start + index].bind(to: handle, from: Int32(index * insertColumns)) }
+                let width = Int32(columns.nonzeroBitCount)
+                for index in 0..<count { rows[start + index].bind(to: handle, from: Int32(index) * width) }
             }
             start += count
         }
         rows.removeAll(keepingCapacity: true)
     }
 
-    /// ``insertSQL`` for 1, 2, 4, … ``rowsPerInsert`` rows (index: log2 of the count).
-    private static let multiRowInsertSQL: [String] = (0...rowsPerInsert.trailingZeroBitCount).map { power in
-        insertSQL + String(repeating: ", (" + Array(repeating: "?", count: insertColumns).joined(separator: ", ") + ")", count: (1 << power) - 1)
-    }
+    /// ``insertSQL``'s columns, in order (the bits of ``LoggedRow/columns``).
+    static let insertColumnNames = [
+        "call_id", "session_id", "message_position", "skill_id", "plugin_version", "plugin_sha256", "arguments", "status", "result",
+        "summary", "error_kind", "error", "started_ms", "duration_ms", "idempotency_key", "worker_pid", "context", "front_end", "client",
+    ]
 
-    /// The insert of `count` whole rows (a power of two up to ``rowsPerInsert``).
-    static func insertSQL(rows count: Int) -> String {
-        multiRowInsertSQL[count.trailingZeroBitCount]
-    }
+    /// The inserts made so far, by columns and row count (made once each: a server's rows mostly have the same
+    /// columns). Used under the store's lock.
+    private static let insertSQLs = Mutex<[Int: String]>([:])
 
-    /// The parameters of one row of ``insertSQL``.
-    static let insertColumns = 19
+    /// The insert of `count` rows (a power of two up to ``rowsPerInsert``) naming the columns in `columns`.
+    static func insertSQL(columns: UInt32, rows count: Int) -> String {
+        let key = Int(columns) << 8 | count
+        if let sql = insertSQLs.withLock({ $0[key] }) { return sql }
+        let names = insertColumnNames.indices.filter { columns & (1 << $0) != 0 }.map { insertColumnNames[$0] }
+        let row = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        let sql = "INSERT INTO skill_calls(" + names.joined(separator: ", ") + ") VALUES" + Array(repeating: row, count: count).joined(separator: ", ")
+        insertSQLs.withLock { $0[key] = sql }
+        return sql
+    }
 
     /// Makes the sessions that `records` name with a title and that do not exist yet (a recovered log).
     static func makeSessions(of records: [FinishRecord], _ database: SQLiteDatabase) throws(StoreError) {
@@ -127,15 +161,20 @@ final class FinishJournal {
 
         mutating func note(_ record: FinishRecord) {
             guard let title = record.start?.sessionTitle, let id = record.start?.sessionID else { return }
+            note(id, title, record.finishedMilliseconds)
+        }
+
+        /// Session `id`, titled `title`, has a row finished at `finished`.
+        mutating func note(_ id: String, _ title: String, _ finished: Int64) {
             if let known = latest, known.id == id {
-                if known.last < record.finishedMilliseconds { latest = (id, title, record.finishedMilliseconds) }
+                if known.last < finished { latest = (id, title, finished) }
                 return
             }
             if let previous = latest { merge(previous.id, previous.title, previous.last) }
-            if let known = titles.removeValue(forKey: id), known.last >= record.finishedMilliseconds {
+            if let known = titles.removeValue(forKey: id), known.last >= finished {
                 latest = (id, known.title, known.last)
             } else {
-                latest = (id, title, record.finishedMilliseconds)
+                latest = (id, title, finished)
             }
         }
 
@@ -255,36 +294,64 @@ final class FinishJournal {
 }
 
 extension LoggedRow {
-    /// Binds the row to ``FinishJournal/insertSQL``'s parameters (after the first `offset` of the statement's:
-    /// the row's place in a multi-row insert), its texts in place (`SQLITE_STATIC`: valid while the logged
-    /// bytes are, which outlive the statement's run).
+    /// Whether the row's duration is stored (not for a call interrupted or refused).
+    var storesDuration: Bool { !status.equals("interrupted") && !status.equals("refused") }
+
+    /// The columns of ``FinishJournal/insertColumnNames`` the row has a value for (bit `i`: column `i`).
+    var columns: UInt32 {
+        // call_id, session_id, skill_id, arguments, status, started_ms: always.
+        var columns: UInt32 = 1 << 0 | 1 << 1 | 1 << 3 | 1 << 6 | 1 << 7 | 1 << 12
+        if messagePosition != nil { columns |= 1 << 2 }
+        if pluginVersion != nil { columns |= 1 << 4 }
+        if pluginSHA256 != nil { columns |= 1 << 5 }
+        if resultJSON != nil { columns |= 1 << 8 }
+        if summary != nil { columns |= 1 << 9 }
+        if errorKind != nil { columns |= 1 << 10 }
+        if error != nil { columns |= 1 << 11 }
+        if storesDuration { columns |= 1 << 13 }
+        if idempotencyKey != nil { columns |= 1 << 14 }
+        if workerPID != nil { columns |= 1 << 15 }
+        // 16, the context: a row with context changes is not read in place.
+        if frontEnd != nil { columns |= 1 << 17 }
+        if client != nil { columns |= 1 << 18 }
+        return columns
+    }
+
+    /// Binds the row to the parameters of ``FinishJournal/insertSQL(columns:rows:)`` for its ``columns``
+    /// (after the first `offset` of the statement's: the row's place in a multi-row insert), its texts in
+    /// place (`SQLITE_STATIC`: valid while the logged bytes are, which outlive the statement's run).
     func bind(to handle: OpaquePointer, from offset: Int32 = 0) {
-        func text(_ position: Int32, _ text: Text?) {
-            guard let text else { return }  // unbound parameters are NULL
-            sqlite3_bind_text(handle, offset + position, text.start.assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
+        var position = offset
+        func text(_ text: Text?) {
+            guard let text else { return }  // a column without a value is not in the statement
+            position += 1
+            sqlite3_bind_text(handle, position, text.start.assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
         }
-        func integer(_ position: Int32, _ value: Int64?) {
+        func integer(_ value: Int64?) {
             guard let value else { return }
-            sqlite3_bind_int64(handle, offset + position, value)
+            position += 1
+            sqlite3_bind_int64(handle, position, value)
         }
-        text(1, callID)
-        text(2, sessionID)
-        integer(3, messagePosition)
-        text(4, skillID)
-        text(5, pluginVersion)
-        text(6, pluginSHA256)
-        text(7, argumentsJSON)
-        text(8, status)
-        text(9, resultJSON)
-        text(10, summary)
-        text(11, errorKind)
-        text(12, error)
-        integer(13, startedMilliseconds ?? finishedMilliseconds)
-        if !status.equals("interrupted") && !status.equals("refused") { sqlite3_bind_double(handle, offset + 14, durationMilliseconds) }
-        text(15, idempotencyKey)
-        integer(16, workerPID)
-        // 17, the context: a row with context changes is not read in place.
-        text(18, frontEnd)
-        text(19, client)
+        text(callID)
+        text(sessionID)
+        integer(messagePosition)
+        text(skillID)
+        text(pluginVersion)
+        text(pluginSHA256)
+        text(argumentsJSON)
+        text(status)
+        text(resultJSON)
+        text(summary)
+        text(errorKind)
+        text(error)
+        integer(startedMilliseconds ?? finishedMilliseconds)
+        if storesDuration {
+            position += 1
+            sqlite3_bind_double(handle, position, durationMilliseconds)
+        }
+        text(idempotencyKey)
+        integer(workerPID)
+        text(frontEnd)
+        text(client)
     }
 }

@@ -131,7 +131,7 @@ enum FinishRecordCoding {
     }
 
     /// Writes a record's fields into memory measured for them (little-endian, see the format above).
-    private struct Writer {
+    struct Writer {
         var position: UnsafeMutableRawPointer
 
         static func size(_ text: String) -> Int { 4 + text.utf8.count }
@@ -155,11 +155,14 @@ enum FinishRecordCoding {
 
         mutating func text(_ text: String) {
             var text = text
-            text.withUTF8 { utf8 in
-                uint32(UInt32(utf8.count))
-                if let source = utf8.baseAddress { position.copyMemory(from: source, byteCount: utf8.count) }
-                position += utf8.count
-            }
+            text.withUTF8 { utf8 in self.text(UnsafeRawBufferPointer(utf8)) }
+        }
+
+        /// UTF-8 bytes as a text field.
+        mutating func text(_ utf8: UnsafeRawBufferPointer) {
+            uint32(UInt32(utf8.count))
+            if let source = utf8.baseAddress { position.copyMemory(from: source, byteCount: utf8.count) }
+            position += utf8.count
         }
 
         mutating func optional(_ text: String?) {
