@@ -1,4 +1,5 @@
 import SkillJSON
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +21,9 @@ public final class WorkerPoolExecutor: PluginExecutor {
     /// The pool's settings.
     public let configuration: WorkerPoolConfiguration
     let pool: WorkerPool
+    /// The plugin's configuration as last serialized for a request, with its bytes: every call of a plugin
+    /// carries the same configuration, serialized once instead of per call.
+    private let configurationJSON = Mutex<(value: JSONValue, bytes: [UInt8])?>(nil)
 
     /// A pool for one plugin; no worker starts before the first call.
     public init(_ configuration: WorkerPoolConfiguration) {
@@ -86,11 +90,20 @@ public final class WorkerPoolExecutor: PluginExecutor {
         // Looked at here first: a call after no crash pays no `async` frame for the back-off.
         if pool.crashState.count > 0 { try await waitOutBackoff(call) }
         guard !deadline.hasPassed else { throw waitedTooLong(call, deadline: deadline) }
-        let request = WorkerCallRequest(call, deadlineUnixMilliseconds: deadline.unixMilliseconds)
+        let request = WorkerCallRequest(
+            call, deadlineUnixMilliseconds: deadline.unixMilliseconds, configurationJSON: configurationBytes(call.configuration))
         if place.shared, let poller {
             return await place.slot.queuedCall(request, timeout: deadline.seconds, poller: poller, configuration: configuration)
         }
         return await place.slot.call(request, deadline: deadline.nanoseconds, configuration: configuration)
+    }
+
+    /// `configuration`'s JSON bytes, serialized again only when it is not the one seen last.
+    private func configurationBytes(_ configuration: JSONValue) -> [UInt8] {
+        if let known = configurationJSON.withLock({ $0 }), known.value == configuration { return known.bytes }
+        let bytes = configuration.serializedBytes()
+        configurationJSON.withLock { $0 = (configuration, bytes) }
+        return bytes
     }
 
     /// What a call's outcome means for its caller: the result, or the error that says what happened.
