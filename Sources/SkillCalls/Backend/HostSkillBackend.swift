@@ -24,8 +24,10 @@ public struct HostSkillBackend: SkillBackend {
         try host.prepare(skillID: skillID, arguments: arguments)
     }
 
+    /// ``SkillHost/execute(_:options:)``, its executor awaited here (one `async` frame fewer per call).
     public nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
-        try await host.execute(call, options: options)
+        let dispatched = try host.dispatch(call, options: options)
+        return try await dispatched.executor.execute(dispatched.call)
     }
 
     public func inputArrived() { host.beginCallBatch() }

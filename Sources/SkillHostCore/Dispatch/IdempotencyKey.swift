@@ -36,6 +36,20 @@ public enum IdempotencyKey {
 
     /// The key of a call nobody keyed: `callID`, or `sessionID:callID` in a session.
     public static func fallback(sessionID: String, callID: String) -> String {
-        sessionID.isEmpty ? callID : sessionID + ":" + callID
+        guard !sessionID.isEmpty else { return callID }
+        // One string, written once (made for every call that is not recorded with a key of its own).
+        var session = sessionID
+        var call = callID
+        return session.withUTF8 { session in
+            call.withUTF8 { call in
+                String(unsafeUninitializedCapacity: session.count + 1 + call.count) { buffer in
+                    var count = UnsafeMutableBufferPointer(rebasing: buffer[...]).initialize(fromContentsOf: session)
+                    buffer[count] = UInt8(ascii: ":")
+                    count += 1
+                    count += UnsafeMutableBufferPointer(rebasing: buffer[count...]).initialize(fromContentsOf: call)
+                    return count
+                }
+            }
+        }
     }
 }

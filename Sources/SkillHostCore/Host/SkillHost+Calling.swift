@@ -68,6 +68,14 @@ extension SkillHost {
     /// executors own that).
     /// - Returns: the skill's result JSON.
     nonisolated(nonsending) public func execute(_ prepared: PreparedCall, options: InvocationOptions = InvocationOptions()) async throws(HostError) -> JSONValue {
+        let dispatched = try dispatch(prepared, options: options)
+        return try await dispatched.executor.execute(dispatched.call)
+    }
+
+    /// What ``execute(_:options:)`` does before it waits: checks the approval, makes the plugin's data
+    /// folder, finds its executor and the call to hand it. A caller that awaits `executor.execute(call)`
+    /// itself saves the call an `async` frame (the tool-call layer's host backend does).
+    public func dispatch(_ prepared: PreparedCall, options: InvocationOptions) throws(HostError) -> (executor: any PluginExecutor, call: SkillCall) {
         let skill = prepared.skill
         if prepared.needsApproval, !options.approved {
             throw HostError(.denied,
@@ -87,7 +95,7 @@ extension SkillHost {
             deadline: CallDeadline(seconds: skill.timeout), configuration: route.plugin.settings.configuration,
             dataDirectory: dataDirectory, sessionContext: options.sessionContext)
         call.attribution = options.attribution
-        return try await executor.execute(call)
+        return (executor, call)
     }
 
     /// ``prepare(skillID:arguments:)`` then ``execute(_:options:)``: a call whose caller has already decided

@@ -36,14 +36,16 @@ public struct WorkerCallRequest: Sendable, Equatable {
         self.context = context
     }
 
-    /// The request for `call`, with its deadline and a snapshot of its session context.
-    public init(_ call: SkillCall, deadlineUnixMilliseconds: Int64) {
+    /// The request for `call`, with its deadline and a snapshot of its session context. `configurationJSON`:
+    /// `call.configuration` already serialized (nil: serialized here).
+    public init(_ call: SkillCall, deadlineUnixMilliseconds: Int64, configurationJSON: [UInt8]? = nil) {
         var context: [String: [UInt8]] = [:]
         for (key, value) in call.sessionContext.snapshot { context[key] = value.serializedBytes() }
         self.init(
             skillID: call.skillID, callID: call.callID, sessionID: call.sessionID,
             idempotencyKey: call.idempotencyKey, dataDirectory: call.dataDirectory,
-            deadlineUnixMilliseconds: deadlineUnixMilliseconds, configurationJSON: call.configuration.serializedBytes(),
+            deadlineUnixMilliseconds: deadlineUnixMilliseconds,
+            configurationJSON: configurationJSON ?? call.configuration.serializedBytes(),
             argumentsJSON: call.arguments.serializedBytes(), context: context)
     }
 

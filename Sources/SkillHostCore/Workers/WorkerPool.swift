@@ -87,10 +87,18 @@ final class WorkerPool: Sendable {
     /// Crashes in a row and when the last one happened (monotonic seconds).
     var crashState: (count: Int, last: Double) { state.withLock { ($0.consecutiveCrashes, $0.lastCrash) } }
 
-    /// A place for a call: with `queueDepth` over 1 a shared place in a slot that takes queued calls when
-    /// there is one, else a slot of its own; waits when there is neither. Nil when the task is cancelled, the
-    /// pool shut down, or `deadline` (CLOCK_MONOTONIC nanoseconds) passed while waiting (`UInt64.max`: none).
-    nonisolated(nonsending) func acquire(deadline: UInt64, queueDepth: Int?) async -> Place? {
+    /// What ``tryAcquire(queueDepth:)`` came to.
+    enum Attempt {
+        /// A place, or nil when the pool is shut down.
+        case done(Place?)
+        /// None free: wait in line as waiter `id` (``wait(_:deadline:queueDepth:)``).
+        case wait(UInt64)
+    }
+
+    /// A place for a call without waiting: with `queueDepth` over 1 a shared place in a slot that takes
+    /// queued calls when there is one, else a slot of its own; `.wait` when there is neither. Synchronous,
+    /// so that a call that finds a place (nearly all) pays no `async` frame for it.
+    func tryAcquire(queueDepth: Int?) -> Attempt {
         enum Immediate { case place(Place), create, wait(UInt64), refused }
         let immediate: Immediate = state.withLock { state in
             if state.isShutDown { return .refused }
@@ -103,36 +111,42 @@ final class WorkerPool: Sendable {
             }
         }
         switch immediate {
-        case .place(let place): return place
-        case .refused: return nil
+        case .place(let place): return .done(place)
+        case .refused: return .done(nil)
         case .create:
             let slot = WorkerSlot { [weak self] in self?.serveWaiters() }
             state.withLock { $0.all.append(slot) }
-            return Place(slot: slot, shared: false)
-        case .wait(let id):
-            let now = Posix.monotonicNanoseconds()
-            let timer: Task<Void, Never>? = deadline == .max ? nil : Task { [self] in
-                guard (try? await Task.sleep(nanoseconds: deadline > now ? deadline - now : 0)) != nil else { return }
-                withdraw(id)
-            }
-            defer { timer?.cancel() }
-            return await withTaskCancellationHandler {
-                await withUnsafeContinuation { continuation in
-                    let resumeNow: Bool = state.withLock { state in
-                        if state.withdrawnWaiters.remove(id) != nil || state.isShutDown { return true }
-                        state.waiters.append(Waiter(id: id, depth: queueDepth, continuation: continuation))
-                        return false
-                    }
-                    if resumeNow {
-                        continuation.resume(returning: nil)
-                    } else {
-                        // A place may have come free between the look above and joining the line.
-                        serveWaiters()
-                    }
+            return .done(Place(slot: slot, shared: false))
+        case .wait(let id): return .wait(id)
+        }
+    }
+
+    /// Waits in line as waiter `id` (from ``tryAcquire(queueDepth:)``) for a place. Nil when the task is
+    /// cancelled, the pool shut down, or `deadline` (CLOCK_MONOTONIC nanoseconds) passed while waiting
+    /// (`UInt64.max`: none).
+    nonisolated(nonsending) func wait(_ id: UInt64, deadline: UInt64, queueDepth: Int?) async -> Place? {
+        let now = Posix.monotonicNanoseconds()
+        let timer: Task<Void, Never>? = deadline == .max ? nil : Task { [self] in
+            guard (try? await Task.sleep(nanoseconds: deadline > now ? deadline - now : 0)) != nil else { return }
+            withdraw(id)
+        }
+        defer { timer?.cancel() }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
+                let resumeNow: Bool = state.withLock { state in
+                    if state.withdrawnWaiters.remove(id) != nil || state.isShutDown { return true }
+                    state.waiters.append(Waiter(id: id, depth: queueDepth, continuation: continuation))
+                    return false
                 }
-            } onCancel: {
-                withdraw(id)
+                if resumeNow {
+                    continuation.resume(returning: nil)
+                } else {
+                    // A place may have come free between the look above and joining the line.
+                    serveWaiters()
+                }
             }
+        } onCancel: {
+            withdraw(id)
         }
     }
 

@@ -72,8 +72,11 @@ extension MCPServer {
         // Reserve the id first: the call may finish before its task is stored (see below), and a
         // `notifications/cancelled` for it can only arrive on this thread, after this function returns.
         let number: Int? = state.withLock { locked in
-            guard locked.calls[key] == nil else { return nil }
-            locked.calls[key] = .starting
+            // One hash of the key: put it in, and put back what was there when the id is taken.
+            if let taken = locked.calls.updateValue(.starting, forKey: key) {
+                locked.calls[key] = taken
+                return nil
+            }
             locked.nextCall += 1
             return locked.nextCall
         }
@@ -83,7 +86,7 @@ extension MCPServer {
                 code: JSONRPCError.invalidRequestCode, "request id \(id.serialized()) is already in flight; use a new id per request")))
             return
         }
-        let callID = (configuration.callIDPrefix ?? sessionID) + "-" + String(number)
+        let callID = callIDStem + String(number)
         inFlight.enter()
         // The call's task runs from here to its answer. With a limit it exists only once the call holds a
         // place: a call that must wait for one waits in the limiter as a start closure (cancelling it
@@ -94,13 +97,9 @@ extension MCPServer {
         let operation: @Sendable () async -> Void = { [self, limit, replyPoller] in
             var answer = ""
             if !Task.isCancelled {
-                answer = await CallReplyPoller.$current.withValue(replyPoller) {
-                    await MCPCallApproval.$current.withValue(approval) {
-                        await run(
-                            tool, arguments, id: id, callID: callID, origin: origin, progressToken: progressToken, notify: notify,
-                            stateless: stateless, approval: approval, principal: principal)
-                    }
-                }
+                answer = await run(
+                    tool, arguments, id: id, callID: callID, origin: origin, progressToken: progressToken, notify: notify,
+                    stateless: stateless, approval: approval, principal: principal, poller: replyPoller)
             }
             if let limit { limiter.release(limit) }
             let cancelled = Task.isCancelled
@@ -119,10 +118,12 @@ extension MCPServer {
             store(task, for: key)
             return
         }
-        let started = limiter.takeOrQueue(limit, ticket: number) { [self] in
-            // A place passed to this call in `release` (on the thread of the call that gave it back).
-            let task = callExecutor.map { Task(executorPreference: $0, operation: operation) } ?? Task(operation: operation)
-            store(task, for: key)
+        let started = limiter.takeOrQueue(limit, ticket: number) {
+            { [self] in
+                // A place passed to this call in `release` (on the thread of the call that gave it back).
+                let task = callExecutor.map { Task(executorPreference: $0, operation: operation) } ?? Task(operation: operation)
+                store(task, for: key)
+            }
         }
         if started {
             let task = callExecutor.map { Task(executorPreference: $0, operation: operation) } ?? Task.immediate(operation: operation)
@@ -138,13 +139,11 @@ extension MCPServer {
     /// when a cancellation came while it waited for its place.
     private func store(_ task: Task<Void, Never>, for key: CallKey) {
         let cancel = state.withLock { locked -> Bool in
-            switch locked.calls[key] {
-            case nil: return false  // finished already
-            case .cancelling?: return true
-            default:
-                locked.calls[key] = .running(task)
-                return false
-            }
+            // Looked up once and changed in place.
+            guard let index = locked.calls.index(forKey: key) else { return false }  // finished already
+            if case .cancelling = locked.calls.values[index] { return true }
+            locked.calls.values[index] = .running(task)
+            return false
         }
         if cancel { task.cancel() }
     }
@@ -175,22 +174,54 @@ extension MCPServer {
         }
     }
 
-    /// Runs one call through the tool-call layer; returns the response line for request `id`.
+    /// Runs one call through the tool-call layer; returns the response line for request `id`. Inlined into
+    /// the call's task (one `async` frame fewer).
+    @inline(__always)
     nonisolated(nonsending) private func run(
         _ tool: SkillTool, _ arguments: JSONValue, id: JSONValue, callID: String, origin: CallOrigin, progressToken: JSONValue?,
-        notify: @escaping Sink, stateless: Bool, approval: MCPCallApproval?, principal: String
+        notify: @escaping Sink, stateless: Bool, approval: MCPCallApproval?, principal: String, poller: CallReplyPoller?
     ) async -> String {
         let reporter = progressToken.map { MCPProgressReporter(token: $0, skillID: tool.id, interval: configuration.progressInterval, send: notify) }
-        // Over HTTP every client shares the server's session: a token's scripts (run_skill_script) get a
-        // workspace of their own, never another token's.
-        let outcome = await ScriptToolBackend.$workspaceOwner.withValue(principal.isEmpty ? nil : principal) {
-            await caller.call(ToolCallRequest(toolName: tool.id, tool: tool, arguments: .value(arguments), callID: callID, origin: origin))
+        let request = ToolCallRequest(toolName: tool.id, tool: tool, arguments: .value(arguments), callID: callID, origin: origin)
+        let outcome: ToolCallOutcome
+        if let poller, approval == nil, principal.isEmpty {
+            // The stdio transport's calls: the one binding, without the frame of `call` below.
+            outcome = await CallReplyPoller.$current.withValue(poller) { await caller.call(request) }
+        } else {
+            outcome = await call(request, poller: poller, approval: approval, workspaceOwner: principal.isEmpty ? nil : principal)
         }
         reporter?.stop()
         if let asked = approval?.asked {
             return approvalQuestion(id: id, asked: asked, arguments: arguments, principal: principal)
         }
         return MCPToolResult.responseLine(id: id, outcome: outcome, stateless: stateless)
+    }
+
+    /// `request` through the tool-call layer with the call's task-local values bound: the reply poller its
+    /// workers answer into, the stateless revision's approval, and (over HTTP every client shares the
+    /// server's session) the token whose scripts get a workspace of their own, never another token's.
+    /// Only a value that is set is bound: nothing outside a call's own task binds them, and each binding
+    /// costs the task a push, a lock of its status and two more `async` frames (over stdio none but the
+    /// poller is set).
+    nonisolated(nonsending) private func call(
+        _ request: ToolCallRequest, poller: CallReplyPoller?, approval: MCPCallApproval?, workspaceOwner: String?
+    ) async -> ToolCallOutcome {
+        if let poller {
+            return await CallReplyPoller.$current.withValue(poller) {
+                await call(request, poller: nil, approval: approval, workspaceOwner: workspaceOwner)
+            }
+        }
+        if let approval {
+            return await MCPCallApproval.$current.withValue(approval) {
+                await call(request, poller: nil, approval: nil, workspaceOwner: workspaceOwner)
+            }
+        }
+        if let workspaceOwner {
+            return await ScriptToolBackend.$workspaceOwner.withValue(workspaceOwner) {
+                await call(request, poller: nil, approval: nil, workspaceOwner: nil)
+            }
+        }
+        return await caller.call(request)
     }
 
     /// `ok`, `isError` or `error <code>` of a response line, for `--verbose`.

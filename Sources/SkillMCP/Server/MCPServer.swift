@@ -49,6 +49,8 @@ public final class MCPServer: Sendable {
     let replyPoller: CallReplyPoller?
     /// Seals approval questions' `requestState` (``MCPRequestState``).
     let stateKey: [UInt8]
+    /// What each call id starts with: the configured prefix or the session, and "-" (the call's number follows).
+    let callIDStem: String
 
     enum Phase { case new, initialized, ready }
 
@@ -149,6 +151,7 @@ public final class MCPServer: Sendable {
         self.places = MCPInFlightLimit(maximum: configuration.maximumCallsInFlight)
         var generator = SystemRandomNumberGenerator()
         self.stateKey = configuration.requestStateKey ?? (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        self.callIDStem = (configuration.callIDPrefix ?? caller.sessionID) + "-"
     }
 
     /// `tools/call`s received and not yet answered (or cancelled).

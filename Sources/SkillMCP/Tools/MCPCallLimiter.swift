@@ -13,31 +13,56 @@ final class MCPCallLimiter: Sendable {
         var start: Start
     }
 
-    /// Waiters in arrival order; taking the first is O(1) (a pipelined burst queues hundreds).
+    /// Waiters in arrival order, in a ring: appending and taking the first are O(1) and move no other
+    /// waiter (a pipelined burst queues thousands; shifting them down cost more than the calls' own work).
+    /// A cancelled waiter leaves a hole that taking the first skips.
     private struct Queue {
-        var items: [Waiter] = []
-        var head = 0
-        var isEmpty: Bool { head == items.count }
+        private var slots: [Waiter?] = []
+        /// Where the first waiter (or hole) is.
+        private var head = 0
+        /// Waiters and holes from `head` on.
+        private var used = 0
+        /// Waiters, holes not counted.
+        private var waiting = 0
+        var isEmpty: Bool { waiting == 0 }
 
-        mutating func append(_ waiter: Waiter) { items.append(waiter) }
+        mutating func append(_ waiter: Waiter) {
+            if used == slots.count { grow() }
+            slots[(head + used) % slots.count] = waiter
+            used += 1
+            waiting += 1
+        }
 
         mutating func popFirst() -> Waiter? {
-            guard !isEmpty else { return nil }
-            let first = items[head]
-            head += 1
-            if head == items.count {
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 256, head * 2 >= items.count {
-                items.removeFirst(head)
-                head = 0
+            while used > 0 {
+                let first = slots[head].take()
+                head = (head + 1) % slots.count
+                used -= 1
+                if let first {
+                    waiting -= 1
+                    return first
+                }
             }
-            return first
+            return nil
         }
 
         mutating func remove(ticket: Int) -> Waiter? {
-            guard let index = items[head...].firstIndex(where: { $0.ticket == ticket }) else { return nil }
-            return items.remove(at: index)
+            for offset in 0..<used {
+                let index = (head + offset) % slots.count
+                if slots[index]?.ticket == ticket {
+                    waiting -= 1
+                    return slots[index].take()
+                }
+            }
+            return nil
+        }
+
+        /// Twice the room, the waiters in order from index 0.
+        private mutating func grow() {
+            var grown = [Waiter?](repeating: nil, count: max(16, slots.count * 2))
+            for offset in 0..<used { grown[offset] = slots[(head + offset) % slots.count].take() }
+            slots = grown
+            head = 0
         }
     }
 
@@ -46,13 +71,14 @@ final class MCPCallLimiter: Sendable {
         var running = 0
         var waiting = Queue()
 
-        /// Takes a place when one is free and nobody waits for it; else queues `waiter`.
-        mutating func take(_ limit: CallLimit, else waiter: Waiter) -> Bool {
+        /// Takes a place when one is free and nobody waits for it; else queues the waiter `ticket` with the
+        /// start closure `start` makes.
+        mutating func take(_ limit: CallLimit, ticket: Int, else start: () -> Start) -> Bool {
             if running < limit.limit, waiting.isEmpty {
                 running += 1
                 return true
             }
-            waiting.append(waiter)
+            waiting.append(Waiter(ticket: ticket, start: start()))
             return false
         }
 
@@ -66,11 +92,12 @@ final class MCPCallLimiter: Sendable {
 
     private let groups = Mutex<[CallLimit.GroupKey: Group]>([:])
 
-    /// Takes a place in `limit.group` and returns true, or queues `start` (to run once a place passes to
-    /// it) and returns false. `ticket` names the waiter for ``cancel(_:ticket:)``.
-    func takeOrQueue(_ limit: CallLimit, ticket: Int, start: @escaping Start) -> Bool {
+    /// Takes a place in `limit.group` and returns true, or queues the closure `start` makes (to run once a
+    /// place passes to it) and returns false. `ticket` names the waiter for ``cancel(_:ticket:)``. The
+    /// closure is made only for a call that waits (making it costs an allocation).
+    func takeOrQueue(_ limit: CallLimit, ticket: Int, start: () -> Start) -> Bool {
         groups.withLock { groups in
-            groups[limit.key, default: Group()].take(limit, else: Waiter(ticket: ticket, start: start))
+            groups[limit.key, default: Group()].take(limit, ticket: ticket, else: start)
         }
     }
 
