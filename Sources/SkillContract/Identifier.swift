@@ -12,7 +12,21 @@ public enum Identifier {
     /// Whether `id` follows the grammar: non-empty, at most ``maximumLength`` bytes, segments of
     /// `[a-z0-9_-]` joined by single dots.
     public static func isValid(_ id: String) -> Bool {
-        problem(with: id).isEmpty
+        // One pass over the bytes, no string built (it runs on every call's skill id).
+        var count = 0
+        var afterDot = true
+        for byte in id.utf8 {
+            count += 1
+            if byte == UInt8(ascii: ".") {
+                if afterDot { return false }
+                afterDot = true
+            } else if isSegmentByte(byte) {
+                afterDot = false
+            } else {
+                return false
+            }
+        }
+        return count > 0 && count <= maximumLength && !afterDot
     }
 
     /// Whether one segment (no dots) is non-empty and made of `[a-z0-9_-]`.
@@ -23,6 +37,7 @@ public enum Identifier {
     /// Why `id` breaks the grammar, as a phrase that ends with the fix ("" when it does not), e.g.
     /// `contains 'U'; ids are lower case: write "upperid.shouttext"`.
     public static func problem(with id: String) -> String {
+        if isValid(id) { return "" }
         if id.isEmpty { return "is empty" }
         if id.utf8.count > maximumLength { return "is longer than \(maximumLength) bytes; shorten it" }
         if id.hasPrefix(".") || id.hasSuffix(".") || id.contains("..") {

@@ -85,4 +85,44 @@ import Testing
         }
         #expect(result["content"]?.arrayValue?.first?["text"] == "done")
     }
+
+    /// While a loop calls, the reading thread is parked (it sleeps on its wake-up alone): the server's end in
+    /// the middle of a loop's call still fails it with how the server ended.
+    @Test func aServerEndingDuringALoopsCallFailsIt() async throws {
+        let loop = MCPCallLoop()
+        defer { loop.stop() }
+        let connection = try await connection()
+        defer { connection.close() }
+        let error = await #expect(throws: HostError.self) {
+            _ = try await onLoop(loop) {
+                for _ in 0..<5 { _ = try await connection.request("tools/call", params: ["name": "fail", "arguments": [:]], timeout: 10) }
+                return try await connection.request("tools/call", params: ["name": "boom", "arguments": [:]], timeout: 10)
+            }
+        }
+        #expect(error?.kind == .pluginCrashed)
+        #expect(error?.message.contains("MCP server peer ended") == true, "\(String(describing: error?.message))")
+        #expect(connection.hasEnded)
+    }
+
+    /// Once a loop's calls stop, the parked reading thread reads the output again: a server that ends between
+    /// calls is seen to have ended, and a call made elsewhere (no loop) is answered.
+    @Test func theReadingThreadReadsAgainWhenTheLoopStopsCalling() async throws {
+        let loop = MCPCallLoop()
+        defer { loop.stop() }
+        let connection = try await connection()
+        defer { connection.close() }
+        _ = try await onLoop(loop) {
+            for _ in 0..<5 { _ = try await connection.request("tools/call", params: ["name": "fail", "arguments": [:]], timeout: 10) }
+        }
+        let answer = try await connection.request("tools/call", params: ["name": "fail", "arguments": [:]], timeout: 10)
+        #expect(answer["isError"] == true)
+        _ = try await onLoop(loop) { try await connection.request("tools/call", params: ["name": "fail", "arguments": [:]], timeout: 10) }
+        kill(connection.pid, SIGKILL)
+        var ended = false
+        for _ in 0..<250 where !ended {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            ended = connection.hasEnded
+        }
+        #expect(ended)
+    }
 }

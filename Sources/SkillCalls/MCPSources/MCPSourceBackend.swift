@@ -182,8 +182,13 @@ public final class MCPSourceBackend: SkillBackend {
 
     /// The MCP server whose tool `id` would be (its name and a dot, then one segment), nil for another id.
     private static func server(of id: String, among servers: [MCPServerEntry]) -> MCPServerEntry? {
-        guard !servers.isEmpty, id.utf8.contains(UInt8(ascii: ".")) else { return nil }
-        return servers.first { Identifier.skillName(id, inPlugin: $0.name).map(Identifier.isValidSegment) == true }
+        // The name is one segment, so the server's is all before the last dot (compared as bytes: no string
+        // is built; this runs up to three times a call).
+        let bytes = id.utf8
+        guard !servers.isEmpty, let dot = bytes.lastIndex(of: UInt8(ascii: ".")),
+              Identifier.isValidSegment(id[id.index(after: dot)...]) else { return nil }
+        let server = bytes[..<dot]
+        return servers.first { $0.name.utf8.elementsEqual(server) }
     }
 
     /// The registry's servers: once per call batch when the front end has batches, else as the host reads them.

@@ -11,7 +11,8 @@ import Glibc
 /// waits: the answer then resumes the call on the loop's own thread, with no hand-off. Whoever reads holds ``reading``
 /// while it reads and handles the lines, so every line is handled once and in order; the other finds
 /// nothing to read. The end of the output (and what follows it: the exit status, failing what waits) is
-/// the thread's alone.
+/// the thread's alone. While a loop calls one request after another, the thread is parked (``parkSeconds``):
+/// it sleeps on its wake-up and the deadlines alone, so an answer wakes the loop only.
 extension MCPClientConnection {
     /// What was read of the stdout and not yet handled.
     struct Reading {
@@ -25,23 +26,34 @@ extension MCPClientConnection {
         var closed = false
     }
 
-    /// How long a call loop looks for an answer before it leaves the wait to the reading thread (which
-    /// reads it all along): as long as a worker reply is polled for (a quick server answers well within it).
+    /// How long a call loop looks for an answer before it leaves the wait to the reading thread: as long as
+    /// a worker reply is polled for (a quick server answers well within it).
     static let pollNanoseconds: UInt64 = 2_000_000
+
+    /// How long after a call loop last sent a request it watches the reading thread stays parked (sleeps on
+    /// its wake-up alone, so the answers wake only the loop): while a client calls one tool after another it
+    /// wakes this often, not per answer; when calls stop, it reads the output again within this time (what
+    /// the server writes between calls, its end, waits at most that long).
+    static let parkSeconds = 0.01
 
     /// The reading thread: handles what the server writes until its stdout ends, fails requests that are
     /// due, then reports how the server ended.
     func readLoop() {
         let wake = wakeup?.descriptor ?? -1
-        var descriptors = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        // The wake-up first: parked, the thread polls it alone (without one, -1: poll skips it).
+        var descriptors = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0), pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
         var drained = [UInt8](repeating: 0, count: 64)
         while true {
-            let milliseconds = planWake()
+            let (milliseconds, parked) = planWake(canPark: wake >= 0)
             descriptors[0].revents = 0
             descriptors[1].revents = 0
-            if poll(&descriptors, wake >= 0 ? 2 : 1, milliseconds) < 0, errno != EINTR { break }
-            if descriptors[1].revents != 0 { _ = Posix.readSome(wake, into: &drained) }
-            if descriptors[0].revents != 0, !reading.withLock({ readAvailable(&$0) }) { break }
+            if poll(&descriptors, parked ? 1 : 2, milliseconds) < 0, errno != EINTR { break }
+            if descriptors[0].revents != 0 {
+                _ = Posix.readSome(wake, into: &drained)
+                // A call loop read the end of the output.
+                if reading.withLock({ $0.over }) { break }
+            }
+            if descriptors[1].revents != 0, !reading.withLock({ readAvailable(&$0) }) { break }
             failLateRequests()
         }
         let oversized = reading.withLock { reading in
@@ -116,19 +128,39 @@ extension MCPClientConnection {
                 answersReadByCallers.add(1, ordering: .relaxed)
                 return true
             }
-            return answered || Posix.monotonicNanoseconds() &- since >= Self.pollNanoseconds
+            guard !answered else { return true }
+            guard Posix.monotonicNanoseconds() &- since >= Self.pollNanoseconds else { return false }
+            leaveToReadingThread(id)
+            return true
         }
     }
 
-    /// When the reading thread must wake to fail a late request: the earliest deadline, in milliseconds
-    /// from now for `poll` (-1: none). Noted in ``State/plannedWake`` so that an earlier request wakes it.
-    func planWake() -> Int32 {
+    /// The wait for request `id` is the reading thread's from now: it must read its answer (no longer
+    /// parked for it) and plan for its deadline; woken when it is parked or planned to wake later.
+    func leaveToReadingThread(_ id: Int64) {
+        let wake = state.withLock { state -> Bool in
+            guard state.pending[id] != nil else { return false }
+            state.pending[id]?.watched = false
+            return state.parked || state.pending[id]!.deadline < state.plannedWake
+        }
+        if wake { wakeup?.signal() }
+    }
+
+    /// When the reading thread must wake: the earliest deadline (to fail a late request), and, parked, the
+    /// end of ``parkSeconds`` after the last watched request; in milliseconds from now for `poll` (-1:
+    /// none). Noted in ``State/plannedWake`` so that an earlier request wakes it. Parked when it `canPark`
+    /// (it has a wake-up), a call loop sent a request within ``parkSeconds`` and every waiting request is
+    /// watched by a loop.
+    func planWake(canPark: Bool) -> (milliseconds: Int32, parked: Bool) {
         state.withLock { state in
+            let now = Posix.monotonicSeconds()
             let earliest = state.pending.values.lazy.map(\.deadline).min() ?? .infinity
-            state.plannedWake = earliest
-            guard earliest.isFinite else { return -1 }
-            let left = (earliest - Posix.monotonicSeconds()) * 1000
-            return left <= 0 ? 0 : Int32(min(left.rounded(.up), Double(Int32.max)))
+            let parkedUntil = state.lastWatched + Self.parkSeconds
+            state.parked = canPark && parkedUntil > now && state.pending.values.allSatisfy(\.watched)
+            state.plannedWake = state.parked ? min(earliest, parkedUntil) : earliest
+            guard state.plannedWake.isFinite else { return (-1, state.parked) }
+            let left = (state.plannedWake - now) * 1000
+            return (left <= 0 ? 0 : Int32(min(left.rounded(.up), Double(Int32.max))), state.parked)
         }
     }
 

@@ -27,6 +27,8 @@ public final class MCPClientConnection: Sendable {
         var timeout: Double
         /// When it fails unanswered (monotonic seconds): ``timeout`` after it was sent or last reported progress.
         var deadline: Double
+        /// A call loop reads its answer (``CallReplyPoller``), not the reading thread.
+        var watched = false
     }
 
     struct State {
@@ -37,6 +39,11 @@ public final class MCPClientConnection: Sendable {
         /// When the reading thread wakes next to fail late requests (monotonic seconds; infinity: only for
         /// input). A request due earlier wakes it through ``wakeup``.
         var plannedWake = Double.infinity
+        /// The reading thread sleeps on its wake-up alone, not on the output: a call loop reads it
+        /// (``MCPClientConnection/parkSeconds``). A request no loop watches wakes it.
+        var parked = false
+        /// When a call loop last sent a request it watches for the answer (monotonic seconds).
+        var lastWatched = -Double.infinity
     }
 
     /// The server's name (for messages).
@@ -147,13 +154,23 @@ public final class MCPClientConnection: Sendable {
         _ method: String, params: JSONValue?, timeout: Double, onProgress: (@Sendable (JSONValue) -> Void)? = nil
     ) async throws(HostError) -> JSONValue {
         let completion = CallCompletion<JSONValue>()
+        // Called from a loop that collects replies (`skillhost mcp`), the loop reads the answer itself and
+        // wakes the reading thread (for the deadline, or to read) only when it leaves the wait to it
+        // (``lookForAnswer``): no wake-up per call. Else the thread must plan for this request now.
+        let poller = http == nil ? CallReplyPoller.current : nil
         let registered: (Int64, HostError?, wake: Bool) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             if let ended = state.ended { return (id, ended, false) }
-            let deadline = Posix.monotonicSeconds() + timeout
-            state.pending[id] = Pending(completion: completion, progress: onProgress, method: method, timeout: timeout, deadline: deadline)
-            return (id, nil, deadline < state.plannedWake)
+            let now = Posix.monotonicSeconds()
+            let deadline = now + timeout
+            state.pending[id] = Pending(
+                completion: completion, progress: onProgress, method: method, timeout: timeout, deadline: deadline, watched: poller != nil)
+            if poller != nil {
+                state.lastWatched = now
+                return (id, nil, false)
+            }
+            return (id, nil, state.parked || deadline < state.plannedWake)
         }
         let id = registered.0
         if let ended = registered.1 { throw ended }
@@ -177,7 +194,7 @@ public final class MCPClientConnection: Sendable {
         // an HTTP exchange has no such thread, a watcher task waits for it.
         let watcher = http == nil ? nil : Task.detached { [self] in await watchDeadline(of: id) }
         // Called from a loop that collects replies (`skillhost mcp`): the loop reads the answer itself.
-        if http == nil, let poller = CallReplyPoller.current { lookForAnswer(to: id, on: poller) }
+        if let poller { lookForAnswer(to: id, on: poller) }
         let result = await withTaskCancellationHandler {
             await completion.wait()
         } onCancel: {
