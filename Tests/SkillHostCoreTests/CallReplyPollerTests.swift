@@ -60,22 +60,28 @@ struct CallReplyPollerTests {
     func descriptorsOnlyWhenEveryCheckHasOne() {
         let poller = CallReplyPoller()
         var watched: [Int32] = [99]
-        #expect(!poller.descriptors(into: &watched), "no check: nothing to sleep on")
+        var due: UInt64 = 0
+        #expect(!poller.descriptors(into: &watched, due: &due), "no check: nothing to sleep on")
         #expect(watched.isEmpty)
         let answered = Mutex(false)
         poller.add(watching: 7) { answered.withLock { $0 } }
         poller.add(watching: 7) { answered.withLock { $0 } }
-        #expect(poller.descriptors(into: &watched))
+        #expect(poller.descriptors(into: &watched, due: &due))
         #expect(watched == [7], "one descriptor once")
+        #expect(due == .max, "checks without a budget: no time to wake at")
+        poller.add(watching: 8, due: 5_000) { answered.withLock { $0 } }
+        poller.add(watching: 7, due: 3_000) { answered.withLock { $0 } }
+        #expect(poller.descriptors(into: &watched, due: &due))
+        #expect(watched == [7, 8] && due == 3_000, "the earliest budget's end")
         // A worker reply is found only by polling: the loop must keep polling.
         let polled = Mutex(false)
         poller.add { polled.withLock { $0 } }
-        #expect(!poller.descriptors(into: &watched))
+        #expect(!poller.descriptors(into: &watched, due: &due))
         polled.withLock { $0 = true }
         #expect(poller.poll() == 1)
-        #expect(poller.descriptors(into: &watched))
+        #expect(poller.descriptors(into: &watched, due: &due))
         answered.withLock { $0 = true }
-        #expect(poller.poll() == 2)
-        #expect(!poller.descriptors(into: &watched))
+        #expect(poller.poll() == 4)
+        #expect(!poller.descriptors(into: &watched, due: &due))
     }
 }

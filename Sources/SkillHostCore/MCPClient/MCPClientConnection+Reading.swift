@@ -117,7 +117,7 @@ extension MCPClientConnection {
     /// ``pollNanoseconds``; then the wait is the reading thread's alone.
     func lookForAnswer(to id: Int64, on poller: CallReplyPoller) {
         let since = Posix.monotonicNanoseconds()
-        poller.add(watching: output) { [self] in
+        poller.add(watching: output, due: since &+ Self.pollNanoseconds) { [self] in
             // When the reading thread is handling the output right now (perhaps the answer), this waits for it
             // (it holds the lock only while it reads and hands out lines): the loop then finds the call
             // resumed instead of going back to sleep until the thread's wake-up.

@@ -19,6 +19,9 @@ public final class CallReplyPoller: Sendable {
         let isSettled: @Sendable () -> Bool
         /// Readable when the check may have become settled (-1: none; it is found only by polling).
         let descriptor: Int32
+        /// When (CLOCK_MONOTONIC nanoseconds) the check becomes settled even with nothing to read: its budget
+        /// ends and it hands its call over. `UInt64.max`: only what it reads settles it.
+        let due: UInt64
     }
 
     /// The poller of the calls the current task makes; nil: calls spin for their replies.
@@ -57,20 +60,24 @@ public final class CallReplyPoller: Sendable {
     }
 
     /// The descriptors of the waiting checks, when every one has one: the loop may then sleep until one of
-    /// them is readable (or its own input) instead of polling; false when some check must be polled.
-    public func descriptors(into watched: inout [Int32]) -> Bool {
+    /// them is readable (or its own input) instead of polling, but not past `due`, the earliest time a check
+    /// settles on its own (``add(watching:due:_:)``; `UInt64.max`: none); false when some check must be polled.
+    public func descriptors(into watched: inout [Int32], due: inout UInt64) -> Bool {
         watched.removeAll(keepingCapacity: true)
+        due = .max
         return checks.withLock { checks in
             for check in checks {
                 guard check.descriptor >= 0 else { return false }
                 if !watched.contains(check.descriptor) { watched.append(check.descriptor) }
+                due = min(due, check.due)
             }
             return !watched.isEmpty
         }
     }
 
-    /// Registers a check; `descriptor` (when given) becomes readable when it may be settled.
-    func add(watching descriptor: Int32 = -1, _ isSettled: @escaping @Sendable () -> Bool) {
-        checks.withLock { $0.append(Check(isSettled: isSettled, descriptor: descriptor)) }
+    /// Registers a check; `descriptor` (when given) becomes readable when it may be settled, and at `due`
+    /// (CLOCK_MONOTONIC nanoseconds) it is settled whatever was read.
+    func add(watching descriptor: Int32 = -1, due: UInt64 = .max, _ isSettled: @escaping @Sendable () -> Bool) {
+        checks.withLock { $0.append(Check(isSettled: isSettled, descriptor: descriptor, due: due)) }
     }
 }
