@@ -18,6 +18,10 @@
 #            package's MCPServer with one tool `echo` (scripts/bench/mcp_python_server.py echo) is called over
 #            stdio directly, and through `skillhost mcp` as the source `pyecho` (added with `add-mcp` to the bench's
 #            own registry, so it runs confined as any source does; calls recorded in the bench's own history).
+#            The direct rows speak to the server in the revision the gateway settled with it (the stateless
+#            2026-07-28 one for this server: no initialize, `_meta` on every request, scripts/bench/mcp_stateless.py),
+#            so the server's own time is its time for the requests the gateway sends; one more paired round shows
+#            what that revision costs the server over a session's request (not part of the target).
 #            Sequential rows (scripts/bench/mcp_latency_client.py: one call in flight, each timed; three rounds,
 #            direct and gateway in turn): the added microseconds per call are the median gateway latency minus
 #            the median direct latency, the median over the rounds; each row also gives the server process's
@@ -139,13 +143,23 @@ if [ "$mode" = gateway ]; then
     "$binary" add-mcp pyecho "${global[@]}" --read "$work/mcp_python_server.py" -- "$python" "$work/mcp_python_server.py" echo >/dev/null
     direct=("$python" "$work/mcp_python_server.py" echo)
     gateway=("$binary" mcp "${global[@]}")
-    echo "MCP gateway: a tools/call of the Python MCPServer's echo {\"text\":\"hello\"} (mcp $version), directly and through skillhost mcp, $(nproc) cores"
+    # "The server's own time" is its time for the requests the gateway sends it: the direct rows speak the
+    # revision the gateway settled with the server (the stateless 2026-07-28 one when the server offers it,
+    # as this one does: every request with its `_meta`; scripts/bench/mcp_stateless.py).
+    if "$binary" inspect pyecho "${global[@]}" 2>/dev/null | grep -q 'protocol: *2026-07-28'; then
+        direct_tool=stateless:echo
+        revision="the stateless 2026-07-28 revision, as the gateway speaks to it"
+    else
+        direct_tool=echo
+        revision="a 2025-06-18 session, as the gateway speaks to it"
+    fi
+    echo "MCP gateway: a tools/call of the Python MCPServer's echo {\"text\":\"hello\"} (mcp $version), directly (in $revision) and through skillhost mcp, $(nproc) cores"
     echo "sequential (one call in flight, $calls calls a run, three rounds in turn; per-call microseconds):"
     median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
     field() { sed "s/.*\"$2\": \([0-9.]*\).*/\1/" <<< "$1"; }
     added=()
     for round in 1 2 3; do
-        d=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_client.py" "$calls" 200 echo -- "${server_pin[@]}" "${direct[@]}" 2>"$work/direct.log")
+        d=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_client.py" "$calls" 200 "$direct_tool" -- "${server_pin[@]}" "${direct[@]}" 2>"$work/direct.log")
         g=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_client.py" "$calls" 200 pyecho_echo -- "${server_pin[@]}" "${gateway[@]}" 2>"$work/gateway.log")
         printf '  round %d  %-10s %s\n  round %d  %-10s %s\n' "$round" direct: "$d" "$round" gateway: "$g"
         added+=("$(awk -v a="$(field "$g" median_us)" -v b="$(field "$d" median_us)" 'BEGIN { printf "%.1f", a - b }')")
@@ -158,12 +172,20 @@ if [ "$mode" = gateway ]; then
     echo "paired (both servers up, called in turn, $calls pairs a round, three rounds; per-call microseconds):"
     paired=()
     for round in 1 2 3; do
-        p=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_pair_client.py" "$calls" 200 echo pyecho_echo -- \
+        p=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_pair_client.py" "$calls" 200 "$direct_tool" pyecho_echo -- \
             "${server_pin[@]}" "${direct[@]}" :: "${server_pin[@]}" "${gateway[@]}" 2>"$work/paired.log")
         printf '  round %d  %s\n' "$round" "$p"
         paired+=("$(field "$p" added_median_us)")
     done
     printf '%-34s %s us per call (median of the rounds'"'"' median pair differences: %s; target: at most 100)\n' "added by the gateway (paired):" "$(median3 "${paired[@]}")" "${paired[*]}"
+    if [ "$direct_tool" != echo ]; then
+        # For comparison, not part of the target: what the server itself spends on the stateless revision's
+        # request over a session's (the same server, directly, called in turn both ways).
+        p=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_pair_client.py" "$calls" 200 echo "$direct_tool" -- \
+            "${server_pin[@]}" "${direct[@]}" :: "${server_pin[@]}" "${direct[@]}" 2>>"$work/paired.log")
+        printf '%-34s %s us per call (paired, one round: the server directly, stateless request minus session request)\n' \
+            "the server's own stateless cost:" "$(field "$p" added_median_us)"
+    fi
     if [ "${BENCH_INSTRUCTIONS:-}" = 1 ]; then
         # The gateway's instructions per sequential call: `skillhost mcp` under callgrind serves 1,000 and then
         # 3,000 calls (after the same 200 warm-up calls); the difference over 2,000 cancels start-up, the

@@ -7,6 +7,8 @@ little) and, with --samples FILE, writes every call's microseconds to FILE (one 
 runs can be compared call by call.
 
 usage: python mcp_latency_client.py N WARMUP TOOL [--samples FILE] -- COMMAND [ARGS...]
+TOOL `stateless:NAME` speaks the stateless revision (2026-07-28) to the server as `skillhost mcp` does to an MCP
+source that offers it (mcp_stateless.py): no `initialize`, every request with its `_meta`.
 """
 
 import json
@@ -14,11 +16,13 @@ import subprocess
 import sys
 import time
 
+import mcp_stateless
 import process_switches
 
 split = sys.argv.index("--")
 own, command = sys.argv[1:split], sys.argv[split + 1:]
 count, warmup, tool = int(own[0]), int(own[1]), own[2]
+tool, stateless = mcp_stateless.parse(tool)
 samples_file = own[own.index("--samples") + 1] if "--samples" in own else None
 process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=1 << 16)
 reader = process.stdout
@@ -39,13 +43,14 @@ def send(message: dict) -> None:
     process.stdin.flush()
 
 
-send({"jsonrpc": "2.0", "id": "init", "method": "initialize",
-      "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
-read_answer()
-send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+if not stateless:
+    send({"jsonrpc": "2.0", "id": "init", "method": "initialize",
+          "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
+    read_answer()
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 # The requests are encoded before the clock starts: only the write, the server and the read are timed.
 requests = [(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
-                         "params": {"name": tool, "arguments": {"text": "hello"}}},
+                         "params": mcp_stateless.params(tool, {"text": "hello"}, i, stateless)},
                         separators=(",", ":")) + "\n").encode() for i in range(warmup + count)]
 write, flush = process.stdin.write, process.stdin.flush
 clock = time.perf_counter_ns

@@ -8,6 +8,7 @@ made seconds apart. Prints one JSON line: {"calls", "a": {...}, "b": {...}, "add
 and added_* are quantiles of the pairs' differences (B's call minus A's call of the same pair).
 
 usage: python mcp_latency_pair_client.py N WARMUP TOOL_A TOOL_B -- COMMAND_A [ARGS...] :: COMMAND_B [ARGS...]
+A tool `stateless:NAME` speaks the stateless revision (2026-07-28) to its server (mcp_stateless.py).
 """
 
 import json
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import time
 
+import mcp_stateless
 import process_switches
 
 split = sys.argv.index("--")
@@ -29,10 +31,12 @@ class Server:
     def __init__(self, command: list[str], tool: str) -> None:
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=1 << 16)
         self.reader = self.process.stdout
-        self.tool = tool
+        self.tool, self.stateless = mcp_stateless.parse(tool)
         self.timings: list[float] = []
         self.errors = 0
         self.next_id = 0
+        if self.stateless:
+            return
         self.send({"jsonrpc": "2.0", "id": "init", "method": "initialize",
                    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
         self.read_answer()
@@ -54,7 +58,7 @@ class Server:
     def call(self, timed: bool) -> float:
         # Encoded before the clock starts: only the write, the server and the read are timed.
         request = (json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": "tools/call",
-                               "params": {"name": self.tool, "arguments": {"text": "hello"}}},
+                               "params": mcp_stateless.params(self.tool, {"text": "hello"}, self.next_id, self.stateless)},
                               separators=(",", ":")) + "\n").encode()
         self.next_id += 1
         before = clock()
