@@ -263,8 +263,10 @@ public final class StoreCallRecorder: CallRecorder {
         private let commit: @Sendable () -> Void
         /// Seconds between two commits of the logged rows while calls keep coming.
         static let commitInterval = 0.05
-        /// How long the thread waits for more calls before it sleeps until woken (fewer wake-ups per call).
-        static let gatherNanoseconds: UInt32 = 2_000
+        /// How long (2 ms: `usleep` counts microseconds; the name said nanoseconds) the thread waits for more
+        /// calls before it sleeps until woken: a sequential client's next call usually comes within it, so the
+        /// thread is not woken once per call.
+        static let gatherMicroseconds: UInt32 = 2_000
 
         init(write: @escaping @Sendable (PendingRow) -> Bool, commit: @escaping @Sendable () -> Void) {
             self.write = write
@@ -296,7 +298,7 @@ public final class StoreCallRecorder: CallRecorder {
                 }
                 if batch.isEmpty {
                     // Calls still coming are gathered for a moment before the thread goes to sleep.
-                    usleep(Self.gatherNanoseconds)
+                    usleep(Self.gatherMicroseconds)
                     batch = waiting.withLock { state -> [PendingRow] in
                         defer { state.rows.removeAll(keepingCapacity: true) }
                         if state.rows.isEmpty { state.working = false }
