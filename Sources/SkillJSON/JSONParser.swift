@@ -170,13 +170,20 @@ struct JSONParser {
     /// the standard has-zero-byte and has-less-than tests, which have no false answers about *whether*).
     @inline(__always)
     static func needsALook(_ word: UInt64) -> Bool {
+        needsAnEscape(word) || word & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// Whether any of the eight bytes in `word` must be escaped in a JSON string: a quote, a backslash or
+    /// below 0x20 (exact, as ``needsALook(_:)``). The writer copies words without one whole.
+    @inline(__always)
+    static func needsAnEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
         let quote = hasZeroByte(word ^ (ones &* 0x22))
         let backslash = hasZeroByte(word ^ (ones &* 0x5C))
         let control = (word &- ones &* 0x20) & ~word & highs
-        return (quote | backslash | control | (word & highs)) != 0
+        return (quote | backslash | control) != 0
     }
 
     private mutating func parseString() throws(JSONParseError) -> String {

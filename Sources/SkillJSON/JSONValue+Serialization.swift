@@ -109,12 +109,21 @@ extension JSONValue {
     public static func writeString(utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         do {
-            // Unescaped runs are copied whole.
+            // Unescaped runs are copied whole; eight bytes at a time are skipped while none needs an escape.
             var runStart = 0
-            for index in 0..<utf8.count {
+            var index = 0
+            let count = utf8.count
+            while index < count {
+                if count - index >= 8, let base = utf8.baseAddress,
+                   !JSONParser.needsAnEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = utf8[index]
+                index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                let at = index - 1
+                if runStart < at { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<at])) }
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
                 case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
@@ -128,7 +137,7 @@ extension JSONValue {
                     let hex: [UInt8] = Array("0123456789abcdef".utf8)
                     output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
                 }
-                runStart = index + 1
+                runStart = index
             }
             if runStart < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }

@@ -58,6 +58,37 @@ import Testing
         }
     }
 
+    @Test("a word needs an escape exactly when one of its bytes does (quote, backslash, control)")
+    func escapeWordTestMatchesTheByteRule() {
+        for byte in 0...255 {
+            for position in 0..<8 {
+                for filler: UInt8 in [0x41, 0x20, 0x7F, 0x80, 0xFF, 0x21, 0x5D] {
+                    var bytes = [UInt8](repeating: filler, count: 8)
+                    bytes[position] = UInt8(byte)
+                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    let byRule = bytes.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
+                    #expect(JSONParser.needsAnEscape(word) == byRule, "byte \(byte) at \(position) among \(filler)")
+                }
+            }
+        }
+    }
+
+    @Test("strings of every length, with an escape or a control character anywhere, are written with the escapes and read back")
+    func stringsRoundTrip() throws {
+        for length in 0...20 {
+            let plain = String(repeating: "b", count: length)
+            for special in ["", "\"", "\\", "\n", "\u{01}", "\u{1F}", "é", "日"] {
+                for position in 0...length {
+                    let text = String(plain.prefix(position)) + special + String(plain.dropFirst(position))
+                    let written = JSONValue.string(text).serialized()
+                    #expect(try JSONValue(parsing: written) == .string(text), "\(written)")
+                    #expect(!written.utf8.dropFirst().dropLast().contains { $0 < 0x20 }, "no raw control byte: \(written)")
+                }
+            }
+        }
+        #expect(JSONValue.string("abcdefgh\"ijklmnop\\qrstuvw\u{02}xyz").serialized() == #""abcdefgh\"ijklmnop\\qrstuvw\u0002xyz""#)
+    }
+
     @Test("strings of every length, with an escape, a control or a non-ASCII byte anywhere, parse as before")
     func stringsParse() throws {
         for length in 0...20 {
