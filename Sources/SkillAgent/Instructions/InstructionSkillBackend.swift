@@ -24,6 +24,10 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource, Pr
         try base.tools() + InstructionTools.tools(for: enabledSkills())
     }
 
+    public nonisolated(nonsending) func listTools() async throws(HostError) -> [SkillTool] {
+        try await base.listTools() + InstructionTools.tools(for: enabledSkills())
+    }
+
     public func instructionPrompt() async -> String {
         InstructionTools.promptSection(for: enabledSkills())
     }

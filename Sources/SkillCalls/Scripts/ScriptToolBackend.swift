@@ -47,6 +47,11 @@ public struct ScriptToolBackend: SkillBackend {
         return try base.tools() + (skills.isEmpty ? [] : [Self.tool(for: skills)])
     }
 
+    public nonisolated(nonsending) func listTools() async throws(HostError) -> [SkillTool] {
+        let skills = (try? host.instructionSkillsWithScripts().map(\.id)) ?? []
+        return try await base.listTools() + (skills.isEmpty ? [] : [Self.tool(for: skills)])
+    }
+
     /// The tool, offered for the skills named `skills`.
     public static func tool(for skills: [String]) -> SkillTool {
         SkillTool(
