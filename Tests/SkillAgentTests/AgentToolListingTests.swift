@@ -32,9 +32,31 @@ import Testing
         }
     }
 
+    /// Instruction skills, telling which listing reached them (an MCP server's skills are listed like its tools).
+    final class LibrarySpy: InstructionLibrary {
+        let inner: HostInstructionLibrary
+        let blocking = Mutex(0)
+        let suspending = Mutex(0)
+
+        init(_ inner: HostInstructionLibrary) { self.inner = inner }
+
+        func enabledSkills() throws(HostError) -> [(name: String, description: String)] {
+            blocking.withLock { $0 += 1 }
+            return try inner.enabledSkills()
+        }
+        func loadEnabledSkills() async throws(HostError) -> [(name: String, description: String)] {
+            suspending.withLock { $0 += 1 }
+            return try inner.enabledSkills()
+        }
+        func skill(named name: String) throws(HostError) -> InstructionSkill { try inner.skill(named: name) }
+        func read(skill: String, path: String, offset: Int, limit: Int) throws(HostError) -> (bytes: [UInt8], size: Int64) {
+            try inner.read(skill: skill, path: path, offset: offset, limit: limit)
+        }
+    }
+
     @Test func aTurnListsItsToolsWithoutBlocking() async throws {
         let spy = ListingSpy()
-        let (library, _) = try InstructionSkillAgentTests.library()
+        let library = LibrarySpy(try InstructionSkillAgentTests.library().0)
         // The layers a chat stacks over its skills (the MCP servers' tools go under them, as `spy` does here).
         let backend = InstructionSkillBackend(base: spy, library: library)
         let provider = ScriptedProvider([
@@ -46,6 +68,10 @@ import Testing
         #expect(provider.requests.first?.tools.map(\.name).contains("clock_now") == true)
         #expect(spy.suspending.withLock { $0 } == 1, "the turn listed its tools once, with listTools()")
         #expect(spy.blocking.withLock { $0 } == 0, "the turn listed its tools with the blocking tools() from the concurrency pool")
+        // The tools and the system prompt name the instruction skills.
+        #expect(provider.requests.first?.tools.map(\.name).contains("activate_skill") == true)
+        #expect(library.suspending.withLock { $0 } == 2)
+        #expect(library.blocking.withLock { $0 } == 0, "the turn listed the instruction skills with the blocking enabledSkills()")
     }
 
     /// The MCP servers' layer lists a server's tools by awaiting it, and its base with the async listing too.

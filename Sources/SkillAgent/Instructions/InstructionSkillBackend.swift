@@ -25,14 +25,17 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource, Pr
     }
 
     public nonisolated(nonsending) func listTools() async throws(HostError) -> [SkillTool] {
-        try await base.listTools() + InstructionTools.tools(for: enabledSkills())
+        try await base.listTools() + InstructionTools.tools(for: await loadEnabledSkills())
     }
 
     public func instructionPrompt() async -> String {
-        InstructionTools.promptSection(for: enabledSkills())
+        InstructionTools.promptSection(for: await loadEnabledSkills())
     }
 
+    /// The enabled instruction skills (none when they cannot be read); blocks while MCP servers are asked.
     private func enabledSkills() -> [(name: String, description: String)] { (try? library.enabledSkills()) ?? [] }
+    /// ``enabledSkills()`` for async code.
+    private func loadEnabledSkills() async -> [(name: String, description: String)] { (try? await library.loadEnabledSkills()) ?? [] }
 
     public func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
         guard skillID == InstructionTools.activate || skillID == InstructionTools.readFile else {
