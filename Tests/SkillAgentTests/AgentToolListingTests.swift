@@ -76,13 +76,7 @@ import Testing
 
     /// The MCP servers' layer lists a server's tools by awaiting it, and its base with the async listing too.
     @Test(.timeLimit(.minutes(5))) func theMCPServersToolsAreListedWithoutBlocking() async throws {
-        _ = try MCPSourceChatTests.time.python()
-        let (host, root) = try HostTestSupport.fixtureHost()
-        let added = try HostTestSupport.run(try TestPackage.skillhostBinary(), [
-            "add-mcp", "time", "--registry", root + "/config/skill_registry.json", "--plugins", root + "/plugins",
-            "--", MCPSourceChatTests.time.folder + "/bin/mcp-server-time",
-        ])
-        #expect(added.status == 0, "\(added.stderr)")
+        let (host, _) = try MCPSourceChatTests.hostWithTime()
         let spy = ListingSpy()
         let sources = MCPSourceBackend(
             base: spy, host: host, launcher: MCPServerLauncher(hostExecutable: try TestPackage.skillhostBinary(), paths: host.paths))
