@@ -84,8 +84,9 @@ import Testing
         let listed = try await sources.listTools().map(\.id)
         #expect(listed.contains("time.get_current_time") && listed.contains("clock.now"), "\(listed)")
         #expect(spy.blocking.withLock { $0 } == 0, "the base was listed with the blocking tools()")
-        // The blocking form (threads the caller owns) lists the same, from the listing now at hand.
-        #expect(try sources.tools().map(\.id) == listed)
+        // The blocking form, from a thread of its own, lists the same from the listing now at hand.
+        let blocking = await BlockingThread.runDetached { () -> [String]? in try? sources.tools().map(\.id) }
+        #expect(blocking == listed)
         #expect(spy.blocking.withLock { $0 } == 1)
     }
 }

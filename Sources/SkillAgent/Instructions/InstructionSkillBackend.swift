@@ -20,6 +20,7 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource, Pr
         self.library = library
     }
 
+    @available(*, noasync, message: "use 'await listTools()'")
     public func tools() throws(HostError) -> [SkillTool] {
         try base.tools() + InstructionTools.tools(for: enabledSkills())
     }

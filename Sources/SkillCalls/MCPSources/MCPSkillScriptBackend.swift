@@ -32,6 +32,7 @@ public struct MCPSkillScriptBackend: SkillBackend {
         skills.filter { $0.files?.contains { $0.path.hasPrefix("scripts/") } == true }.map(\.qualifiedName)
     }
 
+    @available(*, noasync, message: "use 'await listTools()'")
     public func tools() throws(HostError) -> [SkillTool] {
         Self.tools(try base.tools(), remote: remoteNames())
     }

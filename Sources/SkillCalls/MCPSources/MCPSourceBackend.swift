@@ -103,6 +103,7 @@ public final class MCPSourceBackend: SkillBackend {
 
     deinit { shutdown() }
 
+    @available(*, noasync, message: "use 'await listTools()'")
     public func tools() throws(HostError) -> [SkillTool] {
         var tools = try base.tools()
         for entry in try host.mcpServers() where entry.enabled && policyBlock(entry.name) == nil {

@@ -42,6 +42,7 @@ public struct ScriptToolBackend: SkillBackend {
         self.stateDirectory = stateDirectory
     }
 
+    @available(*, noasync, message: "use 'await listTools()'")
     public func tools() throws(HostError) -> [SkillTool] {
         let skills = (try? host.instructionSkillsWithScripts().map(\.id)) ?? []
         return try base.tools() + (skills.isEmpty ? [] : [Self.tool(for: skills)])

@@ -67,6 +67,7 @@ public struct WorkflowSkillBackend: SkillBackend {
         return Loaded(workflow: workflow, text: bytes, tools: tools, description: description)
     }
 
+    @available(*, noasync, message: "use 'await listTools()'")
     public func tools() throws(HostError) -> [SkillTool] {
         let files = installed.files()
         return try workflowTools(files, over: try inner.tools(), steps: files.isEmpty ? [] : try steps.tools())
