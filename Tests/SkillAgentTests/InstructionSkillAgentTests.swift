@@ -168,7 +168,7 @@ import Testing
             try backend.prepare(skillID: "activate_skill", arguments: ["name": "release-notes"]), options: InvocationOptions())
         #expect(result["files"] == ["scripts/draft.sh"])
         #expect(result["scripts"]?.stringValue?.hasPrefix("run a script with run_skill_script") == true)
-        let tools = try backend.tools().map(\.id)
+        let tools = try await backend.listTools().map(\.id)
         #expect(!tools.contains { $0.contains("script") || $0.contains("bash") })
     }
 
@@ -190,7 +190,7 @@ import Testing
         let (library, root) = try Self.library()
         try FileManager.default.removeItem(atPath: root + "/skills")
         let backend = InstructionSkillBackend(base: TestSkills.backend(TestSkills.clockNow), library: library)
-        #expect(try backend.tools().map(\.id) == ["clock.now"])
+        #expect(try await backend.listTools().map(\.id) == ["clock.now"])
         #expect(await backend.instructionPrompt() == "")
     }
 

@@ -14,15 +14,21 @@ import Testing
         .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(message.utf8), pieceSize: 0)
     }
 
-    @Test(.timeLimit(.minutes(5))) func oneReplyCallsAnMCPToolAndANativeSkill() throws {
-        _ = try Self.time.python()
-        let (_, root) = try HostTestSupport.fixtureHost()
+    /// The fixture host with `mcp-server-time` added as the MCP server `time`.
+    static func hostWithTime() throws -> (host: SkillHost, root: String) {
+        _ = try time.python()
+        let (host, root) = try HostTestSupport.fixtureHost()
         // The folders go first: every word after `--` is the server's.
         let added = try HostTestSupport.run(try TestPackage.skillhostBinary(), [
             "add-mcp", "time", "--registry", root + "/config/skill_registry.json", "--plugins", root + "/plugins",
-            "--", Self.time.folder + "/bin/mcp-server-time",
+            "--", time.folder + "/bin/mcp-server-time",
         ])
         #expect(added.status == 0, "\(added.stderr)")
+        return (host, root)
+    }
+
+    @Test(.timeLimit(.minutes(5))) func oneReplyCallsAnMCPToolAndANativeSkill() throws {
+        let (_, root) = try Self.hostWithTime()
         func call(_ id: String, _ name: String, _ arguments: JSONValue) -> String {
             #"{"id":"\#(id)","type":"function","function":{"name":"\#(name)","arguments":\#(JSONValue.string(arguments.serialized()).serialized())}}"#
         }

@@ -50,7 +50,7 @@ struct ScriptAllowedToolsTests {
 
         /// Calls `tool` through a caller whose approval records the question and refuses.
         func call(_ tool: String, _ arguments: JSONValue) async throws -> ToolCallOutcome {
-            let skillTool = try #require(try backend.tools().first { $0.id == tool })
+            let skillTool = try #require(try await backend.listTools().first { $0.id == tool })
             let asked = self.asked
             let approval = ClosureApproval { request in
                 asked.withLock { $0.append(request.arguments["path"]?.stringValue ?? request.skill.id) }

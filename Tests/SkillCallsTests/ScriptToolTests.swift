@@ -43,7 +43,7 @@ struct ScriptToolTests {
         /// Calls the script tool with `arguments`; the outcome.
         func call(_ arguments: JSONValue, approval: any ApprovalHandler = AllowAllApproval(), timeout: Double? = nil) async throws -> ToolCallOutcome {
             let backend = backend(timeout: timeout)
-            let tool = try #require(try backend.tools().first { $0.id == ScriptToolBackend.toolID })
+            let tool = try #require(try await backend.listTools().first { $0.id == ScriptToolBackend.toolID })
             let caller = ToolCaller(backend: backend, approval: approval, sessionID: "session-7")
             return await caller.call(ToolCallRequest(
                 toolName: tool.id, tool: tool, arguments: .value(arguments), callID: "c1", origin: .call))

@@ -19,7 +19,7 @@ import Testing
             ["said": arguments["word"] ?? .null]
         }])
         let backend = WorkflowSkillBackend(inner: inner, steps: steps, installed: installed)
-        #expect(try backend.tools().map(\.id) == ["workflow.once"])
+        #expect(try await backend.listTools().map(\.id) == ["workflow.once"])
         let prepared = try backend.prepare(skillID: "workflow.once", arguments: [:])
         // Changed after prepare: the call runs what prepare read and checked.
         let path = try #require(installed.files()["once"])

@@ -18,6 +18,8 @@ public protocol InstructionLibrary: Sendable {
     func policyAlwaysAsks(_ toolID: String) -> Bool
     /// Why activating the skill `name` needs the user's approval (a nested MCP skill: fresh consent), or nil.
     func activationConsent(_ name: String) -> String?
+    /// ``enabledSkills()`` from async code (MCP servers' skills are listed without blocking a thread).
+    func loadEnabledSkills() async throws(HostError) -> [(name: String, description: String)]
     /// ``skill(named:)`` from async code (an MCP skill is fetched without blocking a thread).
     func loadSkill(named name: String) async throws(HostError) -> InstructionSkill
     /// ``read(skill:path:offset:limit:)`` from async code.
@@ -32,6 +34,8 @@ extension InstructionLibrary {
     public func policyAlwaysAsks(_ toolID: String) -> Bool { false }
 
     public func activationConsent(_ name: String) -> String? { nil }
+
+    public func loadEnabledSkills() async throws(HostError) -> [(name: String, description: String)] { try enabledSkills() }
 
     public func loadSkill(named name: String) async throws(HostError) -> InstructionSkill { try skill(named: name) }
 

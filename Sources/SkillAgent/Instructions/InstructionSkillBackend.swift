@@ -20,15 +20,23 @@ public struct InstructionSkillBackend: SkillBackend, InstructionPromptSource, Pr
         self.library = library
     }
 
+    @available(*, noasync, message: "use 'await listTools()'")
     public func tools() throws(HostError) -> [SkillTool] {
         try base.tools() + InstructionTools.tools(for: enabledSkills())
     }
 
-    public func instructionPrompt() async -> String {
-        InstructionTools.promptSection(for: enabledSkills())
+    public nonisolated(nonsending) func listTools() async throws(HostError) -> [SkillTool] {
+        try await base.listTools() + InstructionTools.tools(for: await loadEnabledSkills())
     }
 
+    public func instructionPrompt() async -> String {
+        InstructionTools.promptSection(for: await loadEnabledSkills())
+    }
+
+    /// The enabled instruction skills (none when they cannot be read); blocks while MCP servers are asked.
     private func enabledSkills() -> [(name: String, description: String)] { (try? library.enabledSkills()) ?? [] }
+    /// ``enabledSkills()`` for async code.
+    private func loadEnabledSkills() async -> [(name: String, description: String)] { (try? await library.loadEnabledSkills()) ?? [] }
 
     public func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
         guard skillID == InstructionTools.activate || skillID == InstructionTools.readFile else {

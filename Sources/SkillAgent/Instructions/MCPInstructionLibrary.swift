@@ -24,8 +24,16 @@ public struct MCPInstructionLibrary: InstructionLibrary {
     public static func isRemote(_ name: String) -> Bool { name.contains(":") }
 
     public func enabledSkills() throws(HostError) -> [(name: String, description: String)] {
-        let local = try local.enabledSkills()
-        return local + remote.usableNow().map { ($0.qualifiedName, "[from MCP server \($0.server), not a local skill] " + $0.description) }
+        try local.enabledSkills() + Self.offered(remote.usableNow())
+    }
+
+    public func loadEnabledSkills() async throws(HostError) -> [(name: String, description: String)] {
+        try local.enabledSkills() + Self.offered(await remote.usable())
+    }
+
+    /// The MCP skills as the model sees them up front.
+    private static func offered(_ skills: [MCPSkillEntry]) -> [(name: String, description: String)] {
+        skills.map { ($0.qualifiedName, "[from MCP server \($0.server), not a local skill] " + $0.description) }
     }
 
     public func skill(named name: String) throws(HostError) -> InstructionSkill {

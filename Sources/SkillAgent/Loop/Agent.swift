@@ -86,7 +86,7 @@ private struct TurnDriver {
         await agent.history.append([.user(text)])
         let tools: [SkillTool]
         do {
-            tools = try agent.backend.tools()
+            tools = try await agent.backend.listTools()
         } catch {
             move(.thinking)
             return await fail(AgentError(.skills, "could not list the enabled skills: \(error)"))

@@ -6,14 +6,22 @@ import SkillJSON
 /// ``ToolCaller`` only.
 ///
 /// Implementation requirements: thread-safe (calls run at once). ``tools()`` and ``prepare(skillID:arguments:)``
-/// may block on file I/O: callers call them from threads they own. ``prepare(skillID:arguments:)`` checks
+/// may block on file I/O. ``tools()`` may also block until MCP servers answer (``MCPSourceBackend``), work
+/// that needs a thread of Swift's concurrency pool: so it is for threads the caller owns, and async code
+/// lists with ``listTools()``, which suspends instead (the compiler refuses ``tools()`` there; a backend
+/// over another implements both, each calling the same one of the other). ``prepare(skillID:arguments:)`` checks
 /// everything that needs nobody (the skill is known and enabled, the arguments are a JSON object valid
 /// against its schema) and says whether approval is needed; ``run(_:options:)`` runs a prepared call that
 /// was allowed, with its skill's timeout counted from then (``CallDeadline``), and stops when its task is
 /// cancelled. Every failure is a ``HostError``, never a crash.
 public protocol SkillBackend: Sendable {
-    /// The enabled skills, as tools.
+    /// The enabled skills, as tools; blocks this thread while MCP servers are asked (call it from threads you
+    /// own).
+    @available(*, noasync, message: "use 'await listTools()': waiting for MCP servers here would block a thread of the concurrency pool")
     func tools() throws(HostError) -> [SkillTool]
+    /// The enabled skills, as tools, for async code: waits for MCP servers by suspending, never by blocking
+    /// a thread of the concurrency pool.
+    nonisolated(nonsending) func listTools() async throws(HostError) -> [SkillTool]
     /// Checks a call of `skillID` with `arguments` without running anything.
     func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall
     /// Runs a prepared call and returns the skill's result JSON.
@@ -32,6 +40,13 @@ public protocol SkillBackend: Sendable {
 }
 
 extension SkillBackend {
+    /// ``tools()`` as is: right for a backend that waits for nothing but files (a backend over another
+    /// forwards to the other's ``listTools()`` instead).
+    public nonisolated(nonsending) func listTools() async throws(HostError) -> [SkillTool] { try blockingTools() }
+
+    /// ``tools()`` (a synchronous frame: ``listTools()``'s default calls it knowing it waits for no pool work).
+    private func blockingTools() throws(HostError) -> [SkillTool] { try tools() }
+
     /// Runs every call itself.
     public func runner(for call: PreparedCall) -> any SkillBackend { self }
 

@@ -25,14 +25,25 @@ public struct MCPSkillScriptBackend: SkillBackend {
         self.stateDirectory = stateDirectory
     }
 
-    /// The usable MCP skills that list a file under `scripts/`.
-    private func remoteNames() -> [String] {
-        catalog.usableNow().filter { $0.files?.contains { $0.path.hasPrefix("scripts/") } == true }.map(\.qualifiedName)
+    /// The usable MCP skills that list a file under `scripts/` (blocks while servers are asked).
+    private func remoteNames() -> [String] { Self.withScripts(catalog.usableNow()) }
+
+    private static func withScripts(_ skills: [MCPSkillEntry]) -> [String] {
+        skills.filter { $0.files?.contains { $0.path.hasPrefix("scripts/") } == true }.map(\.qualifiedName)
     }
 
+    @available(*, noasync, message: "use 'await listTools()'")
     public func tools() throws(HostError) -> [SkillTool] {
-        var tools = try base.tools()
-        let remote = remoteNames()
+        Self.tools(try base.tools(), remote: remoteNames())
+    }
+
+    public nonisolated(nonsending) func listTools() async throws(HostError) -> [SkillTool] {
+        Self.tools(try await base.listTools(), remote: Self.withScripts(await catalog.usable()))
+    }
+
+    /// `tools` with the script tool offering the `remote` skills too.
+    private static func tools(_ tools: [SkillTool], remote: [String]) -> [SkillTool] {
+        var tools = tools
         guard !remote.isEmpty else { return tools }
         if let index = tools.firstIndex(where: { $0.id == ScriptToolBackend.toolID }) {
             let local = tools[index].parameters["properties"]?["name"]?["enum"]?.arrayValue?.compactMap(\.stringValue) ?? []

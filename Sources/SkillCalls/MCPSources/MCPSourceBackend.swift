@@ -103,14 +103,30 @@ public final class MCPSourceBackend: SkillBackend {
 
     deinit { shutdown() }
 
+    @available(*, noasync, message: "use 'await listTools()'")
     public func tools() throws(HostError) -> [SkillTool] {
         var tools = try base.tools()
         for entry in try host.mcpServers() where entry.enabled && policyBlock(entry.name) == nil {
-            // A server that cannot start offers nothing; its reason shows in 'list' and on a call.
-            guard let listing = try? Self.wait({ () async throws(HostError) in try await self.listing(of: entry) }) else { continue }
-            tools += listing.tools.filter(\.skill.enabled).map { SkillTool($0.skill) }
+            // A server that cannot start offers nothing; its reason shows in 'list' and on a call. Only a
+            // listing not at hand is waited for.
+            let listing = (try? knownListing(of: entry)) ?? (try? Self.wait { () async throws(HostError) in try await self.listing(of: entry) })
+            tools += Self.offered(listing)
         }
         return tools
+    }
+
+    public nonisolated(nonsending) func listTools() async throws(HostError) -> [SkillTool] {
+        var tools = try await base.listTools()
+        for entry in try host.mcpServers() where entry.enabled && policyBlock(entry.name) == nil {
+            // As in ``tools()``.
+            tools += Self.offered(try? await listing(of: entry))
+        }
+        return tools
+    }
+
+    /// The enabled tools of a server's listing (none when it could not be had).
+    private static func offered(_ listing: (tools: [MCPRemoteTool], invalid: [MCPRemoteTool.Invalid])?) -> [SkillTool] {
+        (listing?.tools ?? []).filter(\.skill.enabled).map { SkillTool($0.skill) }
     }
 
     public func prepare(skillID: String, arguments: JSONValue) throws(HostError) -> PreparedCall {
@@ -243,8 +259,12 @@ public final class MCPSourceBackend: SkillBackend {
             && a.processes == b.processes
     }
 
-    /// Runs `body` on the concurrency pool and blocks this thread until it ends (``SkillBackend``'s
-    /// synchronous members are called from threads their callers own, never from the pool).
+    /// Runs `body` on the concurrency pool and blocks this thread until it ends: the one bridge from a
+    /// synchronous caller to the MCP servers' async work. Only for threads the caller owns (the main thread
+    /// of a command, a server's connection threads, ``BlockingThread``), never from async code: blocking a
+    /// pool thread while `body` needs one deadlocks once the pool's threads all wait (it has one per core).
+    /// Async code awaits the async form instead (``SkillBackend/listTools()``, ``listing(of:)``).
+    @available(*, noasync, message: "await the async form: blocking a thread of the concurrency pool here can deadlock")
     public static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws(HostError) -> T) throws(HostError) -> T {
         let done = DispatchSemaphore(value: 0)
         let box = Mutex<Result<T, HostError>?>(nil)

@@ -42,9 +42,15 @@ public struct ScriptToolBackend: SkillBackend {
         self.stateDirectory = stateDirectory
     }
 
+    @available(*, noasync, message: "use 'await listTools()'")
     public func tools() throws(HostError) -> [SkillTool] {
         let skills = (try? host.instructionSkillsWithScripts().map(\.id)) ?? []
         return try base.tools() + (skills.isEmpty ? [] : [Self.tool(for: skills)])
+    }
+
+    public nonisolated(nonsending) func listTools() async throws(HostError) -> [SkillTool] {
+        let skills = (try? host.instructionSkillsWithScripts().map(\.id)) ?? []
+        return try await base.listTools() + (skills.isEmpty ? [] : [Self.tool(for: skills)])
     }
 
     /// The tool, offered for the skills named `skills`.

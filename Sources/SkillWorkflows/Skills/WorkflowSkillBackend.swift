@@ -67,12 +67,21 @@ public struct WorkflowSkillBackend: SkillBackend {
         return Loaded(workflow: workflow, text: bytes, tools: tools, description: description)
     }
 
+    @available(*, noasync, message: "use 'await listTools()'")
     public func tools() throws(HostError) -> [SkillTool] {
-        var result = try inner.tools()
         let files = installed.files()
-        guard !files.isEmpty else { return result }
-        // Checked against what steps may call (the inner tools and the script tool).
-        let available = try steps.tools()
+        return try workflowTools(files, over: try inner.tools(), steps: files.isEmpty ? [] : try steps.tools())
+    }
+
+    public nonisolated(nonsending) func listTools() async throws(HostError) -> [SkillTool] {
+        let files = installed.files()
+        return try workflowTools(files, over: try await inner.listTools(), steps: files.isEmpty ? [] : try await steps.listTools())
+    }
+
+    /// `inner`'s tools and the installed workflows' (those valid against `available`, what steps may call:
+    /// the inner tools and the script tool).
+    private func workflowTools(_ files: [String: String], over inner: [SkillTool], steps available: [SkillTool]) throws(HostError) -> [SkillTool] {
+        var result = inner
         for (name, path) in files.sorted(by: { $0.key < $1.key }) {
             if let loaded = try? load(name, path: path, tools: available) { result.append(SkillTool(loaded.description)) }
         }
@@ -107,7 +116,7 @@ public struct WorkflowSkillBackend: SkillBackend {
         // What prepare loaded (a call prepared elsewhere, or twice at once, loads it here).
         let loaded: Loaded
         if let kept = prepared.take(path: call.skill.pluginPath) { loaded = kept } else {
-            loaded = try load(name, path: call.skill.pluginPath, tools: try steps.tools())
+            loaded = try load(name, path: call.skill.pluginPath, tools: try await steps.listTools())
         }
         let journal = self.journal() ?? MemoryWorkflowJournal()
         let runID = WorkflowRunID.make()

@@ -65,7 +65,7 @@ enum CallCommand: Command {
         let backend = WorkflowCommand.backend(wrapping: sources, host: host, parsed)
         if skillID.hasPrefix(InstalledWorkflows.prefix) {
             // An installed workflow (docs/workflows.md): its tool comes from the workflows folder.
-            tool = (try? backend.tools())?.first { $0.id == skillID }
+            tool = (try? await backend.listTools())?.first { $0.id == skillID }
             if tool == nil {
                 unknown = HostError(.notFound, "no workflow \"\(skillID.dropFirst(InstalledWorkflows.prefix.count))\" is installed and valid; see 'skillhost workflow list'", skillID: skillID)
             }

@@ -80,7 +80,7 @@ enum ChatCommand: Command {
         // MCP servers' tools and workflows over the plugins; the history knows them all (ids, schemas to redact).
         let sources = ToolSources(parsed, host: host, base: skills)
         let session = try ChatSession.open(
-            parsed, host: host, model: provider.name, environment: environment, tools: try? sources.backend.tools(), warn: renderer.warn)
+            parsed, host: host, model: provider.name, environment: environment, tools: try? await sources.backend.listTools(), warn: renderer.warn)
         ErrorReporter.printError("chat: " + session.notice)
         // A project's skills not loaded (not trusted), a skill shadowing another of its name: one line each.
         for note in (try? host.currentCatalog().notes) ?? [] { renderer.warn("warning: " + note) }

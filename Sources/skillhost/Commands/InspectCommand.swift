@@ -25,7 +25,7 @@ enum InspectCommand: Command {
         guard parsed.positionals.count == 1 else { throw UsageError("expected exactly one ID") }
         let id = parsed.positionals[0]
         // An installed workflow (docs/workflows.md).
-        if id.hasPrefix(InstalledWorkflows.prefix) { return try WorkflowCommand.inspect(id, parsed) }
+        if id.hasPrefix(InstalledWorkflows.prefix) { return try await WorkflowCommand.inspect(id, parsed) }
         // An MCP server's skill (SERVER:PATH; the Skills extension).
         if let found = try await MCPSkillText.inspect(id, parsed: parsed, host: HostOptions.host(parsed)) {
             print(parsed.has("--json") ? found.json.serialized(options: .prettyPrinted) : found.text)

@@ -62,7 +62,7 @@ enum ListCommand: Command {
             await MCPSkillText.addListing(&listing, json: json, backend: backend)
         }
         // Installed workflows (docs/workflows.md) after them.
-        print(WorkflowCommand.listingWithWorkflows(listing, json: json, parsed), terminator: "")
+        print(await WorkflowCommand.listingWithWorkflows(listing, json: json, parsed), terminator: "")
         return ExitCode.success
     }
 }

@@ -66,7 +66,7 @@ enum WorkflowCommand: Command {
         switch action {
         case "validate":
             guard rest.count == 1 else { throw UsageError("expected: workflow validate FILE") }
-            return validate(file: rest[0], parsed)
+            return await validate(file: rest[0], parsed)
         case "run":
             guard (1...2).contains(rest.count) else { throw UsageError("expected: workflow run FILE [INPUT_JSON]") }
             return try await start(file: rest[0], input: rest.count == 2 ? rest[1] : "{}", parsed)
@@ -78,13 +78,13 @@ enum WorkflowCommand: Command {
             return try show(runID: rest[0], parsed)
         case "install":
             guard rest.count == 1 else { throw UsageError("expected: workflow install FILE") }
-            return try install(file: rest[0], parsed)
+            return try await install(file: rest[0], parsed)
         case "list":
             guard rest.isEmpty else { throw UsageError("expected: workflow list") }
             let host = HostOptions.host(parsed)
             let sources = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
             defer { sources.shutdown() }
-            let tools = (try? backend(wrapping: sources, host: host, parsed).tools()) ?? []
+            let tools = (try? await backend(wrapping: sources, host: host, parsed).listTools()) ?? []
             for (name, path) in installed(parsed).files().sorted(by: { $0.key < $1.key }) {
                 let id = InstalledWorkflows.prefix + name
                 print("\(id)  \(tools.contains { $0.id == id } ? "ok" : "invalid (run 'skillhost workflow validate \(path)')")  \(path)")
@@ -163,14 +163,14 @@ enum WorkflowCommand: Command {
         return count
     }
 
-    static func install(file: String, _ parsed: ParsedArguments) throws -> Int32 {
+    static func install(file: String, _ parsed: ParsedArguments) async throws -> Int32 {
         let host = HostOptions.host(parsed)
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw UsageError("cannot read the workflow file '\(file)'; check the path")
         }
         let (steps, sources) = stepSources(host: host, parsed)
         defer { sources.shutdown() }
-        let (workflow, problems, _) = load(file: file, text: text, host: host, steps: steps)
+        let (workflow, problems, _) = await load(file: file, text: text, host: host, steps: steps)
         guard problems.isEmpty else {
             printProblems(problems)
             return ExitCode.invalidArguments
@@ -182,13 +182,13 @@ enum WorkflowCommand: Command {
 
     /// `list`'s output with the installed workflows after the plugins (a `WORKFLOW` table; in JSON a
     /// `workflows` member), unchanged when none is installed (so the listing cache's answer stays as it is).
-    static func listingWithWorkflows(_ listing: String, json: Bool, _ parsed: ParsedArguments) -> String {
+    static func listingWithWorkflows(_ listing: String, json: Bool, _ parsed: ParsedArguments) async -> String {
         let files = installed(parsed).files()
         guard !files.isEmpty else { return listing }
         let host = HostOptions.host(parsed)
         let sources = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
         defer { sources.shutdown() }
-        let tools = (try? backend(wrapping: sources, host: host, parsed).tools()) ?? []
+        let tools = (try? await backend(wrapping: sources, host: host, parsed).listTools()) ?? []
         let rows = files.sorted { $0.key < $1.key }.map { name, path in
             let tool = tools.first { $0.id == InstalledWorkflows.prefix + name }
             return (id: InstalledWorkflows.prefix + name, tool: tool, path: path)
@@ -215,7 +215,7 @@ enum WorkflowCommand: Command {
     }
 
     /// `inspect workflow.NAME`: the skill an installed workflow is, with its steps.
-    static func inspect(_ id: String, _ parsed: ParsedArguments) throws -> Int32 {
+    static func inspect(_ id: String, _ parsed: ParsedArguments) async throws -> Int32 {
         let name = String(id.dropFirst(InstalledWorkflows.prefix.count))
         guard let path = installed(parsed).files()[name] else {
             throw HostError(.notFound, "no workflow \"\(name)\" is installed; see 'skillhost workflow list'", skillID: id)
@@ -223,7 +223,7 @@ enum WorkflowCommand: Command {
         let host = HostOptions.host(parsed)
         let sources = MCPSourceText.backend(parsed, host: host, base: HostSkillBackend(host: host))
         defer { sources.shutdown() }
-        let tool = (try? backend(wrapping: sources, host: host, parsed).tools())?.first { $0.id == id }
+        let tool = (try? await backend(wrapping: sources, host: host, parsed).listTools())?.first { $0.id == id }
         let workflow = try? WorkflowParser.load(path: path).get()
         let steps: [JSONValue] = (workflow?.steps ?? []).map { ["id": .string($0.id), "skill": .string($0.skill), "needs": .array($0.dependencies.map(JSONValue.string))] }
         if parsed.has("--json") {
@@ -247,8 +247,8 @@ enum WorkflowCommand: Command {
     /// The checker over what `steps` offers (native skills, MCP servers' tools, the script tool): a skill that
     /// is not offered says why (not found, disabled, its server's answer), and a script step's script must
     /// exist in its skill's folder.
-    static func checker(_ host: SkillHost, steps: any SkillBackend) -> WorkflowChecker {
-        let offered = Dictionary(((try? steps.tools()) ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    static func checker(_ host: SkillHost, steps: any SkillBackend) async -> WorkflowChecker {
+        let offered = Dictionary(((try? await steps.listTools()) ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var checker = WorkflowChecker { id in
             if let tool = offered[id] { return .usable(tool) }
             do throws(HostError) {
@@ -284,7 +284,7 @@ enum WorkflowCommand: Command {
     /// what could not be checked.
     static func load(
         file: String, text: String? = nil, host: SkillHost, steps: any SkillBackend
-    ) -> (workflow: Workflow, problems: [WorkflowProblem], notes: [WorkflowProblem]) {
+    ) async -> (workflow: Workflow, problems: [WorkflowProblem], notes: [WorkflowProblem]) {
         // Read once: the parser and the checker's line map share the text.
         let read = text ?? (try? String(contentsOfFile: file, encoding: .utf8))
         let parsed = read.map { WorkflowParser.parse($0, file: file) } ?? WorkflowParser.load(path: file)
@@ -293,16 +293,16 @@ enum WorkflowCommand: Command {
             return (Workflow(name: "", steps: [], file: file), faults.problems, [])
         case .success(let workflow):
             let source = read ?? ""
-            let report = checker(host, steps: steps).report(of: workflow, source: source)
+            let report = await checker(host, steps: steps).report(of: workflow, source: source)
             return (workflow, report.problems, report.notes)
         }
     }
 
-    static func validate(file: String, _ parsed: ParsedArguments) -> Int32 {
+    static func validate(file: String, _ parsed: ParsedArguments) async -> Int32 {
         let host = HostOptions.host(parsed)
         let (steps, sources) = stepSources(host: host, parsed)
         defer { sources.shutdown() }
-        let (workflow, problems, notes) = load(file: file, host: host, steps: steps)
+        let (workflow, problems, notes) = await load(file: file, host: host, steps: steps)
         func json(_ problem: WorkflowProblem) -> JSONValue {
             ["file": .string(problem.file), "line": .int(Int64(problem.position.line)), "column": .int(Int64(problem.position.column)), "message": .string(problem.message)]
         }
@@ -333,7 +333,7 @@ enum WorkflowCommand: Command {
         }
         let (steps, sources) = stepSources(host: host, parsed)
         defer { sources.shutdown() }
-        let (workflow, problems, _) = load(file: file, text: text, host: host, steps: steps)
+        let (workflow, problems, _) = await load(file: file, text: text, host: host, steps: steps)
         guard problems.isEmpty else {
             printProblems(problems)
             return ExitCode.invalidArguments
@@ -367,7 +367,7 @@ enum WorkflowCommand: Command {
         let host = HostOptions.host(parsed)
         let (steps, sources) = stepSources(host: host, parsed)
         defer { sources.shutdown() }
-        let (workflow, problems, _) = load(file: run.file, text: run.definition, host: host, steps: steps)
+        let (workflow, problems, _) = await load(file: run.file, text: run.definition, host: host, steps: steps)
         guard problems.isEmpty else {
             printProblems(problems)
             return ExitCode.invalidArguments
@@ -393,7 +393,7 @@ enum WorkflowCommand: Command {
         let host = HostOptions.host(parsed)
         let (steps, sources) = stepSources(host: host, parsed)
         defer { sources.shutdown() }
-        let (workflow, problems, _) = load(file: path, text: text, host: host, steps: steps)
+        let (workflow, problems, _) = await load(file: path, text: text, host: host, steps: steps)
         guard problems.isEmpty else {
             printProblems(problems)
             return ExitCode.invalidArguments
@@ -423,7 +423,7 @@ enum WorkflowCommand: Command {
             store: store, sessionID: sessionID, context: SessionContext(), redactor: SecretRedactor.standard(environment: Posix.environment()),
             report: { ErrorReporter.printError("warning: history: \($0.message)") })
         let recorder = StepCallRecorder(runID: runID, inner: inner, interrupted: interrupted)
-        let tools = checker(host, steps: steps).tools(of: workflow)
+        let tools = await checker(host, steps: steps).tools(of: workflow)
         // The write/dangerous steps still to run are approved once, up front, in one question that lists them.
         let approval = await RunApproval.ask(
             TerminalApproval.handler(assumeYes: parsed.has("--yes")), workflow: workflow, tools: tools, input: input, path: workflow.file,
