@@ -149,9 +149,13 @@ import Glibc
         }
         let message = try #require(user, "the turn recorded the user's message")
         #expect(message.hasPrefix("<activated_skill name=\"docs:pdf-tools/forms\">") && message.contains("Use blue ink.") && message.hasSuffix("the tax form"), "\(message)")
-        #expect(library.loads.withLock { $0 } == ["docs:pdf-tools/forms"])
-        // Wait for that turn to end, then a skill that fails verification: the request is taken, nothing is sent.
+        // Wait for that turn to end: the offline planner answered from the activation in the message, without
+        // activating the skill a second time (it did, and this check raced it). Then a skill that fails
+        // verification: the request is taken, nothing is sent.
         for _ in 0..<200 where world.server.chat.isRunning { try await Task.sleep(for: .milliseconds(25)) }
+        #expect(library.loads.withLock { $0 } == ["docs:pdf-tools/forms"])
+        let answer = try store.messages(session: session).last { $0.role == "assistant" }?.content ?? ""
+        #expect(answer.contains("docs:pdf-tools/forms covers this") && answer.contains("> Use blue ink."), "\(answer)")
         let tampered = try world.request("POST", "/api/chat", body: #"{"text":"/docs:tampered go"}"#)
         #expect(tampered.status == 202, "\(tampered)")
         for _ in 0..<200 where library.loads.withLock({ $0.count }) < 2 || world.server.chat.isRunning { try await Task.sleep(for: .milliseconds(25)) }

@@ -64,9 +64,23 @@ public enum SlashActivation {
     public static func message(activating name: String, rest: String, library: any InstructionLibrary) async throws(HostError) -> String {
         let skill = try await library.loadSkill(named: name)
         let activation = InstructionTools.activation(skill).serialized()
-        return "<activated_skill name=\"\(name)\">\n\(activation)\n</activated_skill>\n\n"
+        return openingTag(name) + "\n\(activation)\n" + closingTag + "\n\n"
             + (rest.isEmpty ? "Follow the \(name) skill's instructions." : rest)
     }
+
+    /// The skill a message made by ``message(activating:rest:library:)`` activated, and its activation (the
+    /// `activate_skill` result it carries); nil for any other text.
+    public static func activated(in text: String) -> (name: String, activation: String)? {
+        let prefix = "<activated_skill name=\""
+        guard text.hasPrefix(prefix), let nameEnd = text.range(of: "\">\n"),
+              let close = text.range(of: "\n" + closingTag, range: nameEnd.upperBound..<text.endIndex) else { return nil }
+        let name = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<nameEnd.lowerBound])
+        guard openingTag(name) + "\n" == text[..<nameEnd.upperBound] else { return nil }
+        return (name, String(text[nameEnd.upperBound..<close.lowerBound]))
+    }
+
+    private static func openingTag(_ name: String) -> String { "<activated_skill name=\"\(name)\">" }
+    private static let closingTag = "</activated_skill>"
 
     /// The skill name a slash word spells: a local skill's id (normalized), or an MCP skill's `SERVER:PATH`
     /// as typed (a server id, a colon, path segments of letters, digits, `-`, `_` and `.`); nil for anything

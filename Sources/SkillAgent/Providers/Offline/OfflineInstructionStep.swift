@@ -3,7 +3,8 @@ import SkillJSON
 
 /// What the offline planner does with instruction skills. It cannot follow instructions, so when a request
 /// maps to no tool call but matches an enabled instruction skill's description, it activates that skill
-/// (so the user sees the activation) and answers by naming the skill and quoting the first lines of its body.
+/// (so the user sees the activation) and answers by naming the skill and quoting the first lines of its body;
+/// a skill the user activated by its slash name is answered from the message, without a second activation.
 struct OfflineInstructionStep {
     /// The id of the planner's activation call.
     static let callID = "offline_skill_1"
@@ -16,6 +17,11 @@ struct OfflineInstructionStep {
         if let result = later.first(where: { $0.role == .tool && $0.toolCallID == callID }) {
             let name = later.flatMap(\.toolCalls).first { $0.id == callID }.flatMap { try? $0.parsedArguments()["name"]?.stringValue } ?? "the skill"
             return ModelReply(content: answer(skill: name, result: result.content), finishReason: "stop")
+        }
+        // A skill the user activated with its slash name is in the message already: answered from there, not
+        // activated a second time.
+        if let (name, activation) = SlashActivation.activated(in: userText) {
+            return ModelReply(content: answer(skill: name, result: activation), finishReason: "stop")
         }
         guard request.toolChoice == .auto, let name = bestMatch(userText, choices: choices(in: spec)) else { return nil }
         let call = ToolCall(id: callID, name: spec.name, arguments: ["name": .string(name)])
