@@ -211,6 +211,10 @@ public final class MCPServerSession: Sendable {
                 state.revision = revision
                 state.capabilities = result["capabilities"] ?? .null
             }
+            // A session whose server may change its tools: over HTTP its notice comes on the `GET` stream.
+            if revision != Self.statelessVersion, result["capabilities"]?["tools"]?["listChanged"] == .bool(true) {
+                connection.listenForServerMessages()
+            }
             return connection
         } catch {
             connection.close()
