@@ -9,7 +9,7 @@ bearer-token check of its own. `--legacy` removes its `server/discover` handler,
 Tools: `echo` (its text back, structured), `slow` (reports progress every 0.2 s for 1.2 s), `huge`
 (a 17 MiB text: more than a skill's result may have), `grow` (adds the tool `grown` and sends
 `notifications/tools/list_changed` on the connection, not in its answer: over Streamable HTTP the
-SDK routes it to the session's standalone `GET` stream). Its `initialize` says `tools.listChanged: true`.
+SDK routes it to the session's standalone `GET` stream, or under 2026-07-28 to `subscriptions/listen` streams). Its `initialize` says `tools.listChanged: true`.
 Over HTTP, `/html` answers a web page, not MCP.
 """
 
@@ -17,6 +17,7 @@ import sys
 
 from mcp.server import NotificationOptions
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.subscriptions import ToolsListChanged
 from mcp_types import ToolAnnotations
 
 server = MCPServer("sdk-source")
@@ -55,8 +56,11 @@ async def grow(ctx: Context) -> str:
     """Adds the tool `grown`, then tells the client its tool list changed."""
     if all(tool.name != "grown" for tool in server._tool_manager.list_tools()):
         server.add_tool(grown)
-    # Not tied to this request (no related request id): over HTTP it goes to the standalone GET stream.
+    # Not tied to this request (no related request id): over HTTP on a session it goes to the standalone GET
+    # stream; under the stateless revision the SDK drops it and delivers the bus's event on every
+    # `subscriptions/listen` stream that asked for tool changes.
     await ctx.session.send_tool_list_changed()
+    await server._subscriptions.publish(ToolsListChanged())
     return "grew"
 
 

@@ -162,14 +162,15 @@ import Testing
     }
 
     /// The server's tools change while ONE `skillhost mcp` runs (docs/mcp-sources.md, "Lifecycle"): on a
-    /// 2025-11-25 session whose `initialize` says `tools.listChanged`, the SDK sends its
-    /// `notifications/tools/list_changed` on the standalone `GET` stream (not in `grow`'s answer); the client
-    /// listens there and drops its cached tools, so the gateway's client (a Python `mcp` client,
-    /// Tests/Peers/mcp_source_change_client.py) gets `sdk_grown` and `skillhost mcp`'s own notice. Before the
-    /// `GET` stream, the tools were cached for the process: `sdk_grown` never appeared.
-    @Test(.timeLimit(.minutes(3)))
-    func aSessionServersNewToolReachesALongLivedGateway() throws {
-        let server = try SDKServer(token: "sdk-secret", legacy: true)
+    /// 2025-11-25 session (`legacy`) whose `initialize` says `tools.listChanged`, the SDK sends its
+    /// `notifications/tools/list_changed` on the standalone `GET` stream (not in `grow`'s answer); under
+    /// 2026-07-28 on the stream of a `subscriptions/listen` request. The client listens there and drops its
+    /// cached tools, so the gateway's client (a Python `mcp` client,
+    /// Tests/Peers/mcp_source_change_client.py) gets `sdk_grown` and `skillhost mcp`'s own notice. Before the client
+    /// listened, the tools were cached for the process: `sdk_grown` never appeared.
+    @Test(.timeLimit(.minutes(3)), arguments: [true, false])
+    func aServersNewToolReachesALongLivedGateway(legacy: Bool) throws {
+        let server = try SDKServer(token: "sdk-secret", legacy: legacy)
         var home = Home()
         home.exported["SDK_TOKEN"] = "sdk-secret"
         #expect(try home.run(["add-mcp", "sdk", "--url", server.url, "--header", "Authorization: Bearer ${SDK_TOKEN}"]).status == 0)
