@@ -165,9 +165,10 @@ import Testing
     /// 2025-11-25 session (`legacy`) whose `initialize` says `tools.listChanged`, the SDK sends its
     /// `notifications/tools/list_changed` on the standalone `GET` stream (not in `grow`'s answer); under
     /// 2026-07-28 on the stream of a `subscriptions/listen` request. The client listens there and drops its
-    /// cached tools, so the gateway's client (a Python `mcp` client,
-    /// Tests/Peers/mcp_source_change_client.py) gets `sdk_grown` and `skillhost mcp`'s own notice. Before the client
-    /// listened, the tools were cached for the process: `sdk_grown` never appeared.
+    /// cached tools, so the gateway's client (a Python `mcp` client, Tests/Peers/mcp_source_change_client.py)
+    /// can call `sdk_grown`, which makes `skillhost mcp` list again (its own listing is not recomputed on the
+    /// notice alone: docs/mcp-sources.md, "Not yet") and send its own notice. Before the client listened, the
+    /// tools were cached for the process: `sdk_grown` was refused as unknown for good.
     @Test(.timeLimit(.minutes(3)), arguments: [true, false])
     func aServersNewToolReachesALongLivedGateway(legacy: Bool) throws {
         let server = try SDKServer(token: "sdk-secret", legacy: legacy)
