@@ -8,7 +8,8 @@ import Synchronization
 /// `initialize` gave one and `MCP-Protocol-Version` once a revision is settled; under the stateless
 /// revision (2026-07-28) also `Mcp-Method` and `Mcp-Name`. The answer — one JSON message, or server-sent
 /// events carrying progress notifications and then the response — goes to the connection as the stdio
-/// reader's lines do. Every failure names the server, the URL and the fix in one line.
+/// reader's lines do. The server's own messages come on the session's standalone `GET` stream when it is
+/// opened (``listen(to:)``). Every failure names the server, the URL and the fix in one line.
 final class MCPHTTPWire: Sendable {
     struct State {
         var sessionID: String?
