@@ -7,12 +7,17 @@ bearer-token check of its own. `--legacy` removes its `server/discover` handler,
     mcp_sdk_source_server.py http PORT TOKEN [--legacy] [--json]     (PORT 0: any free port, printed)
 
 Tools: `echo` (its text back, structured), `slow` (reports progress every 0.2 s for 1.2 s), `huge`
-(a 17 MiB text: more than a skill's result may have). Over HTTP, `/html` answers a web page, not MCP.
+(a 17 MiB text: more than a skill's result may have), `grow` (adds the tool `grown` and sends
+`notifications/tools/list_changed` on the connection, not in its answer: over Streamable HTTP the
+SDK routes it to the session's standalone `GET` stream, or under 2026-07-28 to `subscriptions/listen` streams). Its `initialize` says `tools.listChanged: true`.
+Over HTTP, `/html` answers a web page, not MCP.
 """
 
 import sys
 
+from mcp.server import NotificationOptions
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.subscriptions import ToolsListChanged
 from mcp_types import ToolAnnotations
 
 server = MCPServer("sdk-source")
@@ -39,6 +44,30 @@ async def slow(ctx: Context) -> str:
 def huge() -> str:
     """A result far larger than a client should take."""
     return "x" * (17 << 20)
+
+
+def grown() -> str:
+    """Added by `grow`."""
+    return "grown here"
+
+
+@server.tool()
+async def grow(ctx: Context) -> str:
+    """Adds the tool `grown`, then tells the client its tool list changed."""
+    if all(tool.name != "grown" for tool in server._tool_manager.list_tools()):
+        server.add_tool(grown)
+    # Not tied to this request (no related request id): over HTTP on a session it goes to the standalone GET
+    # stream; under the stateless revision the SDK drops it and delivers the bus's event on every
+    # `subscriptions/listen` stream that asked for tool changes.
+    await ctx.session.send_tool_list_changed()
+    await server._subscriptions.publish(ToolsListChanged())
+    return "grew"
+
+
+# The SDK says `tools.listChanged` in `initialize` only when told to.
+_initialization_options = server._lowlevel_server.create_initialization_options
+server._lowlevel_server.create_initialization_options = lambda notification_options=None, *rest, **named: (
+    _initialization_options(notification_options or NotificationOptions(tools_changed=True), *rest, **named))
 
 
 def main() -> None:

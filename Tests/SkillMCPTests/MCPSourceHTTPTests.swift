@@ -18,10 +18,13 @@ import Testing
         let root = MCPTestSupport.temporaryDirectory("mcp-http-sources")
         var exported: [String: String] = [:]
 
+        /// What `skillhost` runs with: the home's folders and the exported variables.
+        var environment: [String: String] {
+            ["SKILLHOST_STATE": root + "/state", "XDG_DATA_HOME": root, "PATH": "/usr/bin:/bin", "HOME": root].merging(exported) { $1 }
+        }
+
         func run(_ arguments: [String]) throws -> ProcessResult {
-            var environment = ["SKILLHOST_STATE": root + "/state", "XDG_DATA_HOME": root, "PATH": "/usr/bin:/bin", "HOME": root]
-            environment.merge(exported) { $1 }
-            return try TestProcess.run(HTTPTestServer.binary, [arguments[0]] + HTTPTestServer.globalOptions(root) + arguments.dropFirst(), environment: environment)
+            try TestProcess.run(HTTPTestServer.binary, [arguments[0]] + HTTPTestServer.globalOptions(root) + arguments.dropFirst(), environment: environment)
         }
 
         func json(_ arguments: [String]) throws -> JSONValue {
@@ -156,6 +159,35 @@ import Testing
         let huge = try home.run(["call", "sdk.huge", "{}"])
         #expect(huge.status != 0)
         #expect(huge.stderr.contains("MCP server sdk sent a message of more than 16 MiB"), "\(huge.stderr)")
+    }
+
+    /// The server's tools change while ONE `skillhost mcp` runs (docs/mcp-sources.md, "Lifecycle"): on a
+    /// 2025-11-25 session (`legacy`) whose `initialize` says `tools.listChanged`, the SDK sends its
+    /// `notifications/tools/list_changed` on the standalone `GET` stream (not in `grow`'s answer); under
+    /// 2026-07-28 on the stream of a `subscriptions/listen` request. The client listens there and drops its
+    /// cached tools, so the gateway's client (a Python `mcp` client, Tests/Peers/mcp_source_change_client.py)
+    /// can call `sdk_grown`, which makes `skillhost mcp` list again (its own listing is not recomputed on the
+    /// notice alone: docs/mcp-sources.md, "Not yet") and send its own notice. Before the client listened, the
+    /// tools were cached for the process: `sdk_grown` was refused as unknown for good.
+    @Test(.timeLimit(.minutes(3)), arguments: [true, false])
+    func aServersNewToolReachesALongLivedGateway(legacy: Bool) throws {
+        let server = try SDKServer(token: "sdk-secret", legacy: legacy)
+        var home = Home()
+        home.exported["SDK_TOKEN"] = "sdk-secret"
+        #expect(try home.run(["add-mcp", "sdk", "--url", server.url, "--header", "Authorization: Bearer ${SDK_TOKEN}"]).status == 0)
+        let client = MCPTestSupport.packageRoot + "/Tests/Peers/mcp_source_change_client.py"
+        let ran = try TestProcess.run(
+            try Self.peer.python(),
+            [client, "20", HTTPTestServer.binary, "mcp"] + HTTPTestServer.globalOptions(home.root) + ["--allow-writes"],
+            environment: home.environment)
+        #expect(ran.status == 0, "\(ran.stderr)")
+        let seen = (try? JSONValue(parsing: Array(ran.stdout.utf8))) ?? .null
+        let before = seen["before"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let after = seen["after"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(before.contains("sdk_grow") && !before.contains("sdk_grown"), "\(ran.stdout)")
+        #expect(after.contains("sdk_grown"), "the new tool was not offered within 20 s: \(ran.stdout) \(ran.stderr)")
+        #expect(seen["grown"]?.serialized().contains("grown here") == true, "\(ran.stdout)")
+        #expect(seen["announced"] == true, "skillhost mcp did not send its own notifications/tools/list_changed: \(ran.stdout)")
     }
 
     @Test(.timeLimit(.minutes(3)))

@@ -144,6 +144,13 @@ public final class MCPClientConnection: Sendable {
         http?.settle(version: version, stateless: stateless)
     }
 
+    /// Over HTTP, opens the session's standalone `GET` stream so the server's own messages (its
+    /// `notifications/tools/list_changed`) reach the connection (``MCPHTTPWire/listen(to:)``); over stdio they
+    /// arrive on stdout anyway.
+    func listenForServerMessages() {
+        http?.listen(to: self)
+    }
+
     /// Whether the server has ended (its stdout closed).
     public var hasEnded: Bool { state.withLock { $0.ended != nil } }
 

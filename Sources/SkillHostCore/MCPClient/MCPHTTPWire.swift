@@ -8,24 +8,27 @@ import Synchronization
 /// `initialize` gave one and `MCP-Protocol-Version` once a revision is settled; under the stateless
 /// revision (2026-07-28) also `Mcp-Method` and `Mcp-Name`. The answer — one JSON message, or server-sent
 /// events carrying progress notifications and then the response — goes to the connection as the stdio
-/// reader's lines do. Every failure names the server, the URL and the fix in one line.
+/// reader's lines do. The server's own messages come on the session's standalone `GET` stream when it is
+/// opened (``listen(to:)``). Every failure names the server, the URL and the fix in one line.
 final class MCPHTTPWire: Sendable {
-    private struct State {
+    struct State {
         var sessionID: String?
         var version: String?
         var stateless = false
         var exchanges: [Int64: Task<Void, Never>] = [:]
+        /// The standalone `GET` stream's task (``listen(to:)``).
+        var listener: Task<Void, Never>?
         var closed = false
     }
 
     let name: String
     let url: String
     /// The header fields as sent (references expanded).
-    private let headers: [String: String]
+    let headers: [String: String]
     /// The variables the entry's headers refer to (for the advice after a 401).
     private let referenced: [String]
-    private let client: any MCPHTTPClient
-    private let state = Mutex(State())
+    let client: any MCPHTTPClient
+    let state = Mutex(State())
 
     init(name: String, url: String, headers: [String: String], referenced: [String], client: any MCPHTTPClient) {
         self.name = name
@@ -69,12 +72,12 @@ final class MCPHTTPWire: Sendable {
         state.withLock { $0.exchanges.removeValue(forKey: id) }?.cancel()
     }
 
-    /// Stops every exchange; a session the server opened is ended with `DELETE` (best effort).
+    /// Stops every exchange and the `GET` stream; a session the server opened is ended with `DELETE` (best effort).
     func close() {
         let (exchanges, sessionID): ([Task<Void, Never>], String?) = state.withLock { state in
             state.closed = true
-            defer { state.exchanges = [:] }
-            return (Array(state.exchanges.values), state.sessionID)
+            defer { state.exchanges = [:]; state.listener = nil }
+            return (Array(state.exchanges.values) + [state.listener].compactMap { $0 }, state.sessionID)
         }
         for exchange in exchanges { exchange.cancel() }
         guard let sessionID else { return }

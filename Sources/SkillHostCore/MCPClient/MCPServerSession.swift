@@ -211,6 +211,11 @@ public final class MCPServerSession: Sendable {
                 state.revision = revision
                 state.capabilities = result["capabilities"] ?? .null
             }
+            // A server that may change its tools: over HTTP its notice comes on the session's `GET` stream, or
+            // (stateless) on a `subscriptions/listen` stream; over stdio a session's comes on stdout.
+            if result["capabilities"]?["tools"]?["listChanged"] == .bool(true), connection.isHTTP {
+                if revision == Self.statelessVersion { subscribe(connection) } else { connection.listenForServerMessages() }
+            }
             return connection
         } catch {
             connection.close()
@@ -255,6 +260,32 @@ public final class MCPServerSession: Sendable {
         connection.settle(version: version, stateless: false, meta: [:])
         connection.notify("notifications/initialized")
         return (result, version)
+    }
+
+    /// How long one `subscriptions/listen` request stays open before it is sent again.
+    static let listenTimeout: Double = 300
+
+    /// The stateless revision's way to hear of changed tools (SEP-2575): a `subscriptions/listen` request for
+    /// `toolsListChanged`, whose answer is a stream of notifications (they reach ``dropTools()`` as any
+    /// other). Sent again when it ends (at once after ``listenTimeout``, else after a back-off doubling from
+    /// 1 s to 60 s); not after the server refused it (an error answer) or the connection was closed or ended.
+    private func subscribe(_ connection: MCPClientConnection) {
+        Task { [weak connection] in
+            var delay = 1.0
+            while let connection, !connection.hasEnded, !connection.wasClosed {
+                do throws(HostError) {
+                    _ = try await connection.request(
+                        "subscriptions/listen", params: ["notifications": ["toolsListChanged": true]], timeout: Self.listenTimeout)
+                } catch where [.skillFailed, .invalidArguments, .notFound, .denied].contains(error.kind) {
+                    return
+                } catch where error.kind == .timeout {
+                    delay = 1
+                    continue
+                } catch {}
+                do { try await Task.sleep(nanoseconds: UInt64(delay * 1e9)) } catch { return }
+                delay = min(delay * 2, 60)
+            }
+        }
     }
 
     private func dropTools() {
