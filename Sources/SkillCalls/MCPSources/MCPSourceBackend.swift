@@ -79,11 +79,17 @@ public final class MCPSourceBackend: SkillBackend {
         a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 
+    /// Called when a server said its tools changed (`notifications/tools/list_changed`), on the connection's
+    /// thread or a task: a front end that serves the tools lists them again from a thread of its own
+    /// (``MCPChangeWatcher/poke()``). Set it before the first call.
+    public let toolsChanged = Mutex<(@Sendable () -> Void)?>(nil)
+
     /// The session of `entry`'s server (made, or made again when its launch members changed).
     public func session(for entry: MCPServerEntry) -> MCPServerSession {
         let (session, stale): (MCPServerSession, MCPServerSession?) = sessions.withLock { sessions in
             if let existing = sessions[entry.name], Self.sameLaunch(existing.entry, entry) { return (existing, nil) }
             let made = MCPServerSession(entry: entry, launcher: launcher)
+            made.toolsChanged.withLock { $0 = { [weak self] in self?.toolsChanged.withLock { $0 }?() } }
             let old = sessions[entry.name]
             sessions[entry.name] = made
             return (made, old)

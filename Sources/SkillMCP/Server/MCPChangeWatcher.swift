@@ -6,7 +6,9 @@ import Synchronization
 /// Polls the status of a few files and folders (the registry, the plugins folder, skill folders) on a
 /// thread of its own and calls `onChange` when any of them changed: created, removed, replaced (the
 /// registry's atomic rename), modified, or an entry added or removed. A poll costs one `stat` per path
-/// and entry (folders to depth 3, at most 4,096 entries), so four polls a second are cheap.
+/// and entry (folders to depth 3, at most 4,096 entries), so four polls a second are cheap. A change the
+/// files do not show (an MCP server's `notifications/tools/list_changed`) is reported with ``poke()``: the
+/// next poll calls `onChange` on the same thread.
 public final class MCPChangeWatcher: Sendable {
     /// What is watched.
     public let paths: [String]
@@ -14,6 +16,7 @@ public final class MCPChangeWatcher: Sendable {
     public let interval: Duration
     private let onChange: @Sendable () -> Void
     private let stopped = Mutex(false)
+    private let poked = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
     /// A watcher; call ``start()`` to begin polling.
@@ -31,6 +34,12 @@ public final class MCPChangeWatcher: Sendable {
         thread.start()
     }
 
+    /// Something changed that the files do not show: the next poll (within ``interval``) calls `onChange`,
+    /// on the watcher's thread. Any thread may call it; pokes before that poll count once.
+    public func poke() {
+        poked.store(true, ordering: .releasing)
+    }
+
     /// Stops polling and waits for the thread to end.
     public func stop() {
         let wasStopped = stopped.withLock { stopped in
@@ -46,7 +55,8 @@ public final class MCPChangeWatcher: Sendable {
         while !stopped.withLock({ $0 }) {
             usleep(micros)
             let now = fingerprint()
-            if now != last {
+            let wasPoked = poked.exchange(false, ordering: .acquiringAndReleasing)
+            if now != last || wasPoked {
                 last = now
                 onChange()
             }

@@ -115,6 +115,8 @@ enum MCPCommand: Command {
         let watcher = MCPChangeWatcher(paths: [host.paths.registry, host.paths.plugins] + skills.watchedPaths) {
             server.refresh()
         }
+        // A source server's new tools: listed again on the watcher's thread, and the client told.
+        sources.toolsChanged.withLock { $0 = { watcher.poke() } }
         watcher.start()  // first, so a change while the first listing is built is seen
         // The servers' skills listed here, awaited: the listing then answers without blocking a thread.
         if let remoteSkills { _ = await remoteSkills.all() }

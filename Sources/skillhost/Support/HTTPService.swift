@@ -88,6 +88,7 @@ enum HTTPService {
         let watcher = MCPChangeWatcher(paths: [host.paths.registry, host.paths.plugins] + skills.watchedPaths) {
             for each in transport.servers { each.refresh() }
         }
+        sources.toolsChanged.withLock { $0 = { watcher.poke() } }
         watcher.start()
         // The servers' skills listed before the first request, so a listing answers without blocking a thread.
         if let remoteSkills { _ = await remoteSkills.all() }
