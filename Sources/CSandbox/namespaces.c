@@ -75,11 +75,16 @@ static void keep_only(int keep) {
 
 static void wake(int signal_number) { (void)signal_number; }
 
-/* The namespace's init: reaps orphans until the supervisor kills it (which kills everything inside). SIGCHLD
- * needs a handler: with its default action (ignore) it would never end the sigsuspend. */
+/* The namespace's init: reaps orphans until the supervisor kills it (which kills everything inside), or until
+ * the supervisor's end of `alive` closes. The death signal alone is not enough: a supervisor that dies before
+ * the init sets it never sends it, and the pipe check of follow_supervisor can miss that death while the
+ * sandboxed child, forked meanwhile, still holds its copy of the write end (it closes it first thing) — the
+ * init would then reap forever, orphaned. So the init keeps `alive` and waits on it, with SIGCHLD let in only
+ * during the wait (it needs a handler: with its default action, ignore, it would not end the wait). */
 static void run_init(int alive) {
-    follow_supervisor(alive);
-    keep_only(-1);
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    keep_only(alive);
+    alive = 3;
     sigset_t all, none;
     sigfillset(&all);
     sigemptyset(&none);
@@ -90,7 +95,8 @@ static void run_init(int alive) {
     sigaction(SIGCHLD, &action, NULL);
     for (;;) {
         while (waitpid(-1, NULL, WNOHANG | __WALL) > 0) {}
-        sigsuspend(&none);
+        struct pollfd check = {.fd = alive, .events = POLLIN};
+        if (ppoll(&check, 1, NULL, &none) > 0 && check.revents) _exit(0);
     }
 }
 

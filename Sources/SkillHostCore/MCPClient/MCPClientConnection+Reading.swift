@@ -69,7 +69,7 @@ extension MCPClientConnection {
         // How it ended: its exit status (waited for briefly) and its last words.
         let ended = reapOnce(waitingUpTo: 500)
         let how = ended.map { "ended (\($0.description))" } ?? "closed its output"
-        let tail = recentErrors.suffix(3).joined(separator: " | ")
+        let tail = lastErrors(waitingUpTo: 250).suffix(3).joined(separator: " | ")
         fail(HostError(.pluginCrashed, "MCP server \(name) \(how)\(tail.isEmpty ? "" : ": \(tail)")", pluginID: name))
     }
 

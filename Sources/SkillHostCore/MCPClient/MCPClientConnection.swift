@@ -73,6 +73,8 @@ public final class MCPClientConnection: Sendable {
     private let sink: PluginOutputSink
     private let done = Mutex(false)
     private let termination = Mutex<(reaped: Bool, how: Posix.Termination?)>((false, nil))
+    /// Signalled when the stderr reader reached the end (no reader: never waited for).
+    private let errorsRead = DispatchSemaphore(value: 0)
 
     /// Starts a server with `spawn` on a thread of its own, which then reads its stdout for as long as it is
     /// open: the server dies with the thread that started it (the sandbox's parent-death signal is the
@@ -375,6 +377,15 @@ public final class MCPClientConnection: Sendable {
             }
         }
         Glibc.close(errors)
+        errorsRead.signal()
+    }
+
+    /// The server's last stderr lines once it ended: its stderr is read to the end first (at most `milliseconds`,
+    /// since a process it left behind may hold the pipe), so that the crash message has its last words — the
+    /// exit status could be seen before the other thread read them.
+    func lastErrors(waitingUpTo milliseconds: Int) -> [String] {
+        if errors >= 0 { _ = errorsRead.wait(timeout: .now() + .milliseconds(milliseconds)) }
+        return recentErrors
     }
 
     static func seconds(_ value: Double) -> String {
