@@ -97,8 +97,12 @@ if arguments.isEmpty || arguments[0] == "--help" || arguments[0] == "-h" || argu
     }
 } else {
     let visible = CommandTable.all.map { $0.name }.filter { !$0.hasPrefix("_") }
-    ErrorReporter.printError(
-        "unknown command \"\(arguments[0])\"; \(NearestName.didYouMean(arguments[0], among: visible))run 'skillhost --help' for the list")
+    // A slip ("lsit"), or a command with a word added ("remove-mcp" after "add-mcp": it is "remove").
+    var hint = NearestName.didYouMean(arguments[0], among: visible)
+    if hint.isEmpty, let part = arguments[0].split(separator: "-").map(String.init).first(where: visible.contains) {
+        hint = NearestName.didYouMean(named: part)
+    }
+    ErrorReporter.printError("unknown command \"\(arguments[0])\"; \(hint)run 'skillhost --help' for the list")
     status = ExitCode.usage
 }
 exit(status)

@@ -209,6 +209,9 @@ struct CommandLineTests {
         let command = try HostTestSupport.skillhost(["lsit"], root: root)
         #expect(command.status == 2)
         #expect(command.stderr.contains(#"unknown command "lsit"; did you mean "list"?"#))
+        // A command with a word added, as after add-mcp: the command in it.
+        let added = try HostTestSupport.skillhost(["remove-mcp", "x"], root: root)
+        #expect(added.status == 2 && added.stderr.contains(#"unknown command "remove-mcp"; did you mean "remove"? run 'skillhost --help' for the list"#), "\(added.stderr)")
         let option = try HostTestSupport.skillhost(["list", "--jsn"], root: root)
         #expect(option.status == 2)
         #expect(option.stderr.contains(#"unknown option "--jsn"; did you mean "--json"?"#))

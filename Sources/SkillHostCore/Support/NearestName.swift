@@ -25,7 +25,12 @@ public enum NearestName {
     /// The "did you mean" part of a message about `typed`, the one wording of it: `did you mean "clock.now"? `
     /// (ending in a space, ready to stand before the message's remedy), or "" when no candidate is close.
     public static func didYouMean(_ typed: String, among candidates: some Sequence<String>) -> String {
-        suggestion(for: typed, among: candidates).map { "did you mean \"\($0)\"? " } ?? ""
+        suggestion(for: typed, among: candidates).map(didYouMean(named:)) ?? ""
+    }
+
+    /// ``didYouMean(_:among:)``'s wording for a name found another way.
+    public static func didYouMean(named name: String) -> String {
+        "did you mean \"\(name)\"? "
     }
 
     /// How far a typed word of `length` bytes may be from a name: 1 under five bytes, 2 under nine, else 3.
