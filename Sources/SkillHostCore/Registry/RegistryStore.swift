@@ -26,14 +26,17 @@ public struct RegistryStore: Sendable {
         } catch where error.kind == .notFound {
             return Registry.empty(file: path)
         }
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: bytes)
-        } catch {
-            throw HostError(.registry,
-                "\(path): line \(error.line), column \(error.column): \(error.reason); fix the file by hand (it is left untouched)")
+        // Bytes read before in this process: the registry parsed then (RegistryReadCache).
+        return try RegistryReadCache.shared.registry(at: path, bytes: bytes) { bytes throws(HostError) in
+            let document: JSONValue
+            do throws(JSONParseError) {
+                document = try JSONValue(parsing: bytes)
+            } catch {
+                throw HostError(.registry,
+                    "\(path): line \(error.line), column \(error.column): \(error.reason); fix the file by hand (it is left untouched)")
+            }
+            return try Registry(document: document, file: path)
         }
-        return try Registry(document: document, file: path)
     }
 
     /// Reads, lets `body` change, and writes the registry under the lock. Nothing is written when `body`
