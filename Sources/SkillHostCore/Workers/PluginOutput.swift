@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -124,10 +125,16 @@ final class PluginOutputCollector: @unchecked Sendable {
     /// lines of workers that were just stopped are handed on before the process exits.
     func finishShownOutput(within seconds: Double) {
         let end = Posix.monotonicSeconds() + seconds
-        while state.withLock({ $0.sources.contains { $0.source.isShown } }), Posix.monotonicSeconds() < end {
-            usleep(1000)
+        // Woken as each pipe ends (a sleep of a millisecond per look cost every `skillhost call` about one).
+        while state.withLock({ $0.sources.contains { $0.source.isShown } }) {
+            let left = end - Posix.monotonicSeconds()
+            guard left > 0 else { return }
+            _ = sourceEnded.wait(timeout: .now() + left)
         }
     }
+
+    /// Signalled each time a pipe reached its end and left ``state`` (``finishShownOutput(within:)`` looks again).
+    private let sourceEnded = DispatchSemaphore(value: 0)
 
     private func loop() {
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
@@ -155,6 +162,7 @@ final class PluginOutputCollector: @unchecked Sendable {
                     if let last = source.splitter.finish(), !source.dropped { source.emit(last) }
                     state.withLock { $0.sources.removeAll { $0.descriptor == entry.fd } }
                     close(entry.fd)
+                    sourceEnded.signal()
                 }
             }
         }

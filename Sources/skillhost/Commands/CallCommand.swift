@@ -94,10 +94,13 @@ enum CallCommand: Command {
             unknownTool: unknown?.message, lookupFailure: unknown?.kind == .notFound ? nil : unknown))
         switch outcome.result {
         case .success(let result):
-            // The answer first (flushed, so a reader of the pipe has it), then the worker is stopped.
+            // The answer first (flushed, so a reader of the pipe has it). Its record is written already, and
+            // nothing the worker does from now on is shown without --verbose: the process ends at once and its
+            // workers end with it (their parent-death signal), instead of after an orderly stop of their
+            // sandbox (supervisor, init and worker each reaped in turn: about a millisecond of every `call`).
             HostOptions.printJSON(parsed.has("--json") ? ["ok": true, "result": result] : result)
             fflush(nil)
-            await host.shutdown()
+            if parsed.has("--verbose") { await host.shutdown() }
             return ExitCode.success
         case .failure(let error):
             await host.shutdown()
