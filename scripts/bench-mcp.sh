@@ -14,22 +14,25 @@
 #            C client (scripts/bench/mcp_http_client.c: CONNECTIONS keep-alive connections, one request in
 #            flight on each). Target (issue #36): skillhost at least 20x the Python server
 #        scripts/bench-mcp.sh --gateway [CALLS]   (default 3000): what `skillhost mcp` adds as a gateway to an MCP
-#            server registered as a skill source (issue #35, docs/mcp-sources.md "Performance"). The Python
-#            package's MCPServer with one tool `echo` (scripts/bench/mcp_python_server.py echo) is called over
-#            stdio directly, and through `skillhost mcp` as the source `pyecho` (added with `add-mcp` to the bench's
-#            own registry, so it runs confined as any source does; calls recorded in the bench's own history).
-#            The direct rows speak to the server in the revision the gateway settled with it (the stateless
-#            2026-07-28 one for this server: no initialize, `_meta` on every request, scripts/bench/mcp_stateless.py),
-#            so the server's own time is its time for the requests the gateway sends; one more paired round shows
-#            what that revision costs the server over a session's request (not part of the target).
-#            Sequential rows (scripts/bench/mcp_latency_client.py: one call in flight, each timed; three rounds,
-#            direct and gateway in turn): the added microseconds per call are the median gateway latency minus
-#            the median direct latency, the median over the rounds; each row also gives the server process's
-#            context switches per call (all its threads: a thread hand-off is a switch; load moves it little).
-#            Then the same paired (scripts/bench/mcp_latency_pair_client.py: both servers up, called in turn, one
-#            call in flight; the added microseconds are the median of each pair's difference, which the machine's
-#            drift between runs does not move), and both pipelined (CALLS written at once).
-#            Target (issue #35): the gateway adds at most 100 us per call
+#            server registered as a skill source (issue #35, docs/mcp-sources.md "Performance").
+#            First its own time: a server whose own time is next to nothing (scripts/bench/mcp_fixed_server.c: one
+#            tool `echo`, every answer the same bytes at once), added as the source `fixed` with `add-mcp` (confined
+#            as any source is; calls recorded in the bench's own history), called directly and through
+#            `skillhost mcp` in turn, one call in flight (scripts/bench/mcp_latency_pair_client.py: the added
+#            microseconds are the median of each pair's difference, which the machine's drift does not move), and
+#            the same through a relay that does no work (scripts/bench/mcp_relay_floor.c: one more process hop,
+#            bytes copied, nothing parsed, checked or recorded: the floor of any gateway on this machine).
+#            Target (issue #35): the gateway adds at most 100 us per call (the first "added by the gateway" row).
+#            Then a real server: the Python package's MCPServer with one tool `echo` (scripts/bench/mcp_python_server.py
+#            echo), directly and as the source `pyecho`. The direct rows speak to it in the revision the gateway
+#            settled with it (the stateless 2026-07-28 one: no initialize, `_meta` on every request,
+#            scripts/bench/mcp_stateless.py), so its own time is its time for the requests the gateway sends; one
+#            more paired round shows what that revision costs it over a session's request. Sequential rows
+#            (scripts/bench/mcp_latency_client.py, three rounds, direct and gateway in turn: median minus median;
+#            each row with the server process's context switches per call), the same paired, the relay before
+#            this server (paired: with ~15 thread switches per call of its own, this server takes one more
+#            process in the chain unevenly, so even the relay "adds" tens to hundreds of microseconds, round to
+#            round: these rows hold that as well as the gateway's time), and both pipelined (CALLS written at once).
 #        env BENCH_BINARY=PATH measures that binary instead of building .build/release/skillhost
 #        env BENCH_PIN=1 runs every client on CPU 1 and every server (with its workers) on CPU 0, for steadier
 #            A/B comparisons on a 2-core machine; the figures to report are the unpinned ones
@@ -143,6 +146,35 @@ if [ "$mode" = gateway ]; then
     "$binary" add-mcp pyecho "${global[@]}" --read "$work/mcp_python_server.py" -- "$python" "$work/mcp_python_server.py" echo >/dev/null
     direct=("$python" "$work/mcp_python_server.py" echo)
     gateway=("$binary" mcp "${global[@]}")
+    median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+    field() { sed "s/.*\"$2\": \([0-9.-]*\).*/\1/" <<< "$1"; }
+    pair() { "${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_pair_client.py" "$@" 2>>"$work/paired.log"; }
+    # The gateway's own time: calls of a server whose own time is next to nothing (scripts/bench/mcp_fixed_server.c:
+    # one tool, every answer the same bytes at once), added as the source `fixed` (confined like any source).
+    # Paired rounds: directly and through `skillhost mcp`, then directly and through a relay that does no work
+    # (scripts/bench/mcp_relay_floor.c: the floor, one more process hop). Against this server the difference is
+    # the gateway's alone; against the Python server below it also holds how that server's threads take one
+    # more process in the chain (there even the relay adds tens to hundreds of microseconds, round to round).
+    cc -O2 "$root/scripts/bench/mcp_fixed_server.c" -o "$work/mcp_fixed_server"
+    cc -O2 "$root/scripts/bench/mcp_relay_floor.c" -o "$work/mcp_relay_floor"
+    "$binary" add-mcp fixed "${global[@]}" -- "$work/mcp_fixed_server" >/dev/null
+    echo "MCP gateway, its own time: a tools/call of a server that answers at once (scripts/bench/mcp_fixed_server.c), directly and through skillhost mcp, $(nproc) cores"
+    echo "paired (both up, called in turn, one call in flight, $calls pairs a round; per-call microseconds):"
+    own=()
+    floor=()
+    for round in 1 2 3; do
+        p=$(pair "$calls" 200 echo fixed_echo -- "${server_pin[@]}" "$work/mcp_fixed_server" :: "${server_pin[@]}" "${gateway[@]}")
+        f=$(pair "$calls" 200 echo echo -- "${server_pin[@]}" "$work/mcp_fixed_server" :: "${server_pin[@]}" "$work/mcp_relay_floor" "$work/mcp_fixed_server")
+        own+=("$(field "$p" added_median_us)")
+        floor+=("$(field "$f" added_median_us)")
+        printf '  round %d  direct %s, through skillhost mcp %s (added %s); through the relay: added %s\n' "$round" \
+            "$(sed 's/.*"a": {"median_us": \([0-9.]*\).*/\1/' <<< "$p")" "$(sed 's/.*"b": {"median_us": \([0-9.]*\).*/\1/' <<< "$p")" \
+            "${own[-1]}" "${floor[-1]}"
+    done
+    printf '%-34s %s us per call (median of the rounds: %s; target: at most 100)\n' "added by the gateway:" "$(median3 "${own[@]}")" "${own[*]}"
+    printf '%-34s %s us per call (median of the rounds: %s; a relay that copies bytes and does nothing else)\n' \
+        "added by any gateway (the floor):" "$(median3 "${floor[@]}")" "${floor[*]}"
+    "$binary" remove fixed "${global[@]}" >/dev/null
     # "The server's own time" is its time for the requests the gateway sends it: the direct rows speak the
     # revision the gateway settled with the server (the stateless 2026-07-28 one when the server offers it,
     # as this one does: every request with its `_meta`; scripts/bench/mcp_stateless.py).
@@ -153,10 +185,8 @@ if [ "$mode" = gateway ]; then
         direct_tool=echo
         revision="a 2025-06-18 session, as the gateway speaks to it"
     fi
-    echo "MCP gateway: a tools/call of the Python MCPServer's echo {\"text\":\"hello\"} (mcp $version), directly (in $revision) and through skillhost mcp, $(nproc) cores"
+    echo "MCP gateway, a real server: a tools/call of the Python MCPServer's echo {\"text\":\"hello\"} (mcp $version), directly (in $revision) and through skillhost mcp, $(nproc) cores"
     echo "sequential (one call in flight, $calls calls a run, three rounds in turn; per-call microseconds):"
-    median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
-    field() { sed "s/.*\"$2\": \([0-9.]*\).*/\1/" <<< "$1"; }
     added=()
     for round in 1 2 3; do
         d=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_client.py" "$calls" 200 "$direct_tool" -- "${server_pin[@]}" "${direct[@]}" 2>"$work/direct.log")
@@ -164,7 +194,7 @@ if [ "$mode" = gateway ]; then
         printf '  round %d  %-10s %s\n  round %d  %-10s %s\n' "$round" direct: "$d" "$round" gateway: "$g"
         added+=("$(awk -v a="$(field "$g" median_us)" -v b="$(field "$d" median_us)" 'BEGIN { printf "%.1f", a - b }')")
     done
-    printf '%-34s %s us per call (median of the rounds'"'"' median differences: %s; target: at most 100)\n' "added by the gateway:" "$(median3 "${added[@]}")" "${added[*]}"
+    printf '%-34s %s us per call (median of the rounds'"'"' median differences: %s)\n' "added with this server:" "$(median3 "${added[@]}")" "${added[*]}"
     # The same, paired: both servers run at once and are called in turn, one call in flight (direct then
     # gateway, then gateway then direct, …), so each difference is taken between two calls milliseconds apart
     # (scripts/bench/mcp_latency_pair_client.py): the machine's drift between runs, which moves the direct
@@ -177,7 +207,7 @@ if [ "$mode" = gateway ]; then
         printf '  round %d  %s\n' "$round" "$p"
         paired+=("$(field "$p" added_median_us)")
     done
-    printf '%-34s %s us per call (median of the rounds'"'"' median pair differences: %s; target: at most 100)\n' "added by the gateway (paired):" "$(median3 "${paired[@]}")" "${paired[*]}"
+    printf '%-34s %s us per call (median of the rounds'"'"' median pair differences: %s)\n' "added with this server (paired):" "$(median3 "${paired[@]}")" "${paired[*]}"
     if [ "$direct_tool" != echo ]; then
         # For comparison, not part of the target: what the server itself spends on the stateless revision's
         # request over a session's (the same server, directly, called in turn both ways).
@@ -186,6 +216,16 @@ if [ "$mode" = gateway ]; then
         printf '%-34s %s us per call (paired, one round: the server directly, stateless request minus session request)\n' \
             "the server's own stateless cost:" "$(field "$p" added_median_us)"
     fi
+    # The relay before this server, paired the same way: what one more process hop that does no work "adds"
+    # with this server (its own threads take the hop unevenly; see the usage above).
+    floor=()
+    for round in 1 2 3; do
+        p=$("${client_pin[@]}" "$python" "$root/scripts/bench/mcp_latency_pair_client.py" "$calls" 200 "$direct_tool" "$direct_tool" -- \
+            "${server_pin[@]}" "${direct[@]}" :: "${server_pin[@]}" "$work/mcp_relay_floor" "${direct[@]}" 2>>"$work/paired.log")
+        floor+=("$(field "$p" added_median_us)")
+    done
+    printf '%-34s %s us per call (paired, median of the rounds: %s; a relay that copies bytes and does nothing else)\n' \
+        "the relay before this server:" "$(median3 "${floor[@]}")" "${floor[*]}"
     if [ "${BENCH_INSTRUCTIONS:-}" = 1 ]; then
         # The gateway's instructions per sequential call: `skillhost mcp` under callgrind serves 1,000 and then
         # 3,000 calls (after the same 200 warm-up calls); the difference over 2,000 cancels start-up, the
