@@ -17,8 +17,8 @@ struct ECMARegex: Sendable {
     private let anchoredAtStart: Bool
     /// The linear-time matcher, for programs small and simple enough.
     private let bitset: BitsetMatcher?
-    /// The table-driven form of ``bitset`` for ASCII input, when small enough.
-    private let dfa: AsciiDFA?
+    /// The table-driven form of ``bitset`` for ASCII input, when small enough, built on first use.
+    private let dfa: LazyAsciiDFA?
 
     /// Compiles `source`.
     /// - Throws: ``RegexSyntaxError`` saying what is wrong and where.
@@ -34,7 +34,7 @@ struct ECMARegex: Sendable {
         default: anchoredAtStart = false
         }
         let anchored = anchoredAtStart
-        dfa = bitset.flatMap { AsciiDFA($0, anchored: anchored) }
+        dfa = bitset.map { LazyAsciiDFA($0, anchored: anchored) }
     }
 
     /// Searches `text` for a match anywhere (JSON Schema patterns are not implicitly anchored).
@@ -61,6 +61,9 @@ struct ECMARegex: Sendable {
 
     /// Whether the linear-time bitset matcher handles this pattern.
     var usesBitsetMatcher: Bool { bitset != nil }
+
+    /// Whether a search built the pattern's ASCII automaton (tests: compiling alone builds none).
+    var builtAutomaton: Bool { dfa?.isBuilt ?? false }
 
     /// Tries every start position (only the first when the pattern begins with `^`).
     private func search<Element: FixedWidthInteger & UnsignedInteger>(
