@@ -29,9 +29,12 @@ public enum WorkerEnvironment {
     public static func base(home: String? = HostPaths.homeDirectory) -> [String] {
         var entries: [String] = []
         var index = 0
+        let ownHome = userHomeVariable + "="
         while let entry = environ[index] {
             let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "="), passes(text[..<equals]), !text.hasPrefix(userHomeVariable + "=") {
+            // The name ends at the first '=' byte (found without walking the text by `Character`, ~5,000
+            // instructions an entry that `skillhost call` paid twice for every variable).
+            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")), passes(text[..<equals]), !text.hasPrefix(ownHome) {
                 entries.append(text)
             }
             index += 1
