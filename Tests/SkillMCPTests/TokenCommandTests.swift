@@ -44,6 +44,27 @@ import Testing
         #expect(again.stderr.contains("no token laptop") && again.stderr.contains("tokens: phone"), "\(again.stderr)")
     }
 
+    /// `skillhost mcp --http` begins a batch after each read of new requests: those requests share one look at
+    /// the registry's file, and a revoke that finished before the next read applies to every request after it.
+    @Test func requestsOfOneReadShareOneLookAndARevokeAppliesFromTheNextRead() throws {
+        let root = HostTestSupport.temporaryDirectory("token-cli")
+        let secret = try #require(try Self.token(["create", "laptop"], root: root).stdout.split(separator: "\n").last.map(String.init))
+        let verifier = MCPTokenVerifier(store: RegistryStore(path: root + "/config/skill_registry.json"), resource: nil)
+        verifier.beginBatch()
+        #expect(try verifier.principal(authorization: "Bearer \(secret)").get().name == "laptop")
+        let revoked = try Self.token(["revoke", "laptop"], root: root)
+        #expect(revoked.status == 0, "\(revoked.stderr)")
+        #expect(
+            try verifier.principal(authorization: "Bearer \(secret)").get().name == "laptop",
+            "a request of the same read is checked against the registry as that read found it")
+        verifier.beginBatch()
+        guard case .failure(let refusal) = verifier.principal(authorization: "Bearer \(secret)") else {
+            Issue.record("a revoke that finished before the read is seen by the requests it brought")
+            return
+        }
+        #expect(refusal.error == "invalid_token")
+    }
+
     @Test func aTokenMadeForAnotherServerIsRefused() throws {
         let root = HostTestSupport.temporaryDirectory("token-cli")
         let made = try Self.token(["create", "ci", "--audience", "https://mcp.example.com/mcp"], root: root)

@@ -47,8 +47,13 @@ enum HTTPService {
         var quiet = configuration
         quiet.verbose = false  // the transport logs one line per request
         let serverConfiguration = quiet
-        // Calls of every connection run on one loop thread that collects their workers' replies.
-        let calls = MCPCallLoop(woke: { host.beginCallBatch() })
+        let tokens = MCPTokenVerifier(store: host.registryStore, resource: http.resource)
+        // Calls of every connection run on one loop thread that collects their workers' replies; the requests
+        // of one read share one look at the host's files and at the registry's tokens.
+        let calls = MCPCallLoop(woke: {
+            host.beginCallBatch()
+            tokens.beginBatch()
+        })
         var backend = HostSkillBackend(host: host)
         backend.queuesCalls = calls.replyPoller != nil
         // The registry's MCP servers: their tools beside native skills, their skills beside instruction skills
@@ -64,7 +69,6 @@ enum HTTPService {
             configuration: serverConfiguration, caller: caller, skills: skills, send: { _ in }, log: log,
             callExecutor: calls.executor, replyPoller: calls.replyPoller)
         let sessions = Atomic<Int>(0)
-        let tokens = MCPTokenVerifier(store: host.registryStore, resource: http.resource)
         let transport = MCPHTTPTransport(
             configuration: http, stateless: stateless,
             makeSession: {
