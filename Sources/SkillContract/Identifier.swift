@@ -34,6 +34,16 @@ public enum Identifier {
         !segment.isEmpty && segment.utf8.allSatisfy(isSegmentByte)
     }
 
+    /// ``isValidSegment(_:)`` of a part of a string, without the generic path (it runs on calls' skill ids).
+    public static func isValidSegment(_ segment: Substring) -> Bool {
+        var count = 0
+        for byte in segment.utf8 {
+            guard isSegmentByte(byte) else { return false }
+            count += 1
+        }
+        return count > 0
+    }
+
     /// Why `id` breaks the grammar, as a phrase that ends with the fix ("" when it does not), e.g.
     /// `contains 'U'; ids are lower case: write "upperid.shouttext"`.
     public static func problem(with id: String) -> String {

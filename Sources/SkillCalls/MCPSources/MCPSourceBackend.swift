@@ -157,8 +157,13 @@ public final class MCPSourceBackend: SkillBackend {
             throw error
         }
         try validator.validate(arguments, for: tool.skill)
+        prepared.withLock { $0[tool.skill.id] = tool }
         return PreparedCall(skill: tool.skill, arguments: arguments)
     }
+
+    /// The tool each skill id was last prepared as: its call runs that tool (the one its arguments were
+    /// checked against) without looking the listing up again.
+    private let prepared = Mutex<[String: MCPRemoteTool]>([:])
 
     /// The base's runner for a call of no MCP source (itself when its servers cannot be read now: its `run`
     /// says why).
@@ -171,7 +176,12 @@ public final class MCPSourceBackend: SkillBackend {
         guard let entry = Self.server(of: call.skill.id, among: try currentServers()) else {
             return try await base.run(call, options: options)
         }
-        let tool = try await self.tool(call.skill.id, of: entry)
+        let tool: MCPRemoteTool
+        if let known = prepared.withLock({ $0[call.skill.id] }) {
+            tool = known
+        } else {
+            tool = try await self.tool(call.skill.id, of: entry)
+        }
         let result = try await session(for: entry).call(tool: tool.remoteName, arguments: call.arguments, timeout: call.skill.timeout)
         return try Self.skillResult(result, of: call.skill.id, server: entry.name)
     }
@@ -207,10 +217,11 @@ public final class MCPSourceBackend: SkillBackend {
         // The name is one segment, so the server's is all before the last dot (compared as bytes: no string
         // is built; this runs up to three times a call).
         let bytes = id.utf8
-        guard !servers.isEmpty, let dot = bytes.lastIndex(of: UInt8(ascii: ".")),
-              Identifier.isValidSegment(id[id.index(after: dot)...]) else { return nil }
+        guard !servers.isEmpty, let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return nil }
         let server = bytes[..<dot]
-        return servers.first { $0.name.utf8.elementsEqual(server) }
+        guard let entry = servers.first(where: { $0.name.utf8.elementsEqual(server) }),
+              Identifier.isValidSegment(id[id.index(after: dot)...]) else { return nil }
+        return entry
     }
 
     /// The registry's servers: once per call batch when the front end has batches, else as the host reads them.

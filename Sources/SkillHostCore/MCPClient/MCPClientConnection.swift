@@ -65,6 +65,8 @@ public final class MCPClientConnection: Sendable {
     private let http: MCPHTTPWire?
     /// `_meta` members every request carries (the stateless revision's protocol version and capabilities).
     private let requestMeta = Mutex(JSONObject())
+    /// The same members as written into every request line to a stdio server.
+    private let requestLine = Mutex(MCPRequestLine())
     private let writeLock = Mutex(())
     /// Called (on the reading thread) when the server says its tool list changed.
     let onToolsChanged: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
@@ -143,6 +145,7 @@ public final class MCPClientConnection: Sendable {
     /// sent as `MCP-Protocol-Version` (and, when `stateless`, `Mcp-Method` and `Mcp-Name` too).
     func settle(version: String?, stateless: Bool, meta: JSONObject) {
         requestMeta.withLock { $0 = meta }
+        requestLine.withLock { $0 = MCPRequestLine(meta: meta) }
         http?.settle(version: version, stateless: stateless)
     }
 
@@ -184,18 +187,26 @@ public final class MCPClientConnection: Sendable {
         let id = registered.0
         if let ended = registered.1 { throw ended }
         if registered.wake { wakeup?.signal() }
-        var message: JSONObject = ["jsonrpc": "2.0", "id": .int(id), "method": .string(method)]
-        if var params {
-            if case .object(var object) = params {
-                var meta = object["_meta"]?.objectValue ?? JSONObject()
-                for (key, value) in requestMeta.withLock({ $0 }) { meta[key] = value }
-                meta["progressToken"] = .int(id)
-                object["_meta"] = .object(meta)
-                params = .object(object)
+        let sent: Bool
+        if let http {
+            var message: JSONObject = ["jsonrpc": "2.0", "id": .int(id), "method": .string(method)]
+            if var params {
+                if case .object(var object) = params {
+                    var meta = object["_meta"]?.objectValue ?? JSONObject()
+                    for (key, value) in requestMeta.withLock({ $0 }) { meta[key] = value }
+                    meta["progressToken"] = .int(id)
+                    object["_meta"] = .object(meta)
+                    params = .object(object)
+                }
+                message["params"] = params
             }
-            message["params"] = params
+            http.post(message, idleTimeout: timeout + 5, to: self)
+            sent = true
+        } else {
+            let line = requestLine.withLock { $0 }.bytes(id: id, method: method, params: params)
+            sent = writeLock.withLock { _ in Posix.writeAll(input, line) }
         }
-        guard send(message, idleTimeout: timeout + 5) else {
+        guard sent else {
             forget(id)
             throw state.withLock { $0.ended } ?? HostError(.pluginCrashed, "MCP server \(name) stopped reading its input", pluginID: name)
         }
@@ -284,7 +295,11 @@ public final class MCPClientConnection: Sendable {
             http.post(message, idleTimeout: idleTimeout, to: self)
             return true
         }
-        let bytes = Array((JSONValue.object(message).serialized() + "\n").utf8)
+        // Written as bytes straight away (no String made and copied twice on every call).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        JSONValue.object(message).write(to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
         return writeLock.withLock { _ in Posix.writeAll(input, bytes) }
     }
 
