@@ -258,14 +258,18 @@ public final class MCPSourceBackend: SkillBackend {
     /// `structuredContent` (an object) is the result; otherwise the text of its content (and the content
     /// itself when it holds more than text).
     static func skillResult(_ result: JSONValue, of skillID: String, server: String) throws(HostError) -> JSONValue {
-        let content = result["content"]?.arrayValue ?? []
-        let text = content.compactMap { $0["type"]?.stringValue == "text" ? $0["text"]?.stringValue : nil }.joined(separator: "\n")
-        if result["isError"]?.boolValue == true {
+        let members = result.objectValue ?? JSONObject()
+        let content = members["content"]?.arrayValue ?? []
+        // Most answers are one text item: its text as it is, nothing joined.
+        let text = content.count == 1 && content[0]["type"]?.stringValue == "text"
+            ? content[0]["text"]?.stringValue ?? ""
+            : content.compactMap { $0["type"]?.stringValue == "text" ? $0["text"]?.stringValue : nil }.joined(separator: "\n")
+        if members["isError"]?.boolValue == true {
             throw HostError(.skillFailed,
                 "\(skillID) failed: \(TerminalText.sanitized(text.isEmpty ? "the server gave no message" : String(text.prefix(2000))))",
                 skillID: skillID, pluginID: server)
         }
-        if case .object? = result["structuredContent"] { return result["structuredContent"]! }
+        if let structured = members["structuredContent"], case .object = structured { return structured }
         var object: JSONObject = ["text": .string(text)]
         if content.contains(where: { $0["type"]?.stringValue != "text" }) { object["content"] = .array(content) }
         return .object(object)

@@ -62,7 +62,8 @@ public final class ArgumentValidator: Sendable {
         if let entry = compiled.withLock({ $0[key] }) {
             if generation >= 0, entry.generation == generation { return entry.schema }
             if entry.parameters == skill.parameters {
-                compiled.withLock { $0[key]?.generation = generation }
+                // Remembered for the next call of this generation (a call outside any catalog, -1, has none).
+                if generation >= 0 { compiled.withLock { $0[key]?.generation = generation } }
                 return entry.schema
             }
         }
