@@ -74,8 +74,9 @@ public final class MCPSourceBackend: SkillBackend {
         return listing
     }
 
-    /// Whether two arrays are one (the same storage: the session hands out its cached array until it changes).
-    private static func sameStorage(_ a: [JSONValue], _ b: [JSONValue]) -> Bool {
+    /// Whether two arrays are one (the same storage: the session hands out its cached array until it changes,
+    /// the host its servers' list until the registry changes).
+    private static func sameStorage<Element>(_ a: [Element], _ b: [Element]) -> Bool {
         a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 
@@ -139,6 +140,10 @@ public final class MCPSourceBackend: SkillBackend {
         // Most calls are of native skills and no server is configured: nothing to normalize or compare.
         let servers = try currentServers()
         guard !servers.isEmpty else { return try base.prepare(skillID: skillID, arguments: arguments) }
+        if let last = resolved(skillID, among: servers) {
+            try check(last.tool.skill, of: last.entry)
+            return try admitted(arguments, for: last.tool, of: last.entry)
+        }
         let id = Identifier.normalize(skillID)
         guard let entry = Self.server(of: id, among: servers) else { return try base.prepare(skillID: skillID, arguments: arguments) }
         // The listing at hand (most calls) is looked at here; only one to fetch waits for the server.
@@ -148,7 +153,14 @@ public final class MCPSourceBackend: SkillBackend {
         } else {
             tool = try Self.wait { () async throws(HostError) in try await self.tool(id, of: entry) }
         }
+        remember(skillID, among: servers, entry: entry, tool: tool)
         try check(tool.skill, of: entry)
+        prepared.withLock { $0[tool.skill.id] = tool }
+        return try admitted(arguments, for: tool, of: entry)
+    }
+
+    /// The call of `tool` with `arguments` once the rate limit lets it in and the arguments are valid.
+    private func admitted(_ arguments: JSONValue, for tool: MCPRemoteTool, of entry: MCPServerEntry) throws(HostError) -> PreparedCall {
         do {
             try rateWindow.admit(skillID: tool.skill.id, limitPerMinute: tool.skill.rateLimitPerMinute)
         } catch {
@@ -157,13 +169,51 @@ public final class MCPSourceBackend: SkillBackend {
             throw error
         }
         try validator.validate(arguments, for: tool.skill)
-        prepared.withLock { $0[tool.skill.id] = tool }
         return PreparedCall(skill: tool.skill, arguments: arguments)
     }
 
     /// The tool each skill id was last prepared as: its call runs that tool (the one its arguments were
     /// checked against) without looking the listing up again.
     private let prepared = Mutex<[String: MCPRemoteTool]>([:])
+
+    /// The last call's server and tool, and what they were found in: a call of the same id (as given, or
+    /// as prepared) finds them again with a few comparisons while the registry's servers and the server's
+    /// listing are the very same arrays (both are replaced, never changed in place, when they change), and
+    /// while its session is the one that listed them. A client calls one tool many times in a row.
+    /// (A class: a look-up hands out one reference, not copies of the entry and the tool.)
+    private final class Resolved: Sendable {
+        let given: String
+        let servers: [MCPServerEntry]
+        let session: MCPServerSession
+        let listed: [JSONValue]
+        let entry: MCPServerEntry
+        let tool: MCPRemoteTool
+
+        init(given: String, servers: [MCPServerEntry], session: MCPServerSession, listed: [JSONValue], entry: MCPServerEntry, tool: MCPRemoteTool) {
+            self.given = given
+            self.servers = servers
+            self.session = session
+            self.listed = listed
+            self.entry = entry
+            self.tool = tool
+        }
+    }
+    private let last = Mutex<Resolved?>(nil)
+
+    private func resolved(_ id: String, among servers: [MCPServerEntry]) -> Resolved? {
+        guard let last = last.withLock({ $0 }), last.given == id || last.tool.skill.id == id, Self.sameStorage(last.servers, servers),
+            let listed = last.session.cachedTools, Self.sameStorage(listed, last.listed),
+            sessions.withLock({ $0[last.entry.name] === last.session })
+        else { return nil }
+        return last
+    }
+
+    private func remember(_ id: String, among servers: [MCPServerEntry], entry: MCPServerEntry, tool: MCPRemoteTool) {
+        let session = sessions.withLock { $0[entry.name] }
+        guard let session, let listed = session.cachedTools else { return }
+        let made = Resolved(given: id, servers: servers, session: session, listed: listed, entry: entry, tool: tool)
+        last.withLock { $0 = made }
+    }
 
     /// The base's runner for a call of no MCP source (itself when its servers cannot be read now: its `run`
     /// says why).
@@ -173,7 +223,13 @@ public final class MCPSourceBackend: SkillBackend {
     }
 
     public nonisolated(nonsending) func run(_ call: PreparedCall, options: InvocationOptions) async throws(HostError) -> JSONValue {
-        guard let entry = Self.server(of: call.skill.id, among: try currentServers()) else {
+        let servers = try currentServers()
+        // Most calls: the tool its prepare just resolved, on the session that listed it.
+        if let last = resolved(call.skill.id, among: servers) {
+            let result = try await last.session.call(tool: last.tool.remoteName, arguments: call.arguments, timeout: call.skill.timeout)
+            return try Self.skillResult(result, of: call.skill.id, server: last.entry.name)
+        }
+        guard let entry = Self.server(of: call.skill.id, among: servers) else {
             return try await base.run(call, options: options)
         }
         let tool: MCPRemoteTool
