@@ -50,7 +50,8 @@ public final class MCPSourceBackend: SkillBackend {
         return session.cachedTools.map { converted($0, of: entry, session: session) }
     }
 
-    /// A listing as skills, converted once per listing of a session (a call looks its tool up twice).
+    /// A listing as skills, converted once per listing of a session (every call that does not repeat the last
+    /// one looks its tool up in it).
     private let listings = Mutex<[String: Converted]>([:])
 
     private struct Converted {
@@ -271,7 +272,7 @@ public final class MCPSourceBackend: SkillBackend {
     /// The MCP server whose tool `id` would be (its name and a dot, then one segment), nil for another id.
     private static func server(of id: String, among servers: [MCPServerEntry]) -> MCPServerEntry? {
         // The name is one segment, so the server's is all before the last dot (compared as bytes: no string
-        // is built; this runs up to three times a call).
+        // is built; a call that does not repeat the last one runs this in prepare, run and runner).
         let bytes = id.utf8
         guard !servers.isEmpty, let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return nil }
         let server = bytes[..<dot]
