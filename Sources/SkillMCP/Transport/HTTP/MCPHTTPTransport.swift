@@ -32,18 +32,8 @@ public final class MCPHTTPTransport: Sendable {
     private let log: MCPServer.Sink
     private let scopes = Atomic<UInt64>(1)
     private let perToken = Mutex<[String: Int]>([:])
-    private let sessions = Mutex<Sessions>(Sessions())
+    private let sessions: MCPHTTPSessions
     private let stopping = Atomic<Bool>(false)
-
-    private struct Session {
-        var server: MCPServer
-        var principal: String
-        var lastUsed: UInt64
-    }
-
-    private struct Sessions {
-        var byID: [String: Session] = [:]
-    }
 
     /// A transport whose stateless requests go to `stateless` and whose `initialize` sessions each get a
     /// server from `makeSession`.
@@ -56,13 +46,14 @@ public final class MCPHTTPTransport: Sendable {
         self.makeSession = makeSession
         self.tokens = tokens
         self.log = log
+        sessions = MCPHTTPSessions(maximum: configuration.maximumSessions)
     }
 
     /// Ends open `subscriptions/listen` streams (the server is stopping).
     public func stop() { stopping.store(true, ordering: .relaxed) }
 
     /// Every server of this transport (the stateless one and the sessions'), for change notifications.
-    public var servers: [MCPServer] { [stateless] + sessions.withLock { $0.byID.values.map(\.server) } }
+    public var servers: [MCPServer] { [stateless] + sessions.servers }
 
     /// Takes one HTTP request (``HTTPServer``'s handler, on its loop's thread): refusals and quick answers at
     /// once; a call's answer when the call ends (on the thread that ends it: the call loop's, with
@@ -127,8 +118,7 @@ public final class MCPHTTPTransport: Sendable {
             guard let id = request.fields["mcp-session-id"] else {
                 return refuse(exchange, note: &note, 405, "DELETE ends a session; send its Mcp-Session-Id (stateless requests have none)", fields: [("Allow", "POST, DELETE")])
             }
-            let ended = sessions.withLock { $0.byID[id]?.principal == principal.name ? $0.byID.removeValue(forKey: id) : nil }
-            guard ended != nil else { return refuse(exchange, note: &note, 404, "no session \(id.prefix(80)); it ended already") }
+            guard sessions.end(id, principal: principal.name) else { return refuse(exchange, note: &note, 404, "no session \(id.prefix(80)); it ended already") }
             return send(exchange, HTTPServerResponse(status: 204))
         default:
             // No standalone GET stream: list changes come through subscriptions/listen.
@@ -175,9 +165,9 @@ public final class MCPHTTPTransport: Sendable {
             server = stateless
             newSession = nil
         } else if method == "initialize", request.fields["mcp-session-id"] == nil {
-            let sessionID = Self.newSessionID()
+            let sessionID = MCPHTTPSessions.newID()
             server = makeSession()
-            openSession(sessionID, server: server, principal: principal.name)
+            sessions.open(sessionID, server: server, principal: principal.name)
             newSession = sessionID
         } else if let sessionID = request.fields["mcp-session-id"] {
             guard let found = sessionServer(request, principal) else {
@@ -243,7 +233,7 @@ public final class MCPHTTPTransport: Sendable {
     /// A request with its place among its token's requests in flight was answered (or abandoned).
     private func ended(principal: String, newSession: String?, status: Int) {
         leave(principal)
-        if let newSession, status != 200 { sessions.withLock { _ = $0.byID.removeValue(forKey: newSession) } }
+        if let newSession, status != 200 { sessions.forget(newSession) }
     }
 
     /// Sends notifications and then the response as Server-Sent Events; a `subscriptions/listen` stream stays
@@ -331,26 +321,8 @@ public final class MCPHTTPTransport: Sendable {
 
     private func sessionServer(_ request: HTTPServerRequest, _ principal: MCPPrincipal) -> MCPServer? {
         guard let id = request.fields["mcp-session-id"] else { return nil }
-        return sessions.withLock { sessions in
-            guard var session = sessions.byID[id], session.principal == principal.name else { return nil }
-            session.lastUsed = Posix.monotonicNanoseconds()
-            sessions.byID[id] = session
-            return session.server
-        }
+        return sessions.server(id, principal: principal.name)
     }
-
-    private func openSession(_ id: String, server: MCPServer, principal: String) {
-        sessions.withLock { sessions in
-            if sessions.byID.count >= configuration.maximumSessions,
-                let oldest = sessions.byID.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
-            {
-                sessions.byID[oldest] = nil
-            }
-            sessions.byID[id] = Session(server: server, principal: principal, lastUsed: Posix.monotonicNanoseconds())
-        }
-    }
-
-    private static func newSessionID() -> String { UUID().uuidString.lowercased() }
 
     @discardableResult
     private func send(_ exchange: HTTPExchange, _ response: HTTPServerResponse) -> Int {
