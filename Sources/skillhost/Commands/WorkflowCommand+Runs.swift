@@ -11,16 +11,10 @@ import Synchronization
 extension WorkflowCommand {
     static func start(file: String, input inputText: String, _ parsed: ParsedArguments) async throws -> Int32 {
         let host = HostOptions.host(parsed)
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw UsageError("cannot read the workflow file '\(file)'; check the path")
-        }
+        let text = try readFile(file)
         let (steps, sources) = stepSources(host: host, parsed)
         defer { sources.shutdown() }
-        let (workflow, problems, _) = await load(file: file, text: text, host: host, steps: steps)
-        guard problems.isEmpty else {
-            printProblems(problems)
-            return ExitCode.invalidArguments
-        }
+        guard let workflow = await checked(file: file, text: text, host: host, steps: steps) else { return ExitCode.invalidArguments }
         let raw = inputText == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : inputText
         let given: JSONValue
         do { given = try JSONValue(parsing: raw) } catch {
@@ -76,11 +70,7 @@ extension WorkflowCommand {
         let host = HostOptions.host(parsed)
         let (steps, sources) = stepSources(host: host, parsed)
         defer { sources.shutdown() }
-        let (workflow, problems, _) = await load(file: path, text: text, host: host, steps: steps)
-        guard problems.isEmpty else {
-            printProblems(problems)
-            return ExitCode.invalidArguments
-        }
+        guard let workflow = await checked(file: path, text: text, host: host, steps: steps) else { return ExitCode.invalidArguments }
         guard case .success(let input) = WorkflowInput.prepare((try? JSONValue(parsing: inputText)) ?? .null, for: workflow) else {
             ErrorReporter.printError("the scheduled input of \(name) does not fit its inputs; schedule it again with a valid INPUT_JSON")
             return ExitCode.invalidArguments

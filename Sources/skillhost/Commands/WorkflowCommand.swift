@@ -165,16 +165,10 @@ enum WorkflowCommand: Command {
 
     static func install(file: String, _ parsed: ParsedArguments) async throws -> Int32 {
         let host = HostOptions.host(parsed)
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw UsageError("cannot read the workflow file '\(file)'; check the path")
-        }
+        let text = try readFile(file)
         let (steps, sources) = stepSources(host: host, parsed)
         defer { sources.shutdown() }
-        let (workflow, problems, _) = await load(file: file, text: text, host: host, steps: steps)
-        guard problems.isEmpty else {
-            printProblems(problems)
-            return ExitCode.invalidArguments
-        }
+        guard let workflow = await checked(file: file, text: text, host: host, steps: steps) else { return ExitCode.invalidArguments }
         let path = try installed(parsed).install(workflow, text: text)
         print("installed \(InstalledWorkflows.prefix)\(workflow.name) (\(path)); call it with 'skillhost call \(InstalledWorkflows.prefix)\(workflow.name) JSON'")
         return ExitCode.success
@@ -296,6 +290,24 @@ enum WorkflowCommand: Command {
             let report = await checker(host, steps: steps).report(of: workflow, source: source)
             return (workflow, report.problems, report.notes)
         }
+    }
+
+    /// A workflow file's text, or the usage error that names it.
+    static func readFile(_ file: String) throws -> String {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw UsageError("cannot read the workflow file '\(file)'; check the path")
+        }
+        return text
+    }
+
+    /// The workflow in `text` when it has no faults; nil when it has, each printed (``printProblems(_:)``).
+    static func checked(file: String, text: String, host: SkillHost, steps: any SkillBackend) async -> Workflow? {
+        let (workflow, problems, _) = await load(file: file, text: text, host: host, steps: steps)
+        guard problems.isEmpty else {
+            printProblems(problems)
+            return nil
+        }
+        return workflow
     }
 
     static func validate(file: String, _ parsed: ParsedArguments) async -> Int32 {
